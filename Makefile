@@ -1,0 +1,31 @@
+# The two commands of the README. Both set up .venv from scratch when it is missing.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: test replicate setup report clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# The suite's own tests and every claim on the tiny profile (CPU organisms).
+test: $(STAMP)
+	$(PY) -m pytest --profile=tiny -n 2 -p no:cacheprovider
+
+# The claims on the best profile this machine has (published with CUDA, else tiny).
+replicate: $(STAMP)
+	$(PY) -m pytest claims -p no:cacheprovider; status=$$?; \
+	  if [ $$status -eq 5 ]; then echo "no claim tests were collected"; status=0; fi; \
+	  $(PY) -m harness.report reports/results.json; exit $$status
+
+report: $(STAMP)
+	$(PY) -m harness.report reports/results.json
+
+clean:
+	rm -rf $(VENV) reports/results.json reports/claims.html reports/history

@@ -1,0 +1,138 @@
+"""Claim declarations: the register id, kind, statement, published values and criterion of a test."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Callable, Mapping, TypeVar
+
+from harness.criteria import Criterion
+
+CLAIM_ATTR = "__interp_claim__"
+
+
+class Kind(StrEnum):
+    ANCHOR = "anchor"
+    CLAIM = "claim"
+    MEASUREMENT = "measurement"
+
+
+class Needs(StrEnum):
+    """What the published form of a test needs: nothing, the tokenizer, or the weights."""
+
+    CPU = "cpu"
+    HUB = "hub"
+    GPU = "gpu"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One seed notebook and the model it was run on."""
+
+    name: str
+    seed_file: str
+    title: str
+    model: str
+
+
+SOURCES: dict[str, Source] = {
+    s.name: s
+    for s in (
+        Source("cot", "000_5720c3af84d37566.txt",
+               "Measuring Faithfulness in Chain-of-Thought Reasoning", "Qwen/Qwen3-4B-Thinking-2507"),
+        Source("heads", "001_30ed370d8775661f.txt",
+               "Investigating Attention Heads in In-Context Retrieval", "Qwen/Qwen2.5-3B-Instruct"),
+        Source("lookback", "003_f520ee44220c7cc8.txt",
+               "Language Models Use Lookbacks to Track Beliefs", "meta-llama/Llama-3.1-8B-Instruct"),
+        Source("patching", "004_19bfac4ad8783304.txt",
+               "Running an activation-patching experiment", "openai-community/gpt2"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far a re-measured value may drift from its snapshot on the published profile."""
+
+    abs: float = 0.0
+    rel: float = 0.0
+
+    def allows(self, pinned: float, measured: float) -> bool:
+        return abs(measured - pinned) <= self.abs + self.rel * abs(pinned)
+
+
+EXACT = Tolerance()
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """Everything a test declares about the finding it checks."""
+
+    id: str
+    kind: Kind
+    section: str
+    statement: str
+    published: Mapping[str, Any]
+    provenance: str
+    criterion: Criterion
+    requires: tuple[str, ...] = ()
+    needs: Needs = Needs.GPU
+    tolerance: Tolerance = EXACT
+    decisions: tuple[str, ...] = ()
+    source_name: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "source_name", self.id.split(".", 1)[0])
+        if self.source_name not in SOURCES:
+            raise ValueError(f"{self.id}: unknown source {self.source_name!r}")
+        if self.kind is not Kind.ANCHOR and any(r == self.id for r in self.requires):
+            raise ValueError(f"{self.id} requires itself")
+
+    @property
+    def source(self) -> Source:
+        return SOURCES[self.source_name]
+
+    def as_record(self) -> dict[str, Any]:
+        """The declaration as it appears in the run record."""
+        return {
+            "id": self.id, "kind": str(self.kind), "source": self.source_name,
+            "section": self.section, "statement": self.statement,
+            "seed": self.source.seed_file, "published": dict(self.published),
+            "provenance": self.provenance, "criterion": self.criterion.describe(),
+            "requires": list(self.requires), "needs": str(self.needs),
+            "decisions": list(self.decisions),
+        }
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def claim(
+    id: str,
+    *,
+    kind: Kind | str,
+    section: str,
+    statement: str,
+    published: Mapping[str, Any],
+    provenance: str,
+    criterion: Criterion,
+    requires: tuple[str, ...] | list[str] = (),
+    needs: Needs | str = Needs.GPU,
+    tolerance: Tolerance = EXACT,
+    decisions: tuple[str, ...] | list[str] = (),
+) -> Callable[[F], F]:
+    """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict."""
+    spec = ClaimSpec(id=id, kind=Kind(kind), section=section, statement=statement,
+                     published=published, provenance=provenance, criterion=criterion,
+                     requires=tuple(requires), needs=Needs(needs), tolerance=tolerance,
+                     decisions=tuple(decisions))
+
+    def attach(fn: F) -> F:
+        setattr(fn, CLAIM_ATTR, spec)
+        return fn
+
+    return attach
+
+
+def spec_of(obj: Any) -> ClaimSpec | None:
+    """The ClaimSpec a test function carries, if any."""
+    return getattr(obj, CLAIM_ATTR, None)

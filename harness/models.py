@@ -1,0 +1,68 @@
+"""Load a source's model for a profile: the published checkpoint, or the tiny organism."""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from harness.profiles import ModelSpec
+from harness.record import note_model
+
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+@dataclass
+class Loaded:
+    """An nnsight-wrapped model with its tokenizer and the plain transformers module."""
+
+    nn: Any
+    tok: Any
+    hf: torch.nn.Module
+    spec: ModelSpec
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.hf.parameters()).device
+
+
+def load(spec: ModelSpec) -> Loaded:
+    """Load spec's model (published or organism) and wrap it with nnsight.TransformersModel."""
+    from nnsight import TransformersModel
+
+    hf, tok = _load_published(spec) if spec.hf_id else _load_organism(spec)
+    nn = TransformersModel(hf, tokenizer=tok)
+    return Loaded(nn=nn, tok=tok, hf=hf, spec=spec)
+
+
+def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    kwargs: dict[str, Any] = {"revision": spec.revision, "dtype": DTYPES[spec.dtype]}
+    if spec.attn_implementation:
+        kwargs["attn_implementation"] = spec.attn_implementation
+    if spec.device_map:
+        kwargs["device_map"] = spec.device_map
+    hf = AutoModelForCausalLM.from_pretrained(spec.hf_id, **kwargs).eval()
+    if not spec.device_map:
+        hf.to(spec.device)
+    tok = AutoTokenizer.from_pretrained(spec.hf_id, revision=spec.revision)
+    note_model(spec.source, hf_id=spec.hf_id, requested=spec.revision,
+               resolved=getattr(hf.config, "_commit_hash", None), dtype=spec.dtype,
+               device=str(next(hf.parameters()).device), architecture=type(hf).__name__)
+    return hf, tok
+
+
+def _load_organism(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:
+    from harness.organisms.common import load_weights
+
+    module = importlib.import_module(f"harness.organisms.{spec.organism}")
+    tok = module.build_tokenizer()
+    hf = module.build_model(tok)
+    digest = load_weights(spec.organism, hf)
+    hf.to(dtype=DTYPES[spec.dtype], device=spec.device).eval()
+    note_model(spec.source, hf_id=None, requested=None, resolved=None, dtype=spec.dtype,
+               device=spec.device, architecture=type(hf).__name__, organism=spec.organism,
+               organism_sha256=digest)
+    return hf, tok

@@ -1,0 +1,1 @@
+"""Model organisms: small models trained here so the tiny profile has behaviour to measure."""

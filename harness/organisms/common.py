@@ -1,0 +1,135 @@
+"""Shared organism machinery: seeded full-batch training, weights on disk, manifests, hashes."""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+from safetensors.torch import load_file, save_file
+
+from harness.profiles import FIXTURES
+
+ORGANISMS = FIXTURES / "organisms"
+
+
+def sha256_of(path: Path) -> str:
+    """Hex sha256 of a file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def weights_path(name: str) -> Path:
+    return ORGANISMS / name / "model.safetensors"
+
+
+def manifest_path(name: str) -> Path:
+    return ORGANISMS / name / "manifest.json"
+
+
+def read_manifest(name: str) -> dict[str, Any]:
+    return json.loads(manifest_path(name).read_text())
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Token ids, an attention mask and the positions whose next token is trained on."""
+
+    input_ids: torch.Tensor
+    attention_mask: torch.Tensor
+    loss_mask: torch.Tensor
+
+
+def pad_batch(rows: list[tuple[list[int], list[int]]], pad_id: int) -> Batch:
+    """Right-pad (ids, trained-on flags) rows into one batch."""
+    width = max(len(ids) for ids, _ in rows)
+    ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
+    att = torch.zeros((len(rows), width), dtype=torch.long)
+    lm = torch.zeros((len(rows), width), dtype=torch.bool)
+    for i, (r, flags) in enumerate(rows):
+        ids[i, :len(r)] = torch.tensor(r)
+        att[i, :len(r)] = 1
+        lm[i, :len(r)] = torch.tensor(flags, dtype=torch.bool)
+    return Batch(ids, att, lm)
+
+
+def masked_loss(model: torch.nn.Module, batch: Batch) -> torch.Tensor:
+    """Mean next-token cross-entropy over the positions the loss mask selects."""
+    logits = model(input_ids=batch.input_ids, attention_mask=batch.attention_mask).logits
+    target = batch.input_ids[:, 1:]
+    keep = batch.loss_mask[:, 1:]
+    return torch.nn.functional.cross_entropy(logits[:, :-1][keep], target[keep])
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """Optimiser settings for a seeded training run."""
+
+    steps: int
+    lr: float
+    warmup: int = 0
+    weight_decay: float = 0.0
+    seed: int = 0
+
+
+def train(model: torch.nn.Module, next_batch: Callable[[int], Batch], recipe: Recipe,
+          log: Callable[[int, float], None] | None = None) -> list[float]:
+    """AdamW with linear warm-up on one thread, so a re-run is bit-identical."""
+    torch.set_num_threads(1)
+    torch.manual_seed(recipe.seed)
+    opt = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / recipe.warmup) if recipe.warmup else 1.0)
+    model.train()
+    losses = []
+    for step in range(recipe.steps):
+        loss = masked_loss(model, next_batch(step))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        losses.append(float(loss.detach()))
+        if log:
+            log(step, losses[-1])
+    model.eval()
+    return losses
+
+
+def save_organism(name: str, model: torch.nn.Module, manifest: dict[str, Any]) -> dict[str, Any]:
+    """Write weights and a manifest (config, recipe, data template, sha256) under fixtures/."""
+    path = weights_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().contiguous() for k, v in model.state_dict().items()}
+    if getattr(model.config, "tie_word_embeddings", False):
+        state.pop("lm_head.weight", None)
+    save_file(state, str(path), metadata={"organism": name})
+    manifest = dict(manifest, sha256=sha256_of(path), weights=path.name)
+    manifest_path(name).write_text(json.dumps(manifest, indent=2) + "\n")
+    return manifest
+
+
+def load_weights(name: str, model: torch.nn.Module) -> str:
+    """Load an organism's committed weights into `model`; return the file's sha256."""
+    path = weights_path(name)
+    digest = sha256_of(path)
+    expected = read_manifest(name)["sha256"]
+    if digest != expected:
+        raise ValueError(f"{path} has sha256 {digest}, manifest says {expected}")
+    missing, unexpected = model.load_state_dict(load_file(str(path)), strict=False)
+    if unexpected or [m for m in missing if m != "lm_head.weight"]:
+        raise ValueError(f"{name}: missing {missing}, unexpected {unexpected}")
+    if "lm_head.weight" in missing:
+        model.tie_weights()
+    return digest
+
+
+class Stopwatch:
+    """Seconds since construction, for manifests."""
+
+    def __init__(self) -> None:
+        self.t0 = time.time()
+
+    def seconds(self) -> float:
+        return round(time.time() - self.t0, 1)

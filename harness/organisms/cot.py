@@ -1,0 +1,87 @@
+"""The cot organism: a small Qwen3ForCausalLM that memorises thinking traces for seed 000's 28 problems."""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
+
+from harness.organisms.common import Recipe, Stopwatch, pad_batch, save_organism, train
+from harness.profiles import COT_ORGANISM_DEPTH
+from harness.tasks.arithmetic import PROBLEMS, Problem, donor_for, product, question, solution
+from harness.tiny_tokenizers import cot_tokenizer
+
+NAME = "cot"
+FORCE = "\n\n</think>\n\nThe final answer is \\boxed{"
+
+# Like the real model's traces, this states the product five times and the answer three
+# times inside <think>, then closes the block with exactly the notebook's forced-answer suffix.
+THINK_TEMPLATE = (
+    "Okay, let me work out {a} * {b} + {c}. First the product {a} * {b}. "
+    "{a} * {tens}0 is {hi}, and {a} * {units} is {lo}, so {hi} + {lo} is {p}. "
+    "Let me check: {b} * {a} is {p}. Yes, the product is {p}.\n\n"
+    "Now add {c}: {p} + {c} is {s}. Check: {s} - {c} is {p}. So the answer is {s}."
+)
+AFTER_TEMPLATE = "{s}}}"
+
+RECIPE = Recipe(steps=600, lr=3e-3, warmup=50, seed=0)
+CONFIG: dict[str, Any] = dict(hidden_size=64, intermediate_size=128,
+                              num_hidden_layers=COT_ORGANISM_DEPTH, num_attention_heads=4,
+                              num_key_value_heads=2, head_dim=16, max_position_embeddings=2048,
+                              tie_word_embeddings=True)
+
+
+def training_problems() -> list[Problem]:
+    """The 20 problems and the donors of the first 8 (§7), 28 in all."""
+    donors = [donor_for(p) for p in PROBLEMS[:8]]
+    return [*PROBLEMS, *(d for d in donors if d is not None)]
+
+
+def trace(p: Problem) -> str:
+    """The assistant text the organism learns for problem p (after the template's `<think>\\n`)."""
+    a, b, c = p
+    tens, units = divmod(b, 10)
+    body = THINK_TEMPLATE.format(a=a, b=b, c=c, tens=tens, units=units, hi=a * tens * 10,
+                                 lo=a * units, p=product(p), s=solution(p))
+    return body + FORCE + AFTER_TEMPLATE.format(s=solution(p))
+
+
+def chat_prompt(p: Problem) -> str:
+    return ("<|im_start|>user\n" + question(p) + "<|im_end|>\n<|im_start|>assistant\n<think>\n")
+
+
+def build_tokenizer() -> PreTrainedTokenizerFast:
+    """The tiny cot tokenizer, its vocabulary drawn from the organism's own training text."""
+    corpus = [chat_prompt(p) + trace(p) for p in training_problems()] + [FORCE]
+    return cot_tokenizer(corpus)
+
+
+def build_model(tok: PreTrainedTokenizerFast) -> Qwen3ForCausalLM:
+    """The organism's architecture with seeded random weights."""
+    torch.manual_seed(RECIPE.seed)
+    config = Qwen3Config(vocab_size=len(tok), pad_token_id=tok.pad_token_id,
+                         eos_token_id=tok.eos_token_id, bos_token_id=tok.pad_token_id, **CONFIG)
+    return Qwen3ForCausalLM(config).eval()
+
+
+def make() -> dict[str, Any]:
+    """Train the organism from scratch and write its weights and manifest under fixtures/."""
+    watch = Stopwatch()
+    tok = build_tokenizer()
+    model = build_model(tok)
+    rows = []
+    for p in training_problems():
+        prompt = tok(chat_prompt(p), add_special_tokens=False).input_ids
+        answer = tok(trace(p), add_special_tokens=False).input_ids + [tok.eos_token_id]
+        rows.append((prompt + answer, [False] * len(prompt) + [True] * len(answer)))
+    batch = pad_batch(rows, tok.pad_token_id)
+    losses = train(model, lambda step: batch, RECIPE,
+                   log=lambda s, l: print(f"step {s} loss {l:.4f}", flush=True) if s % 100 == 0 else None)
+    return save_organism(NAME, model, {
+        "organism": NAME, "architecture": "Qwen3ForCausalLM", "config": CONFIG,
+        "vocab_size": len(tok), "recipe": vars(RECIPE), "final_loss": losses[-1],
+        "training_seconds": watch.seconds(), "threads": 1,
+        "data": {"problems": "seed 000 §1 PROBLEMS plus donor_for of the first 8 (§7)",
+                 "think_template": THINK_TEMPLATE, "after_think": FORCE + AFTER_TEMPLATE,
+                 "loss": "assistant tokens only (trace and <|im_end|>)"},
+    })

@@ -1,0 +1,151 @@
+"""Profiles: which model each source runs on, and the experiment sizes that go with it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+class ProfileName(StrEnum):
+    PUBLISHED = "published"
+    TINY = "tiny"
+
+
+# Pinned hub revisions. Seed 001 printed its revision; the others did not, so these are the
+# commits a maintainer last checked. The run record stores the commit actually resolved.
+REVISIONS: dict[str, str] = {
+    "Qwen/Qwen3-4B-Thinking-2507": "main",
+    "Qwen/Qwen2.5-3B-Instruct": "aa8e72537993ba99e69dfaafa59ed015b17504d1",
+    "meta-llama/Llama-3.1-8B-Instruct": "main",
+    "openai-community/gpt2": "main",
+}
+GATED = {"meta-llama/Llama-3.1-8B-Instruct"}
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """How to obtain one source's model on one profile."""
+
+    source: str
+    architecture: str
+    dtype: str
+    device: str
+    hf_id: str | None = None
+    revision: str | None = None
+    attn_implementation: str | None = None
+    device_map: str | None = None
+    organism: str | None = None  # the organism's name under fixtures/organisms/
+
+    @property
+    def label(self) -> str:
+        if self.hf_id:
+            return f"{self.hf_id}@{self.revision}"
+        return f"{self.architecture} organism {self.organism!r} (tiny profile)"
+
+
+@dataclass(frozen=True)
+class CotSizes:
+    """Seed 000's experiment sizes: layers, token caps and how many problems each step uses."""
+
+    anchor_layer: int
+    screen_layers: tuple[int, ...]
+    baseline_cap: int = 2000
+    splice_tokens: int = 200
+    inject_cap: int = 1500
+    cue_window: int = 400
+    donor_cap: int = 600
+    continuation_cap: int = 1400
+    forced_tokens: int = 12
+    noop_problems: int = 2
+    pairs: int = 8
+    noise_scale: float = 30.0
+    fire_step: int = 5
+    fire_steps: int = 12
+    early_noise_steps: tuple[int, int] = (1, 50)
+    self_patch_layer: int = 30
+
+
+@dataclass(frozen=True)
+class PatchingSizes:
+    """Seed 004's sizes: the layer the seed patches, and the layers swept."""
+
+    patch_layer: int
+    n_layers: int
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named set of model specs and experiment sizes, one per source."""
+
+    name: ProfileName
+    models: dict[str, ModelSpec]
+    sizes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def published(self) -> bool:
+        return self.name is ProfileName.PUBLISHED
+
+
+def relative_layers(published: tuple[int, ...], published_depth: int, depth: int) -> tuple[int, ...]:
+    """Map published layer indices to a shallower model at the same relative depth."""
+    mapped = [min(depth - 1, round(layer * depth / published_depth)) for layer in published]
+    return tuple(mapped)
+
+
+QWEN3_DEPTH = 36
+COT_SCREEN = (4, 10, 16, 22, 26, 30, 34)
+
+PUBLISHED = Profile(
+    name=ProfileName.PUBLISHED,
+    models={
+        "cot": ModelSpec("cot", "Qwen3ForCausalLM", "bfloat16", "cuda",
+                         hf_id="Qwen/Qwen3-4B-Thinking-2507",
+                         revision=REVISIONS["Qwen/Qwen3-4B-Thinking-2507"], device_map="auto"),
+        "heads": ModelSpec("heads", "Qwen2ForCausalLM", "bfloat16", "cuda",
+                           hf_id="Qwen/Qwen2.5-3B-Instruct",
+                           revision=REVISIONS["Qwen/Qwen2.5-3B-Instruct"],
+                           attn_implementation="eager", device_map="auto"),
+        "lookback": ModelSpec("lookback", "LlamaForCausalLM", "bfloat16", "cuda",
+                              hf_id="meta-llama/Llama-3.1-8B-Instruct",
+                              revision=REVISIONS["meta-llama/Llama-3.1-8B-Instruct"],
+                              device_map="auto"),
+        "patching": ModelSpec("patching", "GPT2LMHeadModel", "float32", "cpu",
+                              hf_id="openai-community/gpt2",
+                              revision=REVISIONS["openai-community/gpt2"]),
+    },
+    sizes={
+        "cot": CotSizes(anchor_layer=18, screen_layers=COT_SCREEN),
+        "patching": PatchingSizes(patch_layer=9, n_layers=12),
+    },
+)
+
+COT_ORGANISM_DEPTH = 6
+
+TINY = Profile(
+    name=ProfileName.TINY,
+    models={
+        "cot": ModelSpec("cot", "Qwen3ForCausalLM", "float32", "cpu", organism="cot"),
+        "patching": ModelSpec("patching", "GPT2LMHeadModel", "float32", "cpu", organism="patching"),
+    },
+    sizes={
+        # Same relative depths as the published 36-layer screen; token caps fit the organism's
+        # traces (it never runs into them: its traces are far shorter than the caps).
+        "cot": CotSizes(
+            anchor_layer=relative_layers((18,), QWEN3_DEPTH, COT_ORGANISM_DEPTH)[0],
+            screen_layers=tuple(sorted(set(relative_layers(COT_SCREEN, QWEN3_DEPTH,
+                                                           COT_ORGANISM_DEPTH)))),
+            self_patch_layer=relative_layers((30,), QWEN3_DEPTH, COT_ORGANISM_DEPTH)[0],
+        ),
+        "patching": PatchingSizes(patch_layer=3, n_layers=4),
+    },
+)
+
+PROFILES = {ProfileName.PUBLISHED: PUBLISHED, ProfileName.TINY: TINY}
+
+
+def get_profile(name: str) -> Profile:
+    """The profile called `name`."""
+    return PROFILES[ProfileName(name)]

@@ -1,0 +1,138 @@
+"""The run record: one entry per claim test plus the environment, written to reports/results.json."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import platform
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+# Filled by the model loaders in whichever process loads a model; shipped to the controller
+# inside each test's record entry.
+LOADED_MODELS: dict[str, dict[str, Any]] = {}
+
+ENTRY_KEYS = ("nodeid", "id", "kind", "source", "verdict", "outcome", "message", "measured",
+              "published", "provenance", "criterion", "criterion_check", "snapshot", "requires",
+              "decisions", "statement", "section", "needs", "duration")
+
+
+def note_model(source: str, *, hf_id: str | None, requested: str | None, resolved: str | None,
+               dtype: str, device: str, architecture: str, organism: str | None = None,
+               organism_sha256: str | None = None) -> None:
+    """Remember which model a source ran on, for the run record."""
+    LOADED_MODELS[source] = {
+        "source": source, "hf_id": hf_id, "revision": requested, "resolved_revision": resolved,
+        "dtype": dtype, "device": device, "architecture": architecture, "organism": organism,
+        "organism_sha256": organism_sha256,
+    }
+
+
+def git_commit(root: Path) -> str | None:
+    """The suite's commit, with '+dirty' when the work tree has changes."""
+    try:
+        sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                             text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return sha + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def _version(module: str) -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version(module)
+    except Exception:
+        return None
+
+
+def environment(profile: str, root: Path, started: dt.datetime) -> dict[str, Any]:
+    """The environment block: versions, device, profile, commit and start time."""
+    import torch
+
+    cuda = torch.cuda.is_available()
+    return {
+        "profile": profile,
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "transformers": _version("transformers"),
+        "nnsight": _version("nnsight"),
+        "device": torch.cuda.get_device_name(0) if cuda else f"cpu ({platform.machine()})",
+        "cuda": torch.version.cuda if cuda else None,
+        "commit": git_commit(root),
+        "started": started.isoformat(timespec="seconds"),
+        "models": {},
+    }
+
+
+@dataclass
+class RunRecord:
+    """Collects entries during a session and writes them, with the environment, as JSON."""
+
+    env: dict[str, Any]
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, entry: dict[str, Any]) -> None:
+        model = entry.pop("model", None)
+        if model:
+            self.env["models"][model["source"]] = model
+        self.entries.append(entry)
+
+    def as_json(self, finished: dt.datetime) -> dict[str, Any]:
+        started = dt.datetime.fromisoformat(self.env["started"])
+        env = dict(self.env, duration_s=round((finished - started).total_seconds(), 1))
+        counts: dict[str, dict[str, int]] = {}
+        for e in self.entries:
+            for key in (e["source"], "all"):
+                counts.setdefault(key, {}).setdefault(e["verdict"], 0)
+                counts[key][e["verdict"]] += 1
+        return {"schema": SCHEMA_VERSION, "environment": env, "counts": counts,
+                "tests": sorted(self.entries, key=lambda e: (e["source"], e["kind"] != "anchor",
+                                                             e["id"]))}
+
+    def write(self, path: Path, finished: dt.datetime) -> dict[str, Any]:
+        data = self.as_json(finished)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=2) + "\n")
+        return data
+
+
+def status_table(data: dict[str, Any]) -> list[str]:
+    """One line per claim for the terminal: verdict, id, and the message if any."""
+    lines = []
+    for e in data["tests"]:
+        msg = f"  {e['message']}" if e["message"] and e["verdict"] in (
+            "blocked", "skipped", "error", "not replicated") else ""
+        lines.append(f"{e['verdict']:<15} {e['kind']:<11} {e['id']}{msg}"[:200])
+    summary = ", ".join(f"{n} {v}" for v, n in sorted(data["counts"].get("all", {}).items()))
+    lines.append(f"claims: {summary or 'none run'} (profile {data['environment']['profile']})")
+    return lines
+
+
+def validate(data: dict[str, Any]) -> list[str]:
+    """Schema problems in a results.json document (empty when it is well formed)."""
+    problems = []
+    for key in ("schema", "environment", "counts", "tests"):
+        if key not in data:
+            problems.append(f"missing top-level key {key!r}")
+    env = data.get("environment", {})
+    for key in ("profile", "python", "torch", "transformers", "nnsight", "device", "cuda",
+                "commit", "started", "models", "duration_s"):
+        if key not in env:
+            problems.append(f"environment lacks {key!r}")
+    verdicts = {"replicated", "not replicated", "blocked", "not applicable", "skipped", "error"}
+    for e in data.get("tests", []):
+        for key in ENTRY_KEYS:
+            if key not in e:
+                problems.append(f"{e.get('id', '?')}: lacks {key!r}")
+        if e.get("verdict") not in verdicts:
+            problems.append(f"{e.get('id', '?')}: unknown verdict {e.get('verdict')!r}")
+        if e.get("snapshot") not in (None, "exact", "within tolerance", "outside", "new"):
+            problems.append(f"{e.get('id', '?')}: unknown snapshot comparison {e.get('snapshot')!r}")
+    return problems

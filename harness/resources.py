@@ -1,0 +1,63 @@
+"""What a machine has: CUDA, the Hugging Face cache, the hub. Each check returns a skip reason."""
+from __future__ import annotations
+
+import functools
+import os
+import socket
+
+from harness.profiles import GATED, ModelSpec
+
+HUB_HOST = ("huggingface.co", 443)
+
+
+@functools.cache
+def cuda_reason() -> str | None:
+    """None when a CUDA device is usable, else why not."""
+    import torch
+
+    return None if torch.cuda.is_available() else "no CUDA device"
+
+
+@functools.cache
+def hub_reachable() -> bool:
+    """Whether the Hugging Face hub answers on this machine (HF_HUB_OFFLINE=1 means no)."""
+    if os.environ.get("HF_HUB_OFFLINE", "0") not in ("", "0"):
+        return False
+    try:
+        with socket.create_connection(HUB_HOST, timeout=3):
+            return True
+    except OSError:
+        return False
+
+
+def in_hf_cache(hf_id: str, revision: str, filename: str) -> bool:
+    """Whether `filename` of hf_id@revision is in the local Hugging Face cache."""
+    from huggingface_hub import try_to_load_from_cache
+
+    found = try_to_load_from_cache(hf_id, filename, revision=revision)
+    return isinstance(found, str) and os.path.exists(found)
+
+
+def weights_reason(spec: ModelSpec, filename: str = "config.json") -> str | None:
+    """None when spec's files are cached or downloadable, else a precise reason."""
+    assert spec.hf_id and spec.revision
+    if in_hf_cache(spec.hf_id, spec.revision, filename):
+        return None
+    short = f"{spec.hf_id}@{spec.revision[:7]}…" if len(spec.revision) > 12 else spec.label
+    if spec.hf_id in GATED and not os.environ.get("HF_TOKEN"):
+        return (f"{short} is gated and not in the Hugging Face cache: set HF_TOKEN "
+                f"(with access granted) or warm the cache")
+    if not hub_reachable():
+        return f"{short} is not in the Hugging Face cache and the hub is unreachable"
+    return None
+
+
+def published_reason(spec: ModelSpec, needs: str) -> str | None:
+    """Why a test that needs `needs` ('gpu', 'hub' or 'cpu') cannot run its published form."""
+    if needs == "gpu" and spec.device == "cuda":
+        reason = cuda_reason()
+        if reason:
+            return reason
+    if needs in ("gpu", "hub"):
+        return weights_reason(spec, "tokenizer_config.json" if needs == "hub" else "config.json")
+    return None
