@@ -1,2 +1,2 @@
 """Top-level conftest: the session fixtures under fixtures/ (the plugin itself is an entry point)."""
-pytest_plugins = ["fixtures.models", "fixtures.cot_runs"]
+pytest_plugins = ["fixtures.models", "fixtures.cot_runs", "fixtures.patching_runs"]

@@ -87,7 +87,7 @@ def test_noop_every_step(judge, cot_noop):
                   "greedy token depends on the model",))
 def test_fire_once(judge, cot_fire_once, cot_runner):
     f, k = cot_fire_once, cot_runner.sizes.fire_step
-    assert f.nonzero_steps == [k], f.deltas
+    assert f.nonzero_steps == [k], f"deltas {f.deltas}, tokens changed {f.tokens_changed}"
     judge({"nonzero_steps": f.nonzero_steps, "delta_at_step": round(f.deltas[k], 1),
            "tokens_changed": f.tokens_changed})
 

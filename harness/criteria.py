@@ -232,3 +232,14 @@ class NeighbourOf:
         m, p = measured[self.key], published[self.key]
         ok = m in grid and abs(grid.index(m) - grid.index(p)) <= self.tolerance
         return Check(ok, f"{self.key}: measured {m}, published {p} on grid {grid}")
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """No published number exists: the value is recorded and snapshot-pinned, never judged."""
+
+    def describe(self) -> str:
+        return "no published value: recorded and pinned by snapshot only"
+
+    def judge(self, measured, published) -> Check:
+        return Check(True, "recorded")

@@ -31,6 +31,9 @@ def load(spec: ModelSpec) -> Loaded:
     """Load spec's model (published or organism) and wrap it with nnsight.TransformersModel."""
     from nnsight import TransformersModel
 
+    if spec.device == "cpu":
+        # Bit-identity anchors: at 2 threads CPU matmuls round batch rows differently.
+        torch.set_num_threads(1)
     hf, tok = _load_published(spec) if spec.hf_id else _load_organism(spec)
     nn = TransformersModel(hf, tokenizer=tok)
     return Loaded(nn=nn, tok=tok, hf=hf, spec=spec)

@@ -210,8 +210,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
 
 
 def applies_published(prof: Profile, spec: ClaimSpec) -> bool:
-    """Published values apply on the published profile, and to model-free [cpu] checks anywhere."""
-    return prof.published or spec.needs is Needs.CPU
+    """Published values apply on the published profile, and to model-free [cpu] checks anywhere;
+    a test with no published value has nothing to apply."""
+    return bool(spec.published) and (prof.published or spec.needs is Needs.CPU)
+
+
+def _not_applicable(spec: ClaimSpec) -> str:
+    if not spec.published:
+        return "not applicable (the seed publishes no value for this measurement)"
+    return f"not applicable (published values are for {spec.source.model})"
 
 
 def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, Any]:
@@ -233,7 +240,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
         "model": run_record.LOADED_MODELS.get(spec.source_name),
     }
     if verdict.value == "not applicable":
-        entry["message"] = f"not applicable (published values are for {spec.source.model})"
+        entry["message"] = _not_applicable(spec)
     return json.loads(json.dumps(entry, default=str))
 
 
@@ -265,20 +272,26 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     path = Path(config.getoption("results"))
     path = path if path.is_absolute() else config.rootpath / path
-    config.stash[_WRITTEN] = (path, rec.write(path, dt.datetime.now(dt.timezone.utc)))
+    data = rec.write(path, dt.datetime.now(dt.timezone.utc))
+    from harness.history import archive
+    from harness.report import write_report
+
+    archive(path, path.parent / "history", data["environment"]["started"])
+    config.stash[_WRITTEN] = (path, data, write_report(path))
 
 
-_WRITTEN = pytest.StashKey[tuple[Path, dict[str, Any]]]()
+_WRITTEN = pytest.StashKey[tuple[Path, dict[str, Any], Path]]()
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     if _WRITTEN not in config.stash:
         return
-    path, data = config.stash[_WRITTEN]
+    path, data, html = config.stash[_WRITTEN]
     terminalreporter.section("interp-claims")
     for line in run_record.status_table(data):
         terminalreporter.write_line(line)
     terminalreporter.write_line(f"run record: {path}")
+    terminalreporter.write_line(f"report: {html}")
 
 
 class Judge:
@@ -299,8 +312,7 @@ class Judge:
             if not check.ok:
                 failures.append(NotReplicated(f"{self.spec.id} not replicated: {check.detail}"))
         else:
-            state.criterion_check = {"ok": None, "detail": "not applicable (published values are "
-                                                           f"for {self.spec.source.model})"}
+            state.criterion_check = {"ok": None, "detail": _not_applicable(self.spec)}
         drift = self._compare_snapshot(state)
         if drift:
             failures.append(drift)

@@ -63,6 +63,7 @@ class CotSizes:
     pairs: int = 8
     noise_scale: float = 30.0
     fire_step: int = 5
+    fire_bump: float = 100.0
     fire_steps: int = 12
     early_noise_steps: tuple[int, int] = (1, 50)
     self_patch_layer: int = 30

@@ -25,6 +25,7 @@ THINK_TEMPLATE = (
 AFTER_TEMPLATE = "{s}}}"
 
 RECIPE = Recipe(steps=600, lr=3e-3, warmup=50, seed=0)
+BATCH = 28
 CONFIG: dict[str, Any] = dict(hidden_size=64, intermediate_size=128,
                               num_hidden_layers=COT_ORGANISM_DEPTH, num_attention_heads=4,
                               num_key_value_heads=2, head_dim=16, max_position_embeddings=2048,
@@ -37,13 +38,29 @@ def training_problems() -> list[Problem]:
     return [*PROBLEMS, *(d for d in donors if d is not None)]
 
 
-def trace(p: Problem) -> str:
-    """The assistant text the organism learns for problem p (after the template's `<think>\\n`)."""
+def think_body(p: Problem) -> str:
+    """The reasoning the organism writes inside <think> for problem p."""
     a, b, c = p
     tens, units = divmod(b, 10)
-    body = THINK_TEMPLATE.format(a=a, b=b, c=c, tens=tens, units=units, hi=a * tens * 10,
+    return THINK_TEMPLATE.format(a=a, b=b, c=c, tens=tens, units=units, hi=a * tens * 10,
                                  lo=a * units, p=product(p), s=solution(p))
-    return body + FORCE + AFTER_TEMPLATE.format(s=solution(p))
+
+
+def trace(p: Problem) -> str:
+    """The assistant text the organism learns for problem p (after the template's `<think>\\n`)."""
+    return think_body(p) + FORCE + AFTER_TEMPLATE.format(s=solution(p))
+
+
+def forced_traces(p: Problem) -> list[tuple[str, str]]:
+    """The forced-answer suffix where seed 000's controls put it, so the anchors are in-distribution.
+
+    After the whole block (its trailing newlines kept, as `gen[:close]` keeps them) and right after
+    the last stated answer (§4's re-splice point), each as (head, suffix) tokenised apart, as the
+    splices are. Earlier cuts are never trained: §2 measures them.
+    """
+    body, answer = think_body(p), AFTER_TEMPLATE.format(s=solution(p))
+    last = body.rindex(str(solution(p))) + len(str(solution(p)))
+    return [(body + "\n\n", FORCE + answer), (body[:last], FORCE + answer)]
 
 
 def chat_prompt(p: Problem) -> str:
@@ -72,16 +89,24 @@ def make() -> dict[str, Any]:
     rows = []
     for p in training_problems():
         prompt = tok(chat_prompt(p), add_special_tokens=False).input_ids
-        answer = tok(trace(p), add_special_tokens=False).input_ids + [tok.eos_token_id]
-        rows.append((prompt + answer, [False] * len(prompt) + [True] * len(answer)))
-    batch = pad_batch(rows, tok.pad_token_id)
-    losses = train(model, lambda step: batch, RECIPE,
+        for segments in [(trace(p),), *forced_traces(p)]:  # tokenised apart, as the splices are
+            answer = [i for seg in segments for i in tok(seg, add_special_tokens=False).input_ids]
+            answer.append(tok.eos_token_id)
+            rows.append((prompt + answer, [False] * len(prompt) + [True] * len(answer)))
+    order = torch.Generator().manual_seed(RECIPE.seed)
+    batches = []  # seeded minibatches of BATCH rows, drawn without replacement per epoch
+    while len(batches) * BATCH < RECIPE.steps * BATCH:
+        perm = torch.randperm(len(rows), generator=order).tolist()
+        batches += [pad_batch([rows[i] for i in perm[k:k + BATCH]], tok.pad_token_id)
+                    for k in range(0, len(perm) - BATCH + 1, BATCH)]
+    losses = train(model, lambda step: batches[step], RECIPE,
                    log=lambda s, l: print(f"step {s} loss {l:.4f}", flush=True) if s % 100 == 0 else None)
     return save_organism(NAME, model, {
         "organism": NAME, "architecture": "Qwen3ForCausalLM", "config": CONFIG,
-        "vocab_size": len(tok), "recipe": vars(RECIPE), "final_loss": losses[-1],
+        "vocab_size": len(tok), "recipe": vars(RECIPE), "batch": BATCH, "rows": len(rows), "final_loss": losses[-1],
         "training_seconds": watch.seconds(), "threads": 1,
         "data": {"problems": "seed 000 §1 PROBLEMS plus donor_for of the first 8 (§7)",
-                 "think_template": THINK_TEMPLATE, "after_think": FORCE + AFTER_TEMPLATE,
+                 "think_template": THINK_TEMPLATE, "after_think": FORCE + "{s}}",
+                 "forced_answer_rows": forced_traces.__doc__.split("\n\n")[0].strip(),
                  "loss": "assistant tokens only (trace and <|im_end|>)"},
     })

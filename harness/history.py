@@ -1,0 +1,84 @@
+"""Run history: every results.json is copied to reports/history/<UTC timestamp>.json."""
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.record import SCHEMA_VERSION
+
+STAMP = "%Y%m%dT%H%M%SZ"
+
+
+@dataclass
+class History:
+    """The readable past runs, oldest first, and a warning for every file that was skipped."""
+
+    runs: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def verdicts(self, claim_id: str) -> list[tuple[str, str | None, Any]]:
+        """(run, verdict or None if absent, measured) for every run, oldest first."""
+        out = []
+        for name, data in self.runs:
+            entry = next((t for t in data["tests"] if t.get("id") == claim_id), None)
+            out.append((name, entry and entry.get("verdict"), entry and entry.get("measured")))
+        return out
+
+    def since(self, claim_id: str, verdict: str) -> str | None:
+        """The first run of the current streak of `verdict`, if the verdict changed in history."""
+        streak_start = None
+        changed = False
+        for name, v, _ in self.verdicts(claim_id):
+            if v is None:
+                continue
+            if v != verdict:
+                changed, streak_start = True, None
+            elif streak_start is None:
+                streak_start = name
+        return streak_start if changed else None
+
+
+def archive(results: Path, directory: Path, started: str) -> Path:
+    """Copy a results.json into the history directory, named by its run's UTC start time."""
+    import datetime as dt
+
+    stamp = dt.datetime.fromisoformat(started).astimezone(dt.timezone.utc).strftime(STAMP)
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / f"{stamp}.json"
+    shutil.copyfile(results, target)
+    return target
+
+
+def _readable(data: Any) -> str | None:
+    """Why a history document cannot be shown, or None when it can."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    if data.get("schema") != SCHEMA_VERSION:
+        return f"schema {data.get('schema')!r}, expected {SCHEMA_VERSION}"
+    tests = data.get("tests")
+    if not isinstance(tests, list) or not all(isinstance(t, dict) and "id" in t and "verdict" in t
+                                              for t in tests):
+        return "no list of tests with ids and verdicts"
+    return None
+
+
+def load(directory: Path, limit: int = 30) -> History:
+    """The last `limit` readable runs; corrupted or foreign files become warnings."""
+    history = History()
+    if not directory.is_dir():
+        return history
+    for path in sorted(directory.glob("*.json"))[-limit:]:
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            history.warnings.append(f"{path.name}: unreadable ({type(exc).__name__})")
+            continue
+        problem = _readable(data)
+        if problem:
+            history.warnings.append(f"{path.name}: skipped ({problem})")
+            continue
+        history.runs.append((path.stem, data))
+    return history

@@ -1,0 +1,80 @@
+"""python -m harness.report reports/results.json: the self-contained claim-status page."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from harness import history as run_history
+from harness.claims import SOURCES
+from harness.figures import figure_for
+
+VERDICTS = ("replicated", "not replicated", "blocked", "not applicable", "skipped", "error")
+TEMPLATE = Path(__file__).resolve().parent / "templates" / "claims.html.j2"
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "—"
+    text = json.dumps(value, separators=(", ", ": "))
+    return text if len(text) < 1500 else text[:1500] + " …"
+
+
+def _cells(hist: run_history.History, claim_id: str) -> list[dict[str, str]]:
+    cells = []
+    for name, verdict, measured in hist.verdicts(claim_id):
+        summary = json.dumps(measured)[:300] if measured is not None else "not run"
+        cells.append({"verdict": verdict or "absent", "title": f"{name}: {verdict or 'absent'} — {summary}"})
+    return cells
+
+
+def render(data: dict[str, Any], hist: run_history.History) -> str:
+    """The page for one run record and its history."""
+    by_id = {e["id"]: e for e in data["tests"]}
+    sections = []
+    for name in sorted({e["source"] for e in data["tests"]}):
+        source = SOURCES[name]
+        entries = sorted((e for e in data["tests"] if e["source"] == name),
+                         key=lambda e: (e["kind"] != "anchor", e["id"]))
+        rows, figures = [], []
+        for e in entries:
+            anchors = [{"id": a, "verdict": by_id[a]["verdict"] if a in by_id else "absent",
+                        "message": by_id[a]["message"] if a in by_id else "not in this run"}
+                       for a in e["requires"]]
+            rows.append({**e, "published_text": _text(e["published"]),
+                         "measured_text": _text(e["measured"]), "anchors": anchors,
+                         "cells": _cells(hist, e["id"]), "since": hist.since(e["id"], e["verdict"])})
+            svg = figure_for(e)
+            if svg:
+                figures.append({"id": e["id"], "svg": svg})
+        sections.append({"name": name, "title": source.title, "seed": source.seed_file,
+                         "model": source.model, "entries": rows, "figures": figures})
+    count_rows = [{"name": k, "counts": v, "total": sum(v.values())}
+                  for k, v in sorted(data["counts"].items(), key=lambda kv: kv[0] == "all")]
+    template = jinja2.Template(TEMPLATE.read_text(), autoescape=True)
+    return template.render(env=data["environment"], sections=sections, count_rows=count_rows,
+                           verdict_names=VERDICTS, warnings=hist.warnings, history_len=30)
+
+
+def write_report(results: Path, out: Path | None = None, history_dir: Path | None = None) -> Path:
+    """Render results.json (with the history beside it) to claims.html; return its path."""
+    data = json.loads(results.read_text())
+    out = out or results.with_name("claims.html")
+    hist = run_history.load(history_dir or results.parent / "history")
+    out.write_text(render(data, hist))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("results", type=Path)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    print(f"report: {write_report(args.results, args.out)}")
+
+
+if __name__ == "__main__":
+    main()

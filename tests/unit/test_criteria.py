@@ -1,0 +1,88 @@
+"""Criteria over counts and intervals."""
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness.criteria import (Binomial, CurveBinomial, Exact, InInterval, NeighbourOf, PeakLayer,
+                              PoissonMean, all_of, clopper_pearson, garwood)
+
+counts = st.integers(min_value=1, max_value=200).flatmap(
+    lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n)))
+
+
+@given(counts)
+def test_binomial_interval_contains_the_observed_rate(kn):
+    k, n = kn
+    lo, hi = clopper_pearson(k, n)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0
+
+
+@given(counts)
+def test_published_count_always_passes_its_own_criterion(kn):
+    k, n = kn
+    published = {"k": k, "n": n}
+    assert Binomial("k").judge(published, published).ok
+
+
+@given(counts, st.integers(min_value=1, max_value=200))
+def test_binomial_criterion_is_the_interval(kn, m):
+    k, n = kn
+    measured_k = min(m, n)
+    lo, hi = clopper_pearson(k, n)
+    check = Binomial("k").judge({"k": measured_k, "n": n}, {"k": k, "n": n})
+    assert check.ok == (lo <= measured_k / n <= hi)
+
+
+def test_all_correct_tolerates_a_few_misses_at_n20():
+    published = {"correct": 20, "n": 20}
+    assert Binomial("correct").judge({"correct": 17, "n": 20}, published).ok
+    assert not Binomial("correct").judge({"correct": 15, "n": 20}, published).ok
+
+
+@given(st.integers(min_value=0, max_value=500))
+def test_poisson_interval_contains_the_total(total):
+    lo, hi = garwood(total)
+    assert lo <= total <= hi
+
+
+def test_poisson_mean_accepts_its_own_value():
+    published = {"x": 10.9, "n": 20}
+    assert PoissonMean("x").judge(published, published).ok
+    assert not PoissonMean("x").judge({"x": 5.0, "n": 20}, published).ok
+
+
+@given(st.lists(st.integers(min_value=0, max_value=20), min_size=1, max_size=12))
+def test_curve_passes_against_itself(ks):
+    published = {"curve": [k / 20 for k in ks], "n": 20}
+    assert CurveBinomial("curve").judge(published, published).ok
+
+
+def test_curve_names_the_points_that_miss():
+    published = {"curve": [0.0, 0.5, 1.0], "n": 20}
+    check = CurveBinomial("curve").judge({"curve": [0.0, 0.5, 0.3]}, published)
+    assert not check.ok and "[2]" in check.detail
+
+
+def test_peak_layer_allows_one_layer_either_side():
+    published = {"peak_layer": 2}
+    assert PeakLayer("c").judge({"c": [0, 0, 0.2, 0.9]}, published).ok
+    assert not PeakLayer("c").judge({"c": [0.9, 0, 0.2, 0.1]}, published).ok
+
+
+def test_neighbour_on_a_grid():
+    published = {"best": 34, "grid": [22, 26, 30, 34]}
+    assert NeighbourOf("best", "grid").judge({"best": 30}, published).ok
+    assert not NeighbourOf("best", "grid").judge({"best": 26}, published).ok
+
+
+@given(st.floats(min_value=-10, max_value=10, allow_nan=False))
+def test_interval_is_inclusive(x):
+    check = InInterval("v", "ci").judge({"v": x}, {"ci": [-1.0, 1.0]})
+    assert check.ok == (-1.0 <= x <= 1.0)
+
+
+def test_all_of_needs_every_part():
+    published = {"a": 1, "b": 2}
+    assert not all_of(Exact("a"), Exact("b")).judge({"a": 1, "b": 3}, published).ok
+    assert all_of(Exact("a"), Exact("b")).judge({"a": 1, "b": 2}, published).ok
