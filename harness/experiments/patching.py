@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+import nnsight
 import torch
 
 from harness.models import Loaded
@@ -51,7 +52,9 @@ def clean_cache(model: Loaded, ids: Sequence[int]) -> tuple[list[torch.Tensor], 
     """Every block's output (hook_resid_post) and the final-position logits, in one nnsight trace."""
     h = blocks(model)
     with torch.no_grad(), model.nn.trace(torch.tensor([list(ids)])):
-        cache = [h[layer].output.clone().save() for layer in range(n_layers(model))]
+        cache = nnsight.save([])
+        for layer in range(n_layers(model)):
+            cache.append(h[layer].output.clone())
         logits = model.nn.lm_head.output[0, -1].save()
     return list(cache), logits
 

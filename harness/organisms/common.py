@@ -21,16 +21,16 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def weights_path(name: str) -> Path:
-    return ORGANISMS / name / "model.safetensors"
+def weights_path(name: str, root: Path = ORGANISMS) -> Path:
+    return root / name / "model.safetensors"
 
 
-def manifest_path(name: str) -> Path:
-    return ORGANISMS / name / "manifest.json"
+def manifest_path(name: str, root: Path = ORGANISMS) -> Path:
+    return root / name / "manifest.json"
 
 
-def read_manifest(name: str) -> dict[str, Any]:
-    return json.loads(manifest_path(name).read_text())
+def read_manifest(name: str, root: Path = ORGANISMS) -> dict[str, Any]:
+    return json.loads(manifest_path(name, root).read_text())
 
 
 @dataclass(frozen=True)
@@ -97,16 +97,17 @@ def train(model: torch.nn.Module, next_batch: Callable[[int], Batch], recipe: Re
     return losses
 
 
-def save_organism(name: str, model: torch.nn.Module, manifest: dict[str, Any]) -> dict[str, Any]:
-    """Write weights and a manifest (config, recipe, data template, sha256) under fixtures/."""
-    path = weights_path(name)
+def save_organism(name: str, model: torch.nn.Module, manifest: dict[str, Any],
+                  root: Path = ORGANISMS) -> dict[str, Any]:
+    """Write weights and a manifest (config, recipe, data template, sha256) under `root`."""
+    path = weights_path(name, root)
     path.parent.mkdir(parents=True, exist_ok=True)
     state = {k: v.detach().contiguous() for k, v in model.state_dict().items()}
     if getattr(model.config, "tie_word_embeddings", False):
         state.pop("lm_head.weight", None)
     save_file(state, str(path), metadata={"organism": name})
     manifest = dict(manifest, sha256=sha256_of(path), weights=path.name)
-    manifest_path(name).write_text(json.dumps(manifest, indent=2) + "\n")
+    manifest_path(name, root).write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
 
 

@@ -1,12 +1,14 @@
 """The cot organism: a small Qwen3ForCausalLM that memorises thinking traces for seed 000's 28 problems."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import torch
 from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
 
-from harness.organisms.common import Recipe, Stopwatch, pad_batch, save_organism, train
+from harness.organisms.common import (ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism,
+                                     train)
 from harness.profiles import COT_ORGANISM_DEPTH
 from harness.tasks.arithmetic import PROBLEMS, Problem, donor_for, product, question, solution
 from harness.tiny_tokenizers import cot_tokenizer
@@ -81,8 +83,8 @@ def build_model(tok: PreTrainedTokenizerFast) -> Qwen3ForCausalLM:
     return Qwen3ForCausalLM(config).eval()
 
 
-def make() -> dict[str, Any]:
-    """Train the organism from scratch and write its weights and manifest under fixtures/."""
+def make(root: Path = ORGANISMS) -> dict[str, Any]:
+    """Train the organism from scratch and write its weights and manifest under `root`."""
     watch = Stopwatch()
     tok = build_tokenizer()
     model = build_model(tok)
@@ -101,7 +103,7 @@ def make() -> dict[str, Any]:
                     for k in range(0, len(perm) - BATCH + 1, BATCH)]
     losses = train(model, lambda step: batches[step], RECIPE,
                    log=lambda s, l: print(f"step {s} loss {l:.4f}", flush=True) if s % 100 == 0 else None)
-    return save_organism(NAME, model, {
+    return save_organism(NAME, model, root=root, manifest={
         "organism": NAME, "architecture": "Qwen3ForCausalLM", "config": CONFIG,
         "vocab_size": len(tok), "recipe": vars(RECIPE), "batch": BATCH, "rows": len(rows), "final_loss": losses[-1],
         "training_seconds": watch.seconds(), "threads": 1,

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import torch
 from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
 
-from harness.organisms.common import Recipe, Stopwatch, pad_batch, save_organism, train
+from harness.organisms.common import (ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism,
+                                     train)
 from harness.tasks.ioi import CLEAN, CORRUPTED, IOI_CLEAN, NAMES, OBJECTS, PLACES, IoiSentence, sample
 from harness.tiny_tokenizers import gpt2_tokenizer
 
@@ -62,8 +64,8 @@ def io_preference(model: GPT2LMHeadModel, tok: PreTrainedTokenizerFast, n: int =
     return wins / n
 
 
-def make() -> dict[str, Any]:
-    """Train the organism from scratch and write its weights and manifest under fixtures/."""
+def make(root: Path = ORGANISMS) -> dict[str, Any]:
+    """Train the organism from scratch and write its weights and manifest under `root`."""
     watch = Stopwatch()
     tok = build_tokenizer()
     model = build_model(tok)
@@ -81,7 +83,7 @@ def make() -> dict[str, Any]:
 
     losses = train(model, batch, RECIPE, log=log)
     preference = io_preference(model, tok)
-    return save_organism(NAME, model, {
+    return save_organism(NAME, model, root=root, manifest={
         "organism": NAME, "architecture": "GPT2LMHeadModel", "config": CONFIG,
         "vocab_size": len(tok), "recipe": vars(RECIPE), "batch": BATCH,
         "sentences_per_row": SENTENCES_PER_ROW, "final_loss": losses[-1],
