@@ -16,7 +16,7 @@ setup: $(STAMP)
 
 # The suite's own tests and every claim on the tiny profile (CPU organisms).
 test: $(STAMP)
-	$(PY) -m pytest --profile=tiny -n 2 -p no:cacheprovider
+	$(PY) -m pytest --profile=tiny -n 2 -m "not slow" -p no:cacheprovider
 
 # The claims on the best profile this machine has (published with CUDA, else tiny).
 replicate: $(STAMP)

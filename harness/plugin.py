@@ -84,7 +84,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[ANCHORS] = {}
     config.stash[DESELECTED] = []
     if getattr(config.option, "dist", "no") == "load":
-        config.option.dist = "loadgroup"  # one worker per source: models load once, anchors first
+        # One worker per source, so its model loads once and its anchors run before its claims.
+        # Each source's tests live in one module, so loadfile groups them. (xdist 3.8's loadgroup
+        # renames Item._nodeid, which pytest 9.2 no longer reads, so its groups silently split.)
+        config.option.dist = "loadfile"
     if not hasattr(config, "workerinput"):
         env = run_record.environment(config.stash[PROFILE].name.value, config.rootpath,
                                      dt.datetime.now(dt.timezone.utc))
