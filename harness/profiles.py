@@ -63,7 +63,6 @@ class CotSizes:
     pairs: int = 8
     noise_scale: float = 30.0
     fire_step: int = 5
-    fire_bump: float = 100.0
     fire_steps: int = 12
     early_noise_steps: tuple[int, int] = (1, 50)
     self_patch_layer: int = 30
@@ -139,10 +138,6 @@ TINY = Profile(
             screen_layers=tuple(sorted(set(relative_layers(COT_SCREEN, QWEN3_DEPTH,
                                                            COT_ORGANISM_DEPTH)))),
             self_patch_layer=relative_layers((30,), QWEN3_DEPTH, COT_ORGANISM_DEPTH)[0],
-            # The organism's residual norm is ~3, so +100 on one dimension rewrites its next
-            # tokens and the audit then sees their downstream changes too. +10 is the largest
-            # round bump that leaves its greedy tokens unchanged (measured: +30 flips them).
-            fire_bump=10.0,
         ),
         "patching": PatchingSizes(patch_layer=3, n_layers=4),
     },

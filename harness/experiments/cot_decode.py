@@ -10,6 +10,8 @@ from harness.experiments.cot import Trace
 from harness.experiments.cot_runner import CotRunner
 from harness.experiments.text import char_ends, parse_answer
 
+FIRE_BUMP = 100.0  # §6: the fire-once audit's bump on dimension 0
+
 
 @dataclass
 class StepShapes:
@@ -57,7 +59,7 @@ def per_step_outputs(runner: CotRunner, pid: list[int], patch_step: int | None,
     """§6: the anchor layer's last-position output at every step (cloned), with an optional bump."""
     layer = runner.layers[runner.sizes.anchor_layer]
     bump = torch.zeros(runner.hidden_size, device=runner.model.device, dtype=runner.dtype)
-    bump[0] = runner.sizes.fire_bump
+    bump[0] = FIRE_BUMP
     with torch.no_grad(), runner.model.nn.generate(max_new_tokens=steps, do_sample=False) as tracer:
         with tracer.invoke(runner.tensor(pid)):
             out = nnsight.save([])
@@ -80,7 +82,7 @@ class FireOnce:
 
 
 def fire_once(runner: CotRunner, t: Trace) -> FireOnce:
-    """§6: a bump on dim 0 at step 5 (+100 published) must show at step 5 and nowhere else."""
+    """§6: +100 on dim 0 at step 5 must show at step 5 and nowhere else."""
     steps, k = runner.sizes.fire_steps, runner.sizes.fire_step
     clean, ids_clean = per_step_outputs(runner, t.pid, None, steps)
     bumped, ids_bumped = per_step_outputs(runner, t.pid, k, steps)

@@ -28,9 +28,9 @@ AFTER_TEMPLATE = "{s}}}"
 
 RECIPE = Recipe(steps=600, lr=3e-3, warmup=50, seed=0)
 BATCH = 28
-CONFIG: dict[str, Any] = dict(hidden_size=64, intermediate_size=128,
+CONFIG: dict[str, Any] = dict(hidden_size=128, intermediate_size=256,
                               num_hidden_layers=COT_ORGANISM_DEPTH, num_attention_heads=4,
-                              num_key_value_heads=2, head_dim=16, max_position_embeddings=2048,
+                              num_key_value_heads=2, head_dim=32, max_position_embeddings=2048,
                               tie_word_embeddings=True)
 
 
