@@ -155,15 +155,22 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     for i, it in enumerate(items):
         first_seen.setdefault(_group(it), i)
     order = {id(it): i for i, it in enumerate(items)}
-    items.sort(key=lambda it: (first_seen[_group(it)], _rank(it), order[id(it)]))
+    items.sort(key=lambda it: (first_seen[_group(it)], _level(it, by_id), order[id(it)]))
 
 
 def _group(item: pytest.Item) -> str:
     return item.stash[SPEC].source_name if SPEC in item.stash else item.nodeid.split("::")[0]
 
 
-def _rank(item: pytest.Item) -> int:
-    return 0 if SPEC in item.stash and item.stash[SPEC].kind is Kind.ANCHOR else 1
+def _level(item: pytest.Item, by_id: dict[str, pytest.Item], seen: frozenset[str] = frozenset()) -> int:
+    """Anchors come before whatever requires them, however deep the chain; claims after anchors."""
+    if SPEC not in item.stash:
+        return 0
+    spec = item.stash[SPEC]
+    below = [_level(by_id[a], by_id, seen | {spec.id}) for a in spec.requires
+             if a in by_id and a not in seen]
+    own = 1 + max(below, default=0)
+    return own if spec.kind is Kind.ANCHOR else max(own, 1_000)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -34,6 +34,26 @@ def test_free_claim(judge):
     judge({"v": 1})
 '''
 
+ANCHOR_CHAIN = '''
+from harness.claims import claim
+from harness.criteria import Exact
+
+@claim("cot.upper-anchor", kind="anchor", section="1", needs="cpu", statement="s",
+       published={}, provenance="p", criterion=Exact("v"), requires=["cot.base-anchor"])
+def test_upper_anchor(judge):
+    judge({"v": 1})
+
+@claim("cot.chained-claim", kind="claim", section="2", needs="cpu", statement="s",
+       published={}, provenance="p", criterion=Exact("v"), requires=["cot.upper-anchor"])
+def test_chained_claim(judge):
+    judge({"v": 1})
+
+@claim("cot.base-anchor", kind="anchor", section="1", needs="cpu", statement="s",
+       published={}, provenance="p", criterion=Exact("v"))
+def test_base_anchor(judge):
+    judge({"v": 1})
+'''
+
 PUBLISHED_ONLY = '''
 from harness.claims import claim
 from harness.criteria import Exact
@@ -96,6 +116,14 @@ def test_claim_selected_with_k_still_evaluates_its_anchor(tester):
     result = tester.runpytest("-k", "claim_first_in_file", "--snapshot-update")
     result.assert_outcomes(failed=1, skipped=1)
     assert verdicts(tester)["cot.fake-claim"][0] == "blocked"
+
+
+def test_anchors_that_require_anchors_run_in_dependency_order(tester):
+    tester.makepyfile(test_claims=ANCHOR_CHAIN)
+    result = tester.runpytest("-v", "-k", "chained_claim", "--snapshot-update")
+    result.assert_outcomes(passed=3)
+    result.stdout.re_match_lines([r".*test_base_anchor PASSED", r".*test_upper_anchor PASSED",
+                                  r".*test_chained_claim PASSED"])
 
 
 def test_passing_anchor_lets_its_claim_run(tester):
