@@ -1,0 +1,161 @@
+"""Seed 003's CausalToM stories (§1), evaluation sets (§2) and counterfactual builders (§4–§6)."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+CHARACTERS = ["Dean", "Beth", "Jake", "Josh", "Karen", "Carl", "Lee", "Pam", "Donna",
+              "Frank", "Diane", "Bob", "Ellen", "Ivy", "Pete", "Anne", "Greg", "Nina",
+              "Mark", "Judy", "Paul", "Rose", "Sam", "Tara", "Phil", "Olivia", "Jean",
+              "Joe", "Kyle", "Ruth"]
+OBJECTS = ["jar", "cup", "mug", "glass", "flute", "pitcher", "jug", "bottle", "can",
+           "flask", "pint", "quart", "horn", "tun", "urn", "vat", "tank", "drum"]
+STATES = ["water", "milk", "tea", "beer", "soda", "juice", "coffee", "wine", "gin",
+          "rum", "champagne", "cocktail", "punch", "espresso", "cocoa", "sprite",
+          "bourbon", "port", "stout", "ale", "porter"]
+INSTRUCTION = (
+    "1. Track the belief of each character as described in the story. "
+    "2. A character's belief is formed only when they perform an action themselves or can "
+    "observe the action taking place. "
+    "3. A character does not have any beliefs about the container and its contents which "
+    "they cannot observe. "
+    "4. To answer the question, predict only what is inside the queried container, strictly "
+    "based on the belief of the character, mentioned in the question. "
+    "5. If the queried character has no belief about the container in question, then predict "
+    "'unknown'. "
+    "6. Do not predict container or character as the final output."
+)
+
+Pair = list[str]  # two characters, two objects or two states, in sentence order
+Visibility = None | str | int  # None, "none" (explicit non-observation) or the observer's index
+
+
+def story(c: Pair, o: Pair, s: Pair, visibility: Visibility = None) -> str:
+    """§1: two same-shaped sentences, plus the optional visibility sentences."""
+    t = (f"{c[0]} and {c[1]} are working in a busy restaurant. To complete an order, "
+         f"{c[0]} grabs an opaque {o[0]} and fills it with {s[0]}. "
+         f"Then {c[1]} grabs another opaque {o[1]} and fills it with {s[1]}.")
+    if visibility == "none":
+        t += f" {c[1]} cannot observe {c[0]}'s actions. {c[0]} cannot observe {c[1]}'s actions."
+    elif visibility == 0:
+        t += f" {c[1]} cannot observe {c[0]}'s actions. {c[0]} can observe {c[1]}'s actions."
+    elif visibility == 1:
+        t += f" {c[0]} cannot observe {c[1]}'s actions. {c[1]} can observe {c[0]}'s actions."
+    return t
+
+
+def belief(c_idx: int, o_idx: int, s: Pair, visibility: Visibility = None) -> str:
+    """§1: what character c_idx believes container o_idx holds."""
+    if c_idx == o_idx or visibility == c_idx:
+        return s[o_idx]
+    return "unknown"
+
+
+def prompt(c: Pair, o: Pair, s: Pair, c_idx: int, o_idx: int, visibility: Visibility = None,
+           ask_reality: bool = False, instruction: str = INSTRUCTION) -> tuple[str, str]:
+    """§1: the full prompt ending `Answer:` and its correct answer."""
+    q = (f"What does the {o[o_idx]} contain?" if ask_reality
+         else f"What does {c[c_idx]} believe the {o[o_idx]} contains?")
+    head = f"Instruction: {instruction}\n\n" if instruction else ""
+    p = f"{head}Story: {story(c, o, s, visibility)}\nQuestion: {q}\nAnswer:"
+    return p, s[o_idx] if ask_reality else belief(c_idx, o_idx, s, visibility)
+
+
+def sample_entities(rng: random.Random) -> tuple[Pair, Pair, Pair]:
+    """§1: two characters, two objects, two states."""
+    return rng.sample(CHARACTERS, 2), rng.sample(OBJECTS, 2), rng.sample(STATES, 2)
+
+
+@dataclass(frozen=True)
+class EvalRow:
+    prompt: str
+    ans: str
+    own: bool  # the queried character filled the queried container
+
+
+def build_eval(n: int, visibility: Visibility = None, ask_reality: bool = False,
+               seed: int = 0) -> list[EvalRow]:
+    """§2: n single-question samples; half the questions ask about the other's container."""
+    rng, rows = random.Random(seed), []
+    for _ in range(n):
+        c, o, s = sample_entities(rng)
+        ci, oi = rng.choice([0, 1]), rng.choice([0, 1])
+        p, a = prompt(c, o, s, ci, oi, visibility, ask_reality)
+        rows.append(EvalRow(p, a, ci == oi))
+    return rows
+
+
+@dataclass(frozen=True)
+class VisibilityRow:
+    """§2: one visibility story asked of its observer and of its non-observer."""
+
+    observer: tuple[str, str]
+    non_observer: tuple[str, str]
+
+
+def build_visibility(n: int = 200, seed: int = 1) -> list[VisibilityRow]:
+    """§2: Random(1) stories where one character can observe the other."""
+    rng, rows = random.Random(seed), []
+    for _ in range(n):
+        c, o, s = sample_entities(rng)
+        obs = rng.choice([0, 1])
+        rows.append(VisibilityRow(prompt(c, o, s, obs, 1 - obs, visibility=obs),
+                                  prompt(c, o, s, 1 - obs, obs, visibility=obs)))
+    return rows
+
+
+@dataclass(frozen=True)
+class Counterfactual:
+    """A clean prompt, its counterfactual, both correct answers and the intervention's target."""
+
+    clean: str
+    clean_ans: str
+    cf: str
+    cf_ans: str
+    target: str
+    entities: tuple[Pair, Pair, Pair]  # the clean story's characters, objects and states
+    queried: int  # which character (and container) the clean question asks about
+    payload: str | None = None  # §6 only: the counterfactual-only drink
+
+
+def build_binding(n: int = 120, seed: int = 7) -> list[Counterfactual]:
+    """§4: same bindings, the two sentences in reversed order."""
+    rng, rows = random.Random(seed), []
+    for _ in range(n):
+        c, o, s = sample_entities(rng)
+        r = rng.choice([0, 1])
+        clean_p, clean_a = prompt(c, o, s, r, r)
+        cf_p, cf_a = prompt(c[::-1], o[::-1], s[::-1], 1 - r, 1 - r)
+        rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
+                                  entities=(c, o, s), queried=r))
+    return rows
+
+
+def _source_draws(rng: random.Random) -> tuple[Pair, Pair, Pair, Pair, int]:
+    c, o, s = sample_entities(rng)
+    t = rng.sample([x for x in STATES if x not in s], 2)
+    return c, o, s, t, rng.choice([0, 1])
+
+
+def build_source(n: int = 120, seed: int = 11) -> list[Counterfactual]:
+    """§5: characters and objects reversed, new drinks; target the clean story's other drink."""
+    rng, rows = random.Random(seed), []
+    for _ in range(n):
+        c, o, s, t, r = _source_draws(rng)
+        clean_p, clean_a = prompt(c, o, s, r, r)
+        cf_p, cf_a = prompt(c[::-1], o[::-1], t, 1 - r, 1 - r)
+        rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
+                                  entities=(c, o, s), queried=r))
+    return rows
+
+
+def build_answer(n: int = 140, seed: int = 13) -> list[Counterfactual]:
+    """§6: same characters, new drinks, the other character asked; pointer and payload targets."""
+    rng, rows = random.Random(seed), []
+    for _ in range(n):
+        c, o, s, t, r = _source_draws(rng)
+        clean_p, clean_a = prompt(c, o, s, r, r)
+        cf_p, cf_a = prompt(c, o, t, 1 - r, 1 - r)
+        rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
+                                  entities=(c, o, s), queried=r, payload=t[1 - r]))
+    return rows
