@@ -114,6 +114,7 @@ class Counterfactual:
     cf_ans: str
     target: str
     entities: tuple[Pair, Pair, Pair]  # the clean story's characters, objects and states
+    cf_entities: tuple[Pair, Pair, Pair]  # the counterfactual story's, in sentence order
     queried: int  # which character (and container) the clean question asks about
     payload: str | None = None  # §6 only: the counterfactual-only drink
 
@@ -125,9 +126,10 @@ def build_binding(n: int = 120, seed: int = 7) -> list[Counterfactual]:
         c, o, s = sample_entities(rng)
         r = rng.choice([0, 1])
         clean_p, clean_a = prompt(c, o, s, r, r)
-        cf_p, cf_a = prompt(c[::-1], o[::-1], s[::-1], 1 - r, 1 - r)
+        cf = (c[::-1], o[::-1], s[::-1])
+        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r)
         rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
-                                  entities=(c, o, s), queried=r))
+                                  entities=(c, o, s), cf_entities=cf, queried=r))
     return rows
 
 
@@ -143,9 +145,10 @@ def build_source(n: int = 120, seed: int = 11) -> list[Counterfactual]:
     for _ in range(n):
         c, o, s, t, r = _source_draws(rng)
         clean_p, clean_a = prompt(c, o, s, r, r)
-        cf_p, cf_a = prompt(c[::-1], o[::-1], t, 1 - r, 1 - r)
+        cf = (c[::-1], o[::-1], t)
+        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r)
         rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
-                                  entities=(c, o, s), queried=r))
+                                  entities=(c, o, s), cf_entities=cf, queried=r))
     return rows
 
 
@@ -155,7 +158,51 @@ def build_answer(n: int = 140, seed: int = 13) -> list[Counterfactual]:
     for _ in range(n):
         c, o, s, t, r = _source_draws(rng)
         clean_p, clean_a = prompt(c, o, s, r, r)
-        cf_p, cf_a = prompt(c, o, t, 1 - r, 1 - r)
+        cf = (c, o, t)
+        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r)
         rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
-                                  entities=(c, o, s), queried=r, payload=t[1 - r]))
+                                  entities=(c, o, s), cf_entities=cf, queried=r,
+                                  payload=t[1 - r]))
     return rows
+
+
+def tokenizer_corpus() -> list[str]:
+    """Every word the prompts can contain, for building a tiny tokenizer offline."""
+    c, o, s = CHARACTERS[:2], OBJECTS[:2], STATES[:2]
+    texts = [prompt(c, o, s, 0, 1, v, r)[0] for v in (None, "none", 0, 1) for r in (False, True)]
+    return texts + [" " + w for w in (*CHARACTERS, *OBJECTS, *STATES, "unknown")]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """§4: the token positions every intervention writes to, derived from the tokenizer."""
+
+    length: int
+    names: list[int]     # both names in the first sentence, then each sentence's subject
+    objects: list[int]
+    drinks: list[int]
+    after_drinks: list[int]  # the token after each drink ('.' and '.\n' under Llama-3.1)
+    opaque: list[int]
+
+
+def layout(tok, text: str, c: Pair, o: Pair, s: Pair) -> Layout:
+    """Locate each entity of a clean or counterfactual prompt by character offsets."""
+    enc = tok(text, return_offsets_mapping=True)
+    spans = enc["offset_mapping"]
+
+    def at(char: int) -> int:
+        return next(i for i, (a, b) in enumerate(spans) if a <= char < b and b > a)
+
+    start = text.index("Story: ") + len("Story: ")
+    first = text.index(f" {c[0]} grabs an opaque {o[0]}", start)
+    second = text.index(f" {c[1]} grabs another opaque {o[1]}", first)
+    s0 = text.index(f" {s[0]}.", first)
+    s1 = text.index(f" {s[1]}.", second)
+    op0, op1 = text.index(" opaque", first), text.index(" opaque", second)
+    drinks = [at(s0 + 1), at(s1 + 1)]
+    return Layout(
+        length=len(enc["input_ids"]),
+        names=[at(start), at(start + len(c[0]) + len(" and ")), at(first + 1), at(second + 1)],
+        objects=[at(text.index(f" {o[0]}", op0) + 1), at(text.index(f" {o[1]}", op1) + 1)],
+        drinks=drinks, after_drinks=[d + 1 for d in drinks], opaque=[at(op0 + 1), at(op1 + 1)],
+    )
