@@ -281,18 +281,20 @@ def test_cut_probe_control(judge, cot_cut_probe):
        published={"layers": [4, 10, 16, 22, 26, 30, 34],
                   "donor_rate": [0, 0, 0, 0, 0.625, 0.75, 0.75],
                   "changed_rate": [0.5, 0.625, 0.5, 0.5, 1, 1, 1], "best_layer": 34,
-                  "best_writes": [300, 712, 594, 486, 294, 510, 600, 525], "n": 8},
-       provenance=NB.format(7),
+                  "best_writes": [300, 712, 594, 486, 294, 510, 600, 525], "n": 8,
+                  "n_layers": 36},
+       provenance=NB.format(7) + " (36 layers: the setup cell)",
        criterion=all_of(CurveBinomial("donor_rate"), CurveBinomial("changed_rate"),
                         NeighbourOf("best_layer", "layers")),
        requires=SETUP + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP, tolerance=ONE_PAIR,
        decisions=("best layer = highest donor-product rate; the notebook's pandas sort picked 34 "
                   "from a 30/34 tie, so ties go to the deepest layer",
                   "the organism screens the published layers mapped to its depth (profile rule)"))
-def test_product_layer_screen(judge, cot_screen, cot_pairs):
+def test_product_layer_screen(judge, cot_screen, cot_pairs, cot_runner):
     s = cot_screen
     judge({"layers": list(s.layers), "donor_rate": s.donor_rate, "changed_rate": s.changed_rate,
-           "best_layer": s.best_layer, "best_writes": s.best_writes, "n": len(cot_pairs)})
+           "best_layer": s.best_layer, "best_writes": s.best_writes, "n": len(cot_pairs),
+           "n_layers": cot_runner.model.hf.config.num_hidden_layers})
 
 
 @claim("cot.activation-patch-not-propagated", kind="claim", section="7",

@@ -56,13 +56,19 @@ def early_answering(e: Entry) -> str:
     return _svg(fig)
 
 
+def _depth(layers: list[int], n_layers: int) -> list[float]:
+    return [layer / n_layers for layer in layers]
+
+
 def product_layer_screen(e: Entry) -> str:
+    """Drawn against relative depth, so an organism's screen sits beside the 36-layer one."""
     fig, axes = plt.subplots(1, 2, figsize=(9, 3))
-    p, m = e["published"], e["measured"] or {}
+    p, m = e["published"], e["measured"]
     for ax, key, title in ((axes[0], "donor_rate", "writes the donor's product"),
                            (axes[1], "changed_rate", "writes a different number")):
-        _curve(ax, p["layers"], p[key], m.get("layers"), m.get(key), p["n"])
-        ax.set(xlabel="layer", ylabel="fraction of pairs", title=title)
+        _curve(ax, _depth(p["layers"], p["n_layers"]), p[key],
+               _depth(m["layers"], m["n_layers"]), m[key], p["n"])
+        ax.set(xlabel="layer / number of layers", ylabel="fraction of pairs", title=title)
     return _svg(fig)
 
 
