@@ -67,3 +67,64 @@ def generate_family(namespace: str, index: int,
 def binding_tables(families: list[Family]) -> set[tuple[tuple[str, ...], ...]]:
     """§1: the distinct R and D tables, as sorted (object, label) tuples."""
     return {tuple(sorted(map(tuple, q.bindings))) for f in families for q in (f.R, f.D)}
+
+
+def raw_text(q: Question) -> tuple[str, list[tuple[int, int]]]:
+    """§1: the user message, and each label's character span including its leading space."""
+    text, spans = "", []
+    for row, (name, label) in enumerate(q.bindings):
+        if row > 0:
+            text += ", and " if row == len(q.bindings) - 1 else ", "
+        clause = f"the {name} is in Box {label}"
+        if row == 0:
+            clause = clause[0].upper() + clause[1:]
+        start = len(text) + len(clause) - 2
+        spans.append((start, start + 2))
+        text += clause
+    text += (". Respond in one word, only the answer and nothing else: "
+             f"Which box is the {q.query} in? Box Answer:")
+    return text, spans
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """§1: a prompt's chat text, its ids up to the assistant's `Box`, and its label tokens."""
+
+    text: str
+    input_ids: list[int]
+    label_positions: list[int]
+    candidate_ids: list[int]
+
+
+def render(q: Question, tok) -> Rendered:
+    """§1: render in the chat template, locate every label through offsets, and check that each
+    label is one token with its leading space and that appending `Box` extends the ids."""
+    message, spans = raw_text(q)
+    chat = tok.apply_chat_template([{"role": "user", "content": message}], tokenize=False,
+                                   add_generation_prompt=True)
+    enc = tok(chat, add_special_tokens=False, return_offsets_mapping=True)
+    ids, offsets = enc["input_ids"], enc["offset_mapping"]
+    base = chat.index(message)
+    positions = []
+    for start, end in spans:
+        hits = [i for i, (a, b) in enumerate(offsets)
+                if b > a and a < end + base and b > start + base]
+        assert len(hits) == 1, f"label span {start}:{end} covers tokens {hits}"
+        positions.append(hits[0])
+    candidates = [tok.encode(" " + label, add_special_tokens=False) for _, label in q.bindings]
+    assert all(len(c) == 1 for c in candidates), "a label is not a single token"
+    after_box = tok.encode(chat + "Box", add_special_tokens=False)
+    assert after_box[:len(ids)] == ids, "appending 'Box' re-tokenises the prompt"
+    for pos, (c,) in zip(positions, candidates):
+        assert ids[pos] == c
+    return Rendered(chat + "Box", after_box, positions, [c[0] for c in candidates])
+
+
+def tokenizer_corpus() -> list[str]:
+    """Every word a rendered prompt can contain, for building a tiny tokenizer offline."""
+    q = Question([[name, LETTERS[i % 26]] for i, name in enumerate(OBJECTS[:20])], OBJECTS[0])
+    words = " ".join(f"the {w} is in Box {label}," for w in OBJECTS for label in LETTERS[:1])
+    from harness.tiny_tokenizers import QWEN25_SYSTEM
+
+    return [raw_text(q)[0], words, " " + " ".join(LETTERS), QWEN25_SYSTEM,
+            "<|im_start|>system\n<|im_start|>user\n<|im_start|>assistant\nBox"]
