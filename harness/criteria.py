@@ -31,6 +31,14 @@ def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
     return lo, hi
 
 
+def published_interval(published: Mapping[str, Any], key: str, n_key: str,
+                       confidence: float) -> tuple[int, int, float, float]:
+    """(k, n, lo, hi): a published rate as a count at its n, and that count's binomial interval."""
+    n = published[n_key]
+    k = round(published[key] * n)
+    return (k, n, *clopper_pearson(k, n, confidence))
+
+
 def _rate(measured: Mapping[str, Any], key: str, n_key: str) -> tuple[float, str]:
     k, n = measured[key], measured[n_key]
     if n == 0:
@@ -84,9 +92,7 @@ class BinomialRate:
         return f"{self.key} inside the {self.confidence:.0%} binomial interval of the published rate"
 
     def judge(self, measured, published) -> Check:
-        n = published[self.n_key]
-        k = round(published[self.key] * n)
-        lo, hi = clopper_pearson(k, n, self.confidence)
+        k, n, lo, hi = published_interval(published, self.key, self.n_key, self.confidence)
         m = measured[self.key]
         return Check(lo <= m <= hi, f"{self.key}: measured {m:.4f}, published "
                                     f"{published[self.key]} (~{k}/{n}) -> [{lo:.3f}, {hi:.3f}]")
@@ -243,3 +249,21 @@ class Recorded:
 
     def judge(self, measured, published) -> Check:
         return Check(True, "recorded")
+
+
+@dataclass(frozen=True)
+class BinomialAtMost:
+    """A measured rate does not exceed the upper binomial bound of a published maximum at n."""
+
+    key: str
+    n_key: str = "n"
+    confidence: float = 0.95
+
+    def describe(self) -> str:
+        return f"{self.key} at most the {self.confidence:.0%} upper binomial bound of the published maximum"
+
+    def judge(self, measured, published) -> Check:
+        k, n, _, hi = published_interval(published, self.key, self.n_key, self.confidence)
+        m = measured[self.key]
+        return Check(m <= hi, f"{self.key}: measured {m:.4f}, published ≤ {published[self.key]} "
+                              f"(~{k}/{n}) -> bound {hi:.3f}")

@@ -92,6 +92,7 @@ def pytest_configure(config: pytest.Config) -> None:
         env = run_record.environment(config.stash[PROFILE].name.value, config.rootpath,
                                      dt.datetime.now(dt.timezone.utc))
         config.stash[RECORD] = run_record.RunRecord(env)
+        config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -254,49 +255,39 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
     return json.loads(json.dumps(entry, default=str))
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.when != "teardown":
-        return
-    for key, value in report.user_properties:
-        if key == RECORD_PROPERTY:
-            _RECORDS[-1].add(dict(value)) if _RECORDS else None
+class RecordCollector:
+    """Controller-side: gathers every test's record entry (from workers too) and writes the run."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.record = config.stash[RECORD]
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == "teardown":
+            for key, value in report.user_properties:
+                if key == RECORD_PROPERTY:
+                    self.record.add(dict(value))
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if not self.record.entries:
+            return
+        from harness.history import archive
+        from harness.report import write_report
+
+        path = Path(self.config.getoption("results"))
+        path = path if path.is_absolute() else self.config.rootpath / path
+        data = self.record.write(path, dt.datetime.now(dt.timezone.utc))
+        archive(path, path.parent / "history", data["environment"]["started"])
+        self.config.stash[WRITTEN] = (path, data, write_report(path))
 
 
-_RECORDS: list[run_record.RunRecord] = []
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session: pytest.Session) -> None:
-    if RECORD in session.config.stash:
-        _RECORDS.append(session.config.stash[RECORD])
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    config = session.config
-    if RECORD not in config.stash:
-        return
-    rec = config.stash[RECORD]
-    if _RECORDS and _RECORDS[-1] is rec:
-        _RECORDS.pop()
-    if not rec.entries:
-        return
-    path = Path(config.getoption("results"))
-    path = path if path.is_absolute() else config.rootpath / path
-    data = rec.write(path, dt.datetime.now(dt.timezone.utc))
-    from harness.history import archive
-    from harness.report import write_report
-
-    archive(path, path.parent / "history", data["environment"]["started"])
-    config.stash[_WRITTEN] = (path, data, write_report(path))
-
-
-_WRITTEN = pytest.StashKey[tuple[Path, dict[str, Any], Path]]()
+WRITTEN = pytest.StashKey[tuple[Path, dict[str, Any], Path]]()
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    if _WRITTEN not in config.stash:
+    if WRITTEN not in config.stash:
         return
-    path, data, html = config.stash[_WRITTEN]
+    path, data, html = config.stash[WRITTEN]
     terminalreporter.section("interp-claims")
     for line in run_record.status_table(data):
         terminalreporter.write_line(line)

@@ -47,7 +47,7 @@ def render(data: dict[str, Any], hist: run_history.History) -> str:
             rows.append({**e, "published_text": _text(e["published"]),
                          "measured_text": _text(e["measured"]), "anchors": anchors,
                          "cells": _cells(hist, e["id"]), "since": hist.since(e["id"], e["verdict"])})
-            svg = figure_for(e)
+            svg = figure_for(e, by_id)
             if svg:
                 figures.append({"id": e["id"], "svg": svg})
         sections.append({"name": name, "title": source.title, "seed": source.seed_file,
