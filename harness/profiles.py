@@ -69,6 +69,20 @@ class CotSizes:
 
 
 @dataclass(frozen=True)
+class LookbackSizes:
+    """Seed 003's sizes: prompt form, batch sizes, and the layers the self-patch anchor checks."""
+
+    with_instruction: bool
+    self_patch_layers: tuple[int, ...]
+    source_freeze_layers: tuple[int, ...]    # §5: each L of the 0..L source swap, drinks frozen
+    source_plain_layers: tuple[int, ...]     # §5: the same without the freeze
+    low_rank_ranks: tuple[int, ...]          # §7
+    predict_batch: int = 16
+    interchange_batch: int = 8
+    answer_batch: int = 16
+
+
+@dataclass(frozen=True)
 class PatchingSizes:
     """Seed 004's sizes: the layer the seed patches, and the layers swept."""
 
@@ -118,16 +132,23 @@ PUBLISHED = Profile(
     },
     sizes={
         "cot": CotSizes(anchor_layer=18, screen_layers=COT_SCREEN),
+        "lookback": LookbackSizes(with_instruction=True, self_patch_layers=(0, 8, 16, 24, 31),
+                                  source_freeze_layers=tuple(range(0, 31, 2)),
+                                  source_plain_layers=tuple(range(0, 29, 4)),
+                                  low_rank_ranks=(1, 2, 4, 8, 16, 32, 64, 128)),
         "patching": PatchingSizes(patch_layer=9, n_layers=12),
     },
 )
 
 COT_ORGANISM_DEPTH = 6
+LLAMA_DEPTH = 32
+LOOKBACK_ORGANISM_DEPTH = 4
 
 TINY = Profile(
     name=ProfileName.TINY,
     models={
         "cot": ModelSpec("cot", "Qwen3ForCausalLM", "float32", "cpu", organism="cot"),
+        "lookback": ModelSpec("lookback", "LlamaForCausalLM", "float32", "cpu", organism="lookback"),
         "patching": ModelSpec("patching", "GPT2LMHeadModel", "float32", "cpu", organism="patching"),
     },
     sizes={
@@ -139,6 +160,13 @@ TINY = Profile(
                                                            COT_ORGANISM_DEPTH)))),
             self_patch_layer=relative_layers((30,), QWEN3_DEPTH, COT_ORGANISM_DEPTH)[0],
         ),
+        # The organism learns from stories without the 120-token instruction (4x faster steps).
+        # Its 4 layers are all swept; its ranks stop at its width.
+        "lookback": LookbackSizes(with_instruction=False,
+                                  self_patch_layers=tuple(sorted(set(relative_layers(
+                                      (0, 8, 16, 24, 31), LLAMA_DEPTH, LOOKBACK_ORGANISM_DEPTH)))),
+                                  source_freeze_layers=(0, 1, 2, 3), source_plain_layers=(0, 1, 2, 3),
+                                  low_rank_ranks=(1, 2, 4, 8, 16, 32, 64)),
         "patching": PatchingSizes(patch_layer=3, n_layers=4),
     },
 )

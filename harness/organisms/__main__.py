@@ -5,7 +5,7 @@ import argparse
 import importlib
 import json
 
-NAMES = ("cot", "patching")
+NAMES = ("cot", "lookback", "patching")
 
 
 def main() -> None:

@@ -74,13 +74,13 @@ class EvalRow:
 
 
 def build_eval(n: int, visibility: Visibility = None, ask_reality: bool = False,
-               seed: int = 0) -> list[EvalRow]:
+               seed: int = 0, instruction: str = INSTRUCTION) -> list[EvalRow]:
     """§2: n single-question samples; half the questions ask about the other's container."""
     rng, rows = random.Random(seed), []
     for _ in range(n):
         c, o, s = sample_entities(rng)
         ci, oi = rng.choice([0, 1]), rng.choice([0, 1])
-        p, a = prompt(c, o, s, ci, oi, visibility, ask_reality)
+        p, a = prompt(c, o, s, ci, oi, visibility, ask_reality, instruction)
         rows.append(EvalRow(p, a, ci == oi))
     return rows
 
@@ -93,14 +93,16 @@ class VisibilityRow:
     non_observer: tuple[str, str]
 
 
-def build_visibility(n: int = 200, seed: int = 1) -> list[VisibilityRow]:
+def build_visibility(n: int = 200, seed: int = 1,
+                     instruction: str = INSTRUCTION) -> list[VisibilityRow]:
     """§2: Random(1) stories where one character can observe the other."""
     rng, rows = random.Random(seed), []
     for _ in range(n):
         c, o, s = sample_entities(rng)
         obs = rng.choice([0, 1])
-        rows.append(VisibilityRow(prompt(c, o, s, obs, 1 - obs, visibility=obs),
-                                  prompt(c, o, s, 1 - obs, obs, visibility=obs)))
+        rows.append(VisibilityRow(
+            prompt(c, o, s, obs, 1 - obs, visibility=obs, instruction=instruction),
+            prompt(c, o, s, 1 - obs, obs, visibility=obs, instruction=instruction)))
     return rows
 
 
@@ -119,15 +121,16 @@ class Counterfactual:
     payload: str | None = None  # §6 only: the counterfactual-only drink
 
 
-def build_binding(n: int = 120, seed: int = 7) -> list[Counterfactual]:
+def build_binding(n: int = 120, seed: int = 7,
+                  instruction: str = INSTRUCTION) -> list[Counterfactual]:
     """§4: same bindings, the two sentences in reversed order."""
     rng, rows = random.Random(seed), []
     for _ in range(n):
         c, o, s = sample_entities(rng)
         r = rng.choice([0, 1])
-        clean_p, clean_a = prompt(c, o, s, r, r)
+        clean_p, clean_a = prompt(c, o, s, r, r, instruction=instruction)
         cf = (c[::-1], o[::-1], s[::-1])
-        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r)
+        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r, instruction=instruction)
         rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
                                   entities=(c, o, s), cf_entities=cf, queried=r))
     return rows
@@ -139,27 +142,29 @@ def _source_draws(rng: random.Random) -> tuple[Pair, Pair, Pair, Pair, int]:
     return c, o, s, t, rng.choice([0, 1])
 
 
-def build_source(n: int = 120, seed: int = 11) -> list[Counterfactual]:
+def build_source(n: int = 120, seed: int = 11,
+                 instruction: str = INSTRUCTION) -> list[Counterfactual]:
     """§5: characters and objects reversed, new drinks; target the clean story's other drink."""
     rng, rows = random.Random(seed), []
     for _ in range(n):
         c, o, s, t, r = _source_draws(rng)
-        clean_p, clean_a = prompt(c, o, s, r, r)
+        clean_p, clean_a = prompt(c, o, s, r, r, instruction=instruction)
         cf = (c[::-1], o[::-1], t)
-        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r)
+        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r, instruction=instruction)
         rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
                                   entities=(c, o, s), cf_entities=cf, queried=r))
     return rows
 
 
-def build_answer(n: int = 140, seed: int = 13) -> list[Counterfactual]:
+def build_answer(n: int = 140, seed: int = 13,
+                 instruction: str = INSTRUCTION) -> list[Counterfactual]:
     """§6: same characters, new drinks, the other character asked; pointer and payload targets."""
     rng, rows = random.Random(seed), []
     for _ in range(n):
         c, o, s, t, r = _source_draws(rng)
-        clean_p, clean_a = prompt(c, o, s, r, r)
+        clean_p, clean_a = prompt(c, o, s, r, r, instruction=instruction)
         cf = (c, o, t)
-        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r)
+        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r, instruction=instruction)
         rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
                                   entities=(c, o, s), cf_entities=cf, queried=r,
                                   payload=t[1 - r]))

@@ -6,18 +6,19 @@ import pytest
 from harness.experiments.cot_runner import CotRunner
 from harness.models import load
 from harness.organisms import cot as cot_organism
+from harness.organisms import lookback as lookback_organism
 from harness.organisms import patching as patching_organism
 from harness.organisms.common import read_manifest, sha256_of, weights_path
 from harness.profiles import TINY
 from harness.tasks.arithmetic import solution
 
 
-@pytest.mark.parametrize("name", ["cot", "patching"])
+@pytest.mark.parametrize("name", ["cot", "lookback", "patching"])
 def test_weights_match_the_manifest_hash(name):
     assert sha256_of(weights_path(name)) == read_manifest(name)["sha256"]
 
 
-@pytest.mark.parametrize("name", ["cot", "patching"])
+@pytest.mark.parametrize("name", ["cot", "lookback", "patching"])
 def test_manifest_records_how_it_was_made(name):
     manifest = read_manifest(name)
     for key in ("config", "recipe", "data", "sha256", "vocab_size", "threads"):
@@ -44,8 +45,14 @@ def test_patching_organism_prefers_the_indirect_object():
     assert measured > 0.9
 
 
+def test_lookback_competence_is_as_its_manifest_records():
+    model = load(TINY.models["lookback"])
+    assert lookback_organism.competence(model.hf, model.tok) == read_manifest("lookback")["competence"]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("module", [cot_organism, patching_organism], ids=["cot", "patching"])
+@pytest.mark.parametrize("module", [cot_organism, lookback_organism, patching_organism],
+                         ids=["cot", "lookback", "patching"])
 def test_retraining_is_bit_identical(module, tmp_path):
     manifest = module.make(root=tmp_path)
     assert manifest["sha256"] == read_manifest(module.NAME)["sha256"]
