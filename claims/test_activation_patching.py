@@ -37,18 +37,17 @@ def test_hook_reference(judge, seed_hook_reference):
        statement="TransformerLens' run_with_hooks patch agrees with ours within float tolerance.",
        published={}, provenance="issue: optional cross-check against the seed's own library",
        criterion=Recorded())
-def test_transformerlens_crosscheck(judge, profile, patching_model, seed_pair, patch_layer):
+def test_transformerlens_crosscheck(judge, profile, patching_model, seed_pair, seed_runs, patch_layer):
     if not profile.published:
         pytest.skip("the TransformerLens cross-check needs the published GPT-2 weights "
                     "(HookedTransformer cannot load the tiny organism)")
     tl = pytest.importorskip("transformer_lens", reason="transformer-lens is not installed "
                              "(pip install -e '.[crosscheck]')")
-    from harness.experiments.patching import clean_cache, patched_logits
+    from harness.experiments.patching import patched_logits
 
     hooked = tl.HookedTransformer.from_pretrained_no_processing("gpt2", device="cpu")
-    cache, _ = clean_cache(patching_model, seed_pair.clean)
     ours = patched_logits(patching_model, seed_pair.corrupted, patch_layer, seed_pair.differing,
-                          cache[patch_layer])
+                          seed_runs.cache[patch_layer])
     _, tl_cache = hooked.run_with_cache(hooked.to_tokens("John gave the book to"))
     name = f"blocks.{patch_layer}.hook_resid_post"
 

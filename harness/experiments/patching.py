@@ -91,6 +91,22 @@ def reference_logits(model: Loaded, ids: Sequence[int], layer: int, positions: S
         handle.remove()
 
 
+@dataclass
+class PairRuns:
+    """The unpatched runs of a pair, computed once: the clean cache and both final logits."""
+
+    cache: list[torch.Tensor]
+    clean: torch.Tensor
+    corrupted: torch.Tensor
+
+
+def pair_runs(model: Loaded, pair: PairIds) -> PairRuns:
+    """Run both prompts once; every patch below reads from these."""
+    cache, clean = clean_cache(model, pair.clean)
+    _, corrupted = clean_cache(model, pair.corrupted)
+    return PairRuns(cache, clean, corrupted)
+
+
 def logit_diff(logits: torch.Tensor, pair: PairIds) -> float:
     """logit(clean run's name) − logit(corrupted run's name)."""
     return float(logits[pair.clean_name] - logits[pair.corrupted_name])
@@ -106,13 +122,11 @@ class Behaviour:
     corrupted_logit_diff: float
 
 
-def behaviour(model: Loaded, pair: PairIds) -> Behaviour:
+def behaviour(model: Loaded, pair: PairIds, runs: PairRuns) -> Behaviour:
     """The top-1 token and the clean-minus-corrupted name logit difference for both prompts."""
-    _, clean = clean_cache(model, pair.clean)
-    _, corrupted = clean_cache(model, pair.corrupted)
     top = lambda logits: model.tok.decode([int(logits.argmax())])  # noqa: E731
-    return Behaviour(top(clean), top(corrupted), round(logit_diff(clean, pair), 4),
-                     round(logit_diff(corrupted, pair), 4))
+    return Behaviour(top(runs.clean), top(runs.corrupted), round(logit_diff(runs.clean, pair), 4),
+                     round(logit_diff(runs.corrupted, pair), 4))
 
 
 @dataclass
@@ -123,13 +137,12 @@ class FullPatchIdentity:
     max_abs_diff: list[float]
 
 
-def full_patch_identity(model: Loaded, pair: PairIds) -> FullPatchIdentity:
+def full_patch_identity(model: Loaded, pair: PairIds, runs: PairRuns) -> FullPatchIdentity:
     """Patch every position of the clean run's block output into the corrupted run, per layer."""
-    cache, clean = clean_cache(model, pair.clean)
-    got = [patched_logits(model, pair.corrupted, layer, None, cache[layer])
+    got = [patched_logits(model, pair.corrupted, layer, None, runs.cache[layer])
            for layer in range(n_layers(model))]
-    return FullPatchIdentity([torch.equal(g, clean) for g in got],
-                             [float((g - clean).abs().max()) for g in got])
+    return FullPatchIdentity([torch.equal(g, runs.clean) for g in got],
+                             [float((g - runs.clean).abs().max()) for g in got])
 
 
 @dataclass
@@ -140,9 +153,9 @@ class HookReference:
     equal: list[bool]
 
 
-def hook_reference(model: Loaded, pair: PairIds) -> HookReference:
+def hook_reference(model: Loaded, pair: PairIds, runs: PairRuns) -> HookReference:
     """Every (layer, differing positions) patch and every whole-stream patch, both ways."""
-    cache, _ = clean_cache(model, pair.clean)
+    cache = runs.cache
     patches: list[tuple[int, list[int] | None]] = []
     for layer in range(n_layers(model)):
         patches += [(layer, pair.differing), (layer, None)]
@@ -163,13 +176,11 @@ class Sweep:
     normalised: list[list[float | None]]  # (raw − corrupted) / (clean − corrupted); None if equal
 
 
-def sweep(model: Loaded, pair: PairIds) -> Sweep:
+def sweep(model: Loaded, pair: PairIds, runs: PairRuns) -> Sweep:
     """Patch one (layer, position) of the clean run into the corrupted run, for all of them."""
-    cache, clean = clean_cache(model, pair.clean)
-    _, corrupted = clean_cache(model, pair.corrupted)
-    ld_clean, ld_corrupt = logit_diff(clean, pair), logit_diff(corrupted, pair)
+    ld_clean, ld_corrupt = logit_diff(runs.clean, pair), logit_diff(runs.corrupted, pair)
     span = ld_clean - ld_corrupt
-    raw = [[logit_diff(patched_logits(model, pair.corrupted, layer, [pos], cache[layer]), pair)
+    raw = [[logit_diff(patched_logits(model, pair.corrupted, layer, [pos], runs.cache[layer]), pair)
             for pos in range(len(pair.corrupted))] for layer in range(n_layers(model))]
     norm = [[round((r - ld_corrupt) / span, 4) if span else None for r in row] for row in raw]
     return Sweep(model.tok.convert_ids_to_tokens(pair.corrupted), round(ld_clean, 4),
@@ -191,12 +202,10 @@ class LayerFlip:
     flips_to_clean_name: bool
 
 
-def layer_flip(model: Loaded, pair: PairIds, layer: int) -> LayerFlip:
+def layer_flip(model: Loaded, pair: PairIds, runs: PairRuns, layer: int) -> LayerFlip:
     """Patch block `layer`'s output at the differing positions from clean into corrupted."""
-    cache, clean = clean_cache(model, pair.clean)
-    _, corrupted = clean_cache(model, pair.corrupted)
-    patched = patched_logits(model, pair.corrupted, layer, pair.differing, cache[layer])
-    ld = [logit_diff(x, pair) for x in (corrupted, patched, clean)]
+    patched = patched_logits(model, pair.corrupted, layer, pair.differing, runs.cache[layer])
+    ld = [logit_diff(x, pair) for x in (runs.corrupted, patched, runs.clean)]
     span = ld[2] - ld[0]
     top = int(patched.argmax())
     return LayerFlip(layer, pair.differing, round(ld[0], 4), round(ld[1], 4), round(ld[2], 4),
