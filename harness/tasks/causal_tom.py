@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Callable
 
 CHARACTERS = ["Dean", "Beth", "Jake", "Josh", "Karen", "Carl", "Lee", "Pam", "Donna",
               "Frank", "Diane", "Bob", "Ellen", "Ivy", "Pete", "Anne", "Greg", "Nina",
@@ -121,54 +122,55 @@ class Counterfactual:
     payload: str | None = None  # §6 only: the counterfactual-only drink
 
 
-def build_binding(n: int = 120, seed: int = 7,
-                  instruction: str = INSTRUCTION) -> list[Counterfactual]:
-    """§4: same bindings, the two sentences in reversed order."""
-    rng, rows = random.Random(seed), []
-    for _ in range(n):
-        c, o, s = sample_entities(rng)
-        r = rng.choice([0, 1])
-        clean_p, clean_a = prompt(c, o, s, r, r, instruction=instruction)
-        cf = (c[::-1], o[::-1], s[::-1])
-        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r, instruction=instruction)
-        rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
-                                  entities=(c, o, s), cf_entities=cf, queried=r))
-    return rows
+Draw = tuple[Pair, Pair, Pair, Pair, int]  # characters, objects, states, new states, queried
 
 
-def _source_draws(rng: random.Random) -> tuple[Pair, Pair, Pair, Pair, int]:
+def _binding_draws(rng: random.Random) -> Draw:
+    c, o, s = sample_entities(rng)
+    return c, o, s, s, rng.choice([0, 1])
+
+
+def _source_draws(rng: random.Random) -> Draw:
     c, o, s = sample_entities(rng)
     t = rng.sample([x for x in STATES if x not in s], 2)
     return c, o, s, t, rng.choice([0, 1])
 
 
+def _counterfactuals(n: int, seed: int, instruction: str, draw: Callable[[random.Random], Draw],
+                     counterfactual: Callable[[Pair, Pair, Pair, Pair], tuple[Pair, Pair, Pair]],
+                     payload: bool = False) -> list[Counterfactual]:
+    """Clean prompt(c, o, s, r, r) against prompt(*counterfactual, 1-r, 1-r); target s[1-r]."""
+    rng, rows = random.Random(seed), []
+    for _ in range(n):
+        c, o, s, t, r = draw(rng)
+        clean_p, clean_a = prompt(c, o, s, r, r, instruction=instruction)
+        cf = counterfactual(c, o, s, t)
+        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r, instruction=instruction)
+        rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
+                                  entities=(c, o, s), cf_entities=cf, queried=r,
+                                  payload=t[1 - r] if payload else None))
+    return rows
+
+
+def build_binding(n: int = 120, seed: int = 7,
+                  instruction: str = INSTRUCTION) -> list[Counterfactual]:
+    """§4: same bindings, the two sentences in reversed order."""
+    return _counterfactuals(n, seed, instruction, _binding_draws,
+                            lambda c, o, s, t: (c[::-1], o[::-1], s[::-1]))
+
+
 def build_source(n: int = 120, seed: int = 11,
                  instruction: str = INSTRUCTION) -> list[Counterfactual]:
     """§5: characters and objects reversed, new drinks; target the clean story's other drink."""
-    rng, rows = random.Random(seed), []
-    for _ in range(n):
-        c, o, s, t, r = _source_draws(rng)
-        clean_p, clean_a = prompt(c, o, s, r, r, instruction=instruction)
-        cf = (c[::-1], o[::-1], t)
-        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r, instruction=instruction)
-        rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
-                                  entities=(c, o, s), cf_entities=cf, queried=r))
-    return rows
+    return _counterfactuals(n, seed, instruction, _source_draws,
+                            lambda c, o, s, t: (c[::-1], o[::-1], t))
 
 
 def build_answer(n: int = 140, seed: int = 13,
                  instruction: str = INSTRUCTION) -> list[Counterfactual]:
     """§6: same characters, new drinks, the other character asked; pointer and payload targets."""
-    rng, rows = random.Random(seed), []
-    for _ in range(n):
-        c, o, s, t, r = _source_draws(rng)
-        clean_p, clean_a = prompt(c, o, s, r, r, instruction=instruction)
-        cf = (c, o, t)
-        cf_p, cf_a = prompt(*cf, 1 - r, 1 - r, instruction=instruction)
-        rows.append(Counterfactual(clean_p, clean_a, cf_p, cf_a, target=s[1 - r],
-                                  entities=(c, o, s), cf_entities=cf, queried=r,
-                                  payload=t[1 - r]))
-    return rows
+    return _counterfactuals(n, seed, instruction, _source_draws,
+                            lambda c, o, s, t: (c, o, t), payload=True)
 
 
 def tokenizer_corpus() -> list[str]:
