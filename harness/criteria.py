@@ -141,6 +141,23 @@ class InInterval:
 
 
 @dataclass(frozen=True)
+class CoversPublished:
+    """The measured (bootstrap) interval contains the published mean, printed without one."""
+
+    key: str
+    interval_key: str
+
+    def describe(self) -> str:
+        return f"the measured interval {self.interval_key} contains the published {self.key}"
+
+    def judge(self, measured, published) -> Check:
+        lo, hi = measured[self.interval_key]
+        p = published[self.key]
+        return Check(lo <= p <= hi, f"{self.key}: published {p}, measured {measured[self.key]} "
+                                    f"with interval [{lo}, {hi}]")
+
+
+@dataclass(frozen=True)
 class PeakLayer:
     """The measured curve peaks within `tolerance` layers of the published peak."""
 

@@ -91,6 +91,15 @@ class PatchingSizes:
 
 
 @dataclass(frozen=True)
+class HeadsSizes:
+    """Seed 001's smoke-test block: where later studies run when §2's rule selects no block
+    (or the last one), as the notebook's RUN_ALL_FAMILIES=False path runs at block 31.
+    None on published, where only the rule's choice counts."""
+
+    smoke_block: int | None
+
+
+@dataclass(frozen=True)
 class Profile:
     """A named set of model specs and experiment sizes, one per source."""
 
@@ -137,6 +146,7 @@ PUBLISHED = Profile(
                                   source_plain_layers=tuple(range(0, 29, 4)),
                                   low_rank_ranks=(1, 2, 4, 8, 16, 32, 64, 128)),
         "patching": PatchingSizes(patch_layer=9, n_layers=12),
+        "heads": HeadsSizes(smoke_block=None),
     },
 )
 
@@ -148,6 +158,8 @@ TINY = Profile(
     name=ProfileName.TINY,
     models={
         "cot": ModelSpec("cot", "Qwen3ForCausalLM", "float32", "cpu", organism="cot"),
+        "heads": ModelSpec("heads", "Qwen2ForCausalLM", "float32", "cpu",
+                           attn_implementation="eager", organism="heads"),
         "lookback": ModelSpec("lookback", "LlamaForCausalLM", "float32", "cpu", organism="lookback"),
         "patching": ModelSpec("patching", "GPT2LMHeadModel", "float32", "cpu", organism="patching"),
     },
@@ -168,6 +180,8 @@ TINY = Profile(
                                   source_freeze_layers=(0, 1, 2, 3), source_plain_layers=(0, 1, 2, 3),
                                   low_rank_ranks=(1, 2, 4, 8, 16, 32, 64)),
         "patching": PatchingSizes(patch_layer=3, n_layers=4),
+        # The organism's 4 blocks: block 2 is the latest whose next block exists.
+        "heads": HeadsSizes(smoke_block=2),
     },
 )
 

@@ -5,7 +5,7 @@ import argparse
 import importlib
 import json
 
-NAMES = ("cot", "lookback", "patching")
+NAMES = ("cot", "heads", "lookback", "patching")
 
 
 def main() -> None:

@@ -127,4 +127,5 @@ def tokenizer_corpus() -> list[str]:
     from harness.tiny_tokenizers import QWEN25_SYSTEM
 
     return [raw_text(q)[0], words, " " + " ".join(LETTERS), QWEN25_SYSTEM,
-            "<|im_start|>system\n<|im_start|>user\n<|im_start|>assistant\nBox"]
+            "<|im_start|>system\n<|im_start|>user\n<|im_start|>assistant\nBox",
+            "Which"]  # last, so earlier ids stay put: the organism's follow-up turns start with it

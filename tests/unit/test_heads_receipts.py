@@ -1,0 +1,49 @@
+"""Seed 001's edit receipts catch an edit that was not consumed as requested."""
+from __future__ import annotations
+
+import torch
+
+from harness.experiments.heads_forward import (BlockCapture, head_output_patch, residual_patch,
+                                               tensor_sha, verify_block_patches)
+
+
+def capture() -> BlockCapture:
+    torch.manual_seed(0)
+    residual, heads = torch.randn(1, 4, 6), torch.randn(1, 4, 3, 2)
+    return BlockCapture(residual, residual.clone(), torch.randn(1, 4, 1, 2), heads, heads.clone(),
+                        torch.rand(1, 3, 4, 4))
+
+
+def test_a_consumed_edit_gets_an_exact_receipt():
+    c = capture()
+    value = torch.ones(1, 2)
+    c.head_output_used[:, -1, 1] = value
+    (receipt,), untouched = verify_block_patches(c, [head_output_patch(0, 1, value)], 3)
+    assert receipt.exact and receipt.requested_sha256 == receipt.actual_sha256 and untouched
+
+
+def test_an_edit_not_consumed_is_not_exact():
+    c = capture()
+    (receipt,), _ = verify_block_patches(c, [residual_patch(0, torch.zeros(1, 6))], 3)
+    assert not receipt.exact and receipt.requested_sha256 != receipt.actual_sha256
+
+
+def test_a_change_to_another_head_is_caught():
+    c = capture()
+    c.head_output_used[:, -1, 2] += 1
+    _, untouched = verify_block_patches(c, [], 3)
+    assert not untouched
+
+
+def test_a_change_to_an_earlier_token_is_caught():
+    c = capture()
+    value = torch.zeros(1, 6)
+    c.residual_used[:, -1] = value
+    c.residual_used[:, 0] += 1
+    (receipt,), untouched = verify_block_patches(c, [residual_patch(0, value)], 3)
+    assert receipt.exact and not untouched
+
+
+def test_tensor_sha_depends_on_dtype_and_shape():
+    x = torch.zeros(2, 2)
+    assert len({tensor_sha(x), tensor_sha(x.reshape(4)), tensor_sha(x.double())}) == 3
