@@ -10,15 +10,13 @@ from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
 from harness.organisms.common import (ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism,
                                      train)
-from harness.tasks.causal_tom import (CHARACTERS, OBJECTS, STATES, belief, prompt,
-                                      sample_entities, story, tokenizer_corpus)
+from harness.tasks.causal_tom import belief, prompt, sample_entities, tokenizer_corpus
 from harness.tiny_tokenizers import lookback_tokenizer
 
 NAME = "lookback"
-RECIPE = Recipe(steps=7000, lr=2e-3, warmup=300, weight_decay=0.01, seed=0)
+RECIPE = Recipe(steps=6000, lr=2e-3, warmup=300, weight_decay=0.01, seed=0)
 BATCH = 32
-RECALL_STEPS = 4000   # phase 1: object -> drink recall in longer stories; then the seed's stories
-MAX_FILLS = 6         # phase-1 stories have 2..MAX_FILLS fill sentences of the seed's shape
+REALITY_ONLY_STEPS = 1000  # curriculum: object -> drink retrieval first, then beliefs
 CONFIG: dict[str, Any] = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=4,
                               num_attention_heads=8, num_key_value_heads=8, head_dim=8,
                               max_position_embeddings=512, tie_word_embeddings=True)
@@ -37,9 +35,20 @@ def build_model(tok: PreTrainedTokenizerFast) -> LlamaForCausalLM:
     return LlamaForCausalLM(config).eval()
 
 
-def answered(tok: PreTrainedTokenizerFast, text: str, qs: list[tuple[str, str]]):
-    """A story, then each question and its answer; the loss is on the answer tokens only."""
-    ids = tok(text).input_ids
+def row(tok: PreTrainedTokenizerFast, rng: random.Random, reality_only: bool):
+    """One story without the instruction, then every question about it, each answered.
+
+    Dense supervision: 2 reality questions and (after the curriculum) 4 belief questions,
+    shuffled, with the loss on the answer tokens only.
+    """
+    c, o, s = sample_entities(rng)
+    qs = [(f"What does the {o[k]} contain?", s[k]) for k in (0, 1)]
+    if not reality_only:
+        qs += [(f"What does {c[i]} believe the {o[k]} contains?", belief(i, k, s))
+               for i in (0, 1) for k in (0, 1)]
+    rng.shuffle(qs)
+    text, _ = prompt(c, o, s, 0, 0, instruction="")
+    ids = tok(text[:text.index("\nQuestion:")]).input_ids
     flags = [False] * len(ids)
     for q, a in qs:
         part = tok(f"\nQuestion: {q}\nAnswer:", add_special_tokens=False).input_ids
@@ -47,30 +56,6 @@ def answered(tok: PreTrainedTokenizerFast, text: str, qs: list[tuple[str, str]])
         ids += part + ans
         flags += [False] * len(part) + [True] * len(ans)
     return ids, flags
-
-
-def recall_row(tok: PreTrainedTokenizerFast, rng: random.Random):
-    """Phase 1: a story of 2..MAX_FILLS fill sentences of the seed's shape, then a reality
-    question about every container, shuffled (guessing between two drinks no longer pays)."""
-    k = rng.randint(2, MAX_FILLS)
-    c, o, s = rng.sample(CHARACTERS, k), rng.sample(OBJECTS, k), rng.sample(STATES, k)
-    text = story(c[:2], o[:2], s[:2]) + "".join(
-        f" Then {c[i]} grabs another opaque {o[i]} and fills it with {s[i]}." for i in range(2, k))
-    qs = [(f"What does the {o[i]} contain?", s[i]) for i in range(k)]
-    rng.shuffle(qs)
-    return answered(tok, "Story: " + text, qs)
-
-
-def row(tok: PreTrainedTokenizerFast, rng: random.Random):
-    """Phase 2: one of the seed's stories without the instruction, then 2 reality and 4 belief
-    questions about it, shuffled."""
-    c, o, s = sample_entities(rng)
-    qs = [(f"What does the {o[k]} contain?", s[k]) for k in (0, 1)]
-    qs += [(f"What does {c[i]} believe the {o[k]} contains?", belief(i, k, s))
-           for i in (0, 1) for k in (0, 1)]
-    rng.shuffle(qs)
-    text, _ = prompt(c, o, s, 0, 0, instruction="")
-    return answered(tok, text[:text.index("\nQuestion:")], qs)
 
 
 def competence(model, tok, n: int = 200, seed: int = 99) -> dict[str, float]:
@@ -97,8 +82,8 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
     rng = random.Random(RECIPE.seed)
 
     def batch(step: int):
-        make_row = recall_row if step < RECALL_STEPS else row
-        return pad_batch([make_row(tok, rng) for _ in range(BATCH)], tok.pad_token_id)
+        return pad_batch([row(tok, rng, step < REALITY_ONLY_STEPS) for _ in range(BATCH)],
+                         tok.pad_token_id)
 
     def log(step: int, loss: float) -> None:
         if step % 500 == 0:
@@ -110,10 +95,8 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
     return save_organism(NAME, model, root=root, manifest={
         "organism": NAME, "architecture": "LlamaForCausalLM", "config": CONFIG,
         "vocab_size": len(tok), "recipe": vars(RECIPE), "batch": BATCH,
-        "curriculum": {"recall_steps": RECALL_STEPS, "max_fills": MAX_FILLS},
-        "final_loss": losses[-1],
+        "curriculum": {"reality_only_steps": REALITY_ONLY_STEPS}, "final_loss": losses[-1],
         "competence": competence(model, tok), "training_seconds": watch.seconds(), "threads": 1,
         "data": {"prompt": "seed 003 story without the instruction",
-                 "supervision": {"phase 1": " ".join(recall_row.__doc__.split()),
-                                 "phase 2": " ".join(row.__doc__.split())}},
+                 "supervision": row.__doc__.split("\n\n")[1].strip()},
     })
