@@ -248,7 +248,7 @@ def head_grid(e: Entry) -> str:
     """Seed 001 §6: mean p(C) for recompute / zero / cross at the two selected heads."""
     import numpy as np
 
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.3))
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.5))
     p, m = e["published"], e["measured"]
     treatments = ("normal", "zero", "cross")
     measured = np.array([[m["p_C"][f"{a}_{b}"]["mean"] for b in treatments] for a in treatments])
@@ -265,7 +265,9 @@ def head_grid(e: Entry) -> str:
                             color="white" if matrix[i, j] > 0.5 else "black")
         ax.set_xticks(range(3), ["recompute", "zero", "cross"])
         ax.set_yticks(range(3), ["recompute", "zero", "cross"])
-        ax.set(xlabel="second head", ylabel="first head", title=f"mean p(C), {title}")
+        ax.set(xlabel="second head's treatment", title=f"mean p(C), {title}")
+    axes[0].set_ylabel("first head's treatment")
+    fig.tight_layout()
     return _svg(fig)
 
 
