@@ -15,12 +15,14 @@ class ProfileName(StrEnum):
 
 
 # Pinned hub revisions. Seed 001 printed its revision; the others did not, so these are the
-# commits a maintainer last checked. The run record stores the commit actually resolved.
+# repositories' commits as public code pins them (Hugging Face cache snapshot directories,
+# found offline; not yet resolved against the hub from this machine). A maintainer updates
+# them deliberately; the run record stores the commit actually resolved.
 REVISIONS: dict[str, str] = {
-    "Qwen/Qwen3-4B-Thinking-2507": "main",
+    "Qwen/Qwen3-4B-Thinking-2507": "768f209d9ea81521153ed38c47d515654e938aea",
     "Qwen/Qwen2.5-3B-Instruct": "aa8e72537993ba99e69dfaafa59ed015b17504d1",
-    "meta-llama/Llama-3.1-8B-Instruct": "main",
-    "openai-community/gpt2": "main",
+    "meta-llama/Llama-3.1-8B-Instruct": "0e9e39f249a16976918f6564b8830bc894c89659",
+    "openai-community/gpt2": "607a30d783dfa663caf39e06633721c8d4cfcd7e",
 }
 GATED = {"meta-llama/Llama-3.1-8B-Instruct"}
 
