@@ -98,7 +98,8 @@ class Rendered:
 
 def render(q: Question, tok) -> Rendered:
     """§1: render in the chat template, locate every label through offsets, and check that each
-    label is one token with its leading space and that appending `Box` extends the ids."""
+    label is one token with its leading space, that appending `Box` extends the ids, and that
+    `Box <label>` continues them with that label's token."""
     message, spans = raw_text(q)
     chat = tok.apply_chat_template([{"role": "user", "content": message}], tokenize=False,
                                    add_generation_prompt=True)
@@ -115,8 +116,10 @@ def render(q: Question, tok) -> Rendered:
     assert all(len(c) == 1 for c in candidates), "a label is not a single token"
     after_box = tok.encode(chat + "Box", add_special_tokens=False)
     assert after_box[:len(ids)] == ids, "appending 'Box' re-tokenises the prompt"
-    for pos, (c,) in zip(positions, candidates):
+    for pos, (c,), (_, label) in zip(positions, candidates, q.bindings):
         assert ids[pos] == c
+        assert tok.encode(chat + "Box " + label, add_special_tokens=False) == after_box + [c], \
+            f"'Box {label}' does not continue the prompt with the label's own token"
     return Rendered(chat + "Box", after_box, positions, [c[0] for c in candidates])
 
 
