@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import nnsight
 import torch
@@ -224,6 +224,63 @@ def _read(runner: LookbackRunner, prompts: list[str], positions: list[int]) -> l
         for layer in runner.layers:
             saved.append(layer.output[:, positions].clone())
     return list(saved)
+
+
+@dataclass
+class Identity:
+    """An any-model anchor: per layer, whether the edited run's final logits equal the target's."""
+
+    layers: list[int]
+    identical: list[bool]
+    max_abs_diff: list[float]
+
+
+def final_logits(runner: LookbackRunner, prompts: list[str],
+                 edit: Callable[[], None] | None = None) -> torch.Tensor:
+    """The batch's final-position logits, after `edit` (nnsight module writes) if given."""
+    with torch.no_grad(), runner.model.nn.trace(prompts):
+        if edit:
+            edit()
+        logits = runner.model.nn.lm_head.output[:, -1].save()
+    return logits.float().cpu()
+
+
+def _identity(layers: list[int], pairs: list[tuple[torch.Tensor, torch.Tensor]]) -> Identity:
+    return Identity(layers, [torch.equal(a, b) for a, b in pairs],
+                    [float((a - b).abs().max()) for a, b in pairs])
+
+
+def freeze_identity(runner: LookbackRunner, rows: list[Counterfactual]) -> Identity:
+    """§5 anchor: the freeze alone (the clean run's own drink-position values written back at
+    every layer) leaves the clean run's final logits bit-identical."""
+    drinks, _ = state_positions(row_layout(runner, rows[0]))
+    prompts = [r.clean for r in rows[:runner.sizes.interchange_batch]]
+    own = _read(runner, prompts, drinks)
+
+    def freeze() -> None:
+        for index, layer in enumerate(runner.layers):
+            layer.output[:, drinks] = own[index]
+
+    return _identity([-1], [(final_logits(runner, prompts, freeze), final_logits(runner, prompts))])
+
+
+def copy_all_identity(runner: LookbackRunner, rows: list[Counterfactual]) -> Identity:
+    """§4 anchor: copying every position's residual from the counterfactual run at layer L into
+    the clean run reproduces the counterfactual run's final logits exactly, at every layer."""
+    chunk = rows[:runner.sizes.interchange_batch]
+    clean, cf = [r.clean for r in chunk], [r.cf for r in chunk]
+    with torch.no_grad(), runner.model.nn.trace(cf):
+        outputs = nnsight.save([])
+        for layer in runner.layers:
+            outputs.append(layer.output.clone())
+    target = final_logits(runner, cf)
+    pairs = []
+    for index in range(runner.n_layers):
+        def copy(index: int = index) -> None:
+            runner.layers[index].output[:] = outputs[index]
+
+        pairs.append((final_logits(runner, clean, copy), target))
+    return _identity(list(range(runner.n_layers)), pairs)
 
 
 @dataclass

@@ -1,0 +1,35 @@
+"""Seed 003's machinery anchors that hold for any model, run on the lookback organism at 1 thread."""
+from __future__ import annotations
+
+import pytest
+
+import torch
+
+from harness.experiments.lookback import (LookbackRunner, final_logits, copy_all_identity,
+                                          freeze_identity)
+from harness.models import load
+from harness.profiles import TINY
+from harness.tasks.causal_tom import build_binding, build_source
+
+
+@pytest.fixture(scope="module")
+def runner() -> LookbackRunner:
+    return LookbackRunner(load(TINY.models["lookback"]), TINY.sizes["lookback"])
+
+
+def test_the_freeze_alone_is_bit_identical(runner):
+    rows = build_source(120, seed=11, instruction=runner.instruction)
+    result = freeze_identity(runner, rows)
+    assert all(result.identical), result
+
+
+def test_copying_every_position_reproduces_the_counterfactual_run(runner):
+    rows = build_binding(120, seed=7, instruction=runner.instruction)
+    result = copy_all_identity(runner, rows)
+    assert result.layers == list(range(runner.n_layers)) and all(result.identical), result
+
+
+def test_the_copy_check_can_fail(runner):
+    rows = build_binding(120, seed=7, instruction=runner.instruction)[:8]
+    clean = final_logits(runner, [r.clean for r in rows])
+    assert not torch.equal(clean, final_logits(runner, [r.cf for r in rows]))
