@@ -230,7 +230,6 @@ class Crossings:
 
     messages: dict[tuple[str, int], torch.Tensor] = field(default_factory=dict)
     challenged: dict[str, tuple[ForwardRun, Observation]] = field(default_factory=dict)
-    identity: dict[str, bool] = field(default_factory=dict)   # "fid:block" → OO reproduces Z and logits
 
 
 def content_test(lab: HeadsLab, crossings: Crossings, family: Family, block: int, head: int,
@@ -248,8 +247,8 @@ def content_test(lab: HeadsLab, crossings: Crossings, family: Family, block: int
     message = compose_head_message(ordinary.attention, ordinary.values, donor.values, head, positions)
     run, obs = lab.run_case(family, "O", condition, [head_output_patch(block, head, message)])
     lab.check_previous_token(f"main:{family.family_id}:{condition}", run, native["O"])
-    if pairing == "OO":
-        crossings.identity[f"{family.family_id}:{block}"] = (
+    if pairing == "OO":  # §4: the identity pairing must reproduce Z and the logits exactly
+        lab.checks[f"content_identity:{family.family_id}:{block}"] = (
             torch.equal(message, ordinary.head_output_before[:, -1, head])
             and torch.equal(run.logits, native["O"].logits))
     if pairing == "OD":
