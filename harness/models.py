@@ -39,8 +39,17 @@ def load(spec: ModelSpec) -> Loaded:
     return Loaded(nn=nn, tok=tok, hf=hf, spec=spec)
 
 
+def load_tokenizer(spec: ModelSpec) -> Any:
+    """spec's tokenizer alone: the published one at its pinned revision, or the organism's."""
+    if spec.hf_id:
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(spec.hf_id, revision=spec.revision)
+    return importlib.import_module(f"harness.organisms.{spec.organism}").build_tokenizer()
+
+
 def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
 
     kwargs: dict[str, Any] = {"revision": spec.revision, "dtype": DTYPES[spec.dtype]}
     if spec.attn_implementation:
@@ -50,7 +59,7 @@ def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:
     hf = AutoModelForCausalLM.from_pretrained(spec.hf_id, **kwargs).eval()
     if not spec.device_map:
         hf.to(spec.device)
-    tok = AutoTokenizer.from_pretrained(spec.hf_id, revision=spec.revision)
+    tok = load_tokenizer(spec)
     note_model(spec.source, hf_id=spec.hf_id, requested=spec.revision,
                resolved=getattr(hf.config, "_commit_hash", None), dtype=spec.dtype,
                device=str(next(hf.parameters()).device), architecture=type(hf).__name__)
@@ -60,9 +69,8 @@ def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:
 def _load_organism(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:
     from harness.organisms.common import load_weights
 
-    module = importlib.import_module(f"harness.organisms.{spec.organism}")
-    tok = module.build_tokenizer()
-    hf = module.build_model(tok)
+    tok = load_tokenizer(spec)
+    hf = importlib.import_module(f"harness.organisms.{spec.organism}").build_model(tok)
     digest = load_weights(spec.organism, hf)
     hf.to(dtype=DTYPES[spec.dtype], device=spec.device).eval()
     note_model(spec.source, hf_id=None, requested=None, resolved=None, dtype=spec.dtype,

@@ -157,12 +157,6 @@ class HeadsLab:
                                                   for k in ("O", "D")}
         return self.native_runs[family.family_id]
 
-    def failed_checks(self, prefix: str) -> list[str]:
-        return [k for k, ok in self.checks.items() if k.startswith(prefix) and not ok]
-
-    def count_checks(self, prefix: str) -> int:
-        return sum(k.startswith(prefix) for k in self.checks)
-
 
 def repeat_kv(values: torch.Tensor, query_heads: int) -> torch.Tensor:
     """§4: [batch, kv head, seq, width] → one value bank per query head."""

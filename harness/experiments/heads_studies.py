@@ -12,7 +12,7 @@ from harness.experiments.heads import (CONTENT_SEED, RESIDUAL_SEED, SCREEN_RESAM
                                        HeadsLab, Observation, answer_roles, compose_head_message,
                                        margin_of, p_of)
 from harness.experiments.heads_forward import (ForwardRun, Patch, head_output_patch,
-                                               residual_patch, run_forward)
+                                               residual_patch)
 from harness.statistics import BootstrapMean, bootstrap_mean
 from harness.tasks.box_lookup import Family
 
@@ -21,11 +21,12 @@ UPSTREAM = ("residual_before", "residual_used", "values", "attention", "head_out
 
 @dataclass
 class ResidualSweep:
-    """§2: mean p(U), p(L), p(D) after transplanting D's final residual into R at each block."""
+    """§2: mean p(U), p(L), p(D) after transplanting D's final residual into R at each block.
+
+    The notebook's residual-identity check is the heads.residual-identity anchor (every block)."""
 
     stats: dict[int, dict[str, BootstrapMean]]
     retrieval_block: int | None
-    identity: dict[int, bool]          # family 0: own residual at each block leaves logits equal
     donor_residuals: dict[str, dict[int, torch.Tensor]]
 
 
@@ -57,8 +58,8 @@ def residual_sweep(lab: HeadsLab) -> ResidualSweep:
     """§2: native R and D (all blocks captured), then D's residual into R before every block."""
     blocks = list(range(lab.geometry.n_blocks))
     rows: dict[int, list[Observation]] = {b: [] for b in blocks}
-    donors, identity = {}, {}
-    for n, family in enumerate(lab.opening):
+    donors = {}
+    for family in lab.opening:
         assert len(lab.prompt(family, "R").input_ids) == len(lab.prompt(family, "D").input_ids)
         recipient, _ = lab.run_case(family, "R", "native.R", study="opening", capture_blocks=blocks)
         donor, _ = lab.run_case(family, "D", "native.D", study="opening", capture_blocks=blocks)
@@ -71,14 +72,9 @@ def residual_sweep(lab: HeadsLab) -> ResidualSweep:
             lab.check_previous_token(f"opening:{family.family_id}:residual.layer{b:02d}",
                                      hybrid, recipient)
             rows[b].append(obs)
-            if n == 0:
-                own = recipient.activations[b].residual_before[:, -1]
-                same = run_forward(lab.model, lab.prompt(family, "R").input_ids,
-                                   [residual_patch(b, own)], (b,))
-                identity[b] = torch.equal(same.logits, recipient.logits)
     stats = {b: {role: bootstrap_mean([o.probability(role) for o in rows[b]], RESIDUAL_SEED)
                  for role in ("U", "L", "D")} for b in blocks}
-    return ResidualSweep(stats, select_block(stats), identity, donors)
+    return ResidualSweep(stats, select_block(stats), donors)
 
 
 @dataclass(frozen=True)
@@ -159,15 +155,16 @@ class OpeningScreen:
 
     screen: Screen
     retrieval_head: int
-    head_identity: dict[str, dict[int, bool]]   # context → head → own output leaves logits equal
     hybrid_correct_before: int
     hybrid_correct_after: int
 
 
 def opening_screen(lab: HeadsLab, sweep: ResidualSweep, block: int) -> OpeningScreen:
-    """§2: the H and O deletion screens at the inspected block, and the rule that picks a head."""
-    screen, identity = Screen(block), {}
-    for n, family in enumerate(lab.opening):
+    """§2: the H and O deletion screens at the inspected block, and the rule that picks a head.
+
+    The notebook's head-identity check is the heads.head-identity anchor (every block and head)."""
+    screen = Screen(block)
+    for family in lab.opening:
         background = [residual_patch(block, sweep.donor_residuals[family.family_id][block])]
         hybrid = lab.run_case(family, "R", "hybrid.H", background, study="opening",
                               capture_blocks=(block,))
@@ -176,20 +173,11 @@ def opening_screen(lab: HeadsLab, sweep: ResidualSweep, block: int) -> OpeningSc
                                        study="opening", rival="U")
         screen.effects += screen_heads(lab, family, "O", block, "O", ordinary, [],
                                        study="opening", rival="U")
-        if n == 0:
-            for context, key, (run, _), patches in (("H", "R", hybrid, background),
-                                                    ("O", "O", ordinary, [])):
-                identity[context] = {}
-                for head in range(lab.geometry.n_heads):
-                    own = run.activations[block].head_output_before[:, -1, head]
-                    same = run_forward(lab.model, lab.prompt(family, key).input_ids,
-                                       patches + [head_output_patch(block, head, own)], (block,))
-                    identity[context][head] = torch.equal(same.logits, run.logits)
     for context in ("H", "O"):
         screen.summarise(context, lab.geometry.n_heads)
     head = screen.ranking("H")[0]
     chosen = [e for e in screen.effects if e.context == "H" and e.head == head]
-    return OpeningScreen(screen, head, identity, sum(e.before_correct for e in chosen),
+    return OpeningScreen(screen, head, sum(e.before_correct for e in chosen),
                          sum(e.after_correct for e in chosen))
 
 
