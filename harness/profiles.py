@@ -122,6 +122,7 @@ def relative_layers(published: tuple[int, ...], published_depth: int, depth: int
 
 QWEN3_DEPTH = 36
 COT_SCREEN = (4, 10, 16, 22, 26, 30, 34)
+LOW_RANK_LADDER = (1, 2, 4, 8, 16, 32, 64, 128)  # §7
 
 PUBLISHED = Profile(
     name=ProfileName.PUBLISHED,
@@ -146,7 +147,7 @@ PUBLISHED = Profile(
         "lookback": LookbackSizes(with_instruction=True, self_patch_layers=(0, 8, 16, 24, 31),
                                   source_freeze_layers=tuple(range(0, 31, 2)),
                                   source_plain_layers=tuple(range(0, 29, 4)),
-                                  low_rank_ranks=(1, 2, 4, 8, 16, 32, 64, 128)),
+                                  low_rank_ranks=LOW_RANK_LADDER),
         "patching": PatchingSizes(patch_layer=9, n_layers=12),
         "heads": HeadsSizes(smoke_block=None),
     },
@@ -175,12 +176,12 @@ TINY = Profile(
             self_patch_layer=relative_layers((30,), QWEN3_DEPTH, COT_ORGANISM_DEPTH)[0],
         ),
         # The organism learns from stories without the 120-token instruction (4x faster steps).
-        # Its 4 layers are all swept; its ranks stop at its width.
+        # Its 4 layers are all swept; its width is 128, so the published rank ladder fits.
         "lookback": LookbackSizes(with_instruction=False,
                                   self_patch_layers=tuple(sorted(set(relative_layers(
                                       (0, 8, 16, 24, 31), LLAMA_DEPTH, LOOKBACK_ORGANISM_DEPTH)))),
                                   source_freeze_layers=(0, 1, 2, 3), source_plain_layers=(0, 1, 2, 3),
-                                  low_rank_ranks=(1, 2, 4, 8, 16, 32, 64)),
+                                  low_rank_ranks=LOW_RANK_LADDER),
         "patching": PatchingSizes(patch_layer=3, n_layers=4),
         # The organism's 4 blocks: block 2 is the latest whose next block exists.
         "heads": HeadsSizes(smoke_block=2),

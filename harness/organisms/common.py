@@ -33,17 +33,23 @@ def read_manifest(name: str, root: Path = ORGANISMS) -> dict[str, Any]:
     return json.loads(manifest_path(name, root).read_text())
 
 
+AttentionTarget = tuple[int, int, int, int]  # layer, head, query position, key position
+
+
 @dataclass(frozen=True)
 class Batch:
-    """Token ids, an attention mask and the positions whose next token is trained on."""
+    """Token ids, an attention mask, the positions whose next token is trained on and, for a
+    scaffolded organism, attention targets as rows of (batch row, layer, head, query, key)."""
 
     input_ids: torch.Tensor
     attention_mask: torch.Tensor
     loss_mask: torch.Tensor
+    attention_targets: torch.Tensor | None = None
 
 
-def pad_batch(rows: list[tuple[list[int], list[int]]], pad_id: int) -> Batch:
-    """Right-pad (ids, trained-on flags) rows into one batch."""
+def pad_batch(rows: list[tuple[list[int], list[int]]], pad_id: int,
+              targets: list[list[AttentionTarget]] | None = None) -> Batch:
+    """Right-pad (ids, trained-on flags) rows into one batch, with each row's attention targets."""
     width = max(len(ids) for ids, _ in rows)
     ids = torch.full((len(rows), width), pad_id, dtype=torch.long)
     att = torch.zeros((len(rows), width), dtype=torch.long)
@@ -52,15 +58,25 @@ def pad_batch(rows: list[tuple[list[int], list[int]]], pad_id: int) -> Batch:
         ids[i, :len(r)] = torch.tensor(r)
         att[i, :len(r)] = 1
         lm[i, :len(r)] = torch.tensor(flags, dtype=torch.bool)
-    return Batch(ids, att, lm)
+    rows_targets = None if targets is None else torch.tensor(
+        [(i, *t) for i, row_targets in enumerate(targets) for t in row_targets], dtype=torch.long)
+    return Batch(ids, att, lm, rows_targets)
 
 
-def masked_loss(model: torch.nn.Module, batch: Batch) -> torch.Tensor:
-    """Mean next-token cross-entropy over the positions the loss mask selects."""
-    logits = model(input_ids=batch.input_ids, attention_mask=batch.attention_mask).logits
+def masked_loss(model: torch.nn.Module, batch: Batch, attention_weight: float = 0.0) -> torch.Tensor:
+    """Mean next-token cross-entropy over the positions the loss mask selects, plus, with
+    attention targets, `attention_weight` times their mean negative log attention probability."""
+    scaffold = batch.attention_targets is not None
+    out = model(input_ids=batch.input_ids, attention_mask=batch.attention_mask,
+                output_attentions=scaffold)
     target = batch.input_ids[:, 1:]
     keep = batch.loss_mask[:, 1:]
-    return torch.nn.functional.cross_entropy(logits[:, :-1][keep], target[keep])
+    loss = torch.nn.functional.cross_entropy(out.logits[:, :-1][keep], target[keep])
+    if scaffold:
+        b, layer, head, q, k = batch.attention_targets.T
+        probs = torch.stack(out.attentions)[layer, b, head, q, k]
+        loss = loss + attention_weight * -torch.log(probs + 1e-6).mean()
+    return loss
 
 
 @dataclass(frozen=True)
@@ -72,6 +88,7 @@ class Recipe:
     warmup: int = 0
     weight_decay: float = 0.0
     seed: int = 0
+    attention_weight: float = 0.0  # weight of the batch's attention targets, if it has any
 
 
 def train(model: torch.nn.Module, next_batch: Callable[[int], Batch], recipe: Recipe,
@@ -85,7 +102,7 @@ def train(model: torch.nn.Module, next_batch: Callable[[int], Batch], recipe: Re
     model.train()
     losses = []
     for step in range(recipe.steps):
-        loss = masked_loss(model, next_batch(step))
+        loss = masked_loss(model, next_batch(step), recipe.attention_weight)
         opt.zero_grad()
         loss.backward()
         opt.step()

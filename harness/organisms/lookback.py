@@ -8,18 +8,31 @@ from typing import Any
 import torch
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
-from harness.organisms.common import (ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism,
-                                     train)
+from harness.organisms.common import (ORGANISMS, AttentionTarget, Recipe, Stopwatch, pad_batch,
+                                     save_organism, train)
 from harness.tasks.causal_tom import belief, prompt, sample_entities, tokenizer_corpus
 from harness.tiny_tokenizers import lookback_tokenizer
 
 NAME = "lookback"
-RECIPE = Recipe(steps=6000, lr=2e-3, warmup=300, weight_decay=0.01, seed=0)
+RECIPE = Recipe(steps=3000, lr=3e-3, warmup=200, weight_decay=0.01, seed=0, attention_weight=1.0)
 BATCH = 32
-REALITY_ONLY_STEPS = 1000  # curriculum: object -> drink retrieval first, then beliefs
-CONFIG: dict[str, Any] = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=4,
-                              num_attention_heads=8, num_key_value_heads=8, head_dim=8,
-                              max_position_embeddings=512, tie_word_embeddings=True)
+REALITY_ONLY_STEPS = 400  # curriculum: object -> drink retrieval first, then beliefs
+# Head width 32: with RoPE, 8-wide heads (4 frequencies) never learned the sharp relative-
+# position attention the lookups need. Eager attention, so training can read the patterns.
+CONFIG: dict[str, Any] = dict(hidden_size=128, intermediate_size=256, num_hidden_layers=4,
+                              num_attention_heads=4, num_key_value_heads=4, head_dim=32,
+                              max_position_embeddings=512, tie_word_embeddings=True,
+                              attn_implementation="eager")
+# The attention scaffold: (layer, head) -> what its query position is taught to attend to.
+SCAFFOLD = {
+    (0, 0): "each drink attends to its sentence's container",
+    (0, 1): "each drink attends to its sentence's subject",
+    (0, 2): "the answer position attends to the question's container",
+    (0, 3): "the answer position attends to the question's character (belief questions)",
+    (1, 0): "the answer position attends to the queried container's drink",
+    (1, 1): "the answer position attends to the drink the queried character poured "
+            "(belief questions)",
+}
 
 
 def build_tokenizer() -> PreTrainedTokenizerFast:
@@ -35,27 +48,42 @@ def build_model(tok: PreTrainedTokenizerFast) -> LlamaForCausalLM:
     return LlamaForCausalLM(config).eval()
 
 
-def row(tok: PreTrainedTokenizerFast, rng: random.Random, reality_only: bool):
+def _last(ids: list[int], tok: PreTrainedTokenizerFast, word: str) -> int:
+    """Position of the last occurrence of `word`'s token in `ids`."""
+    token = tok(" " + word, add_special_tokens=False).input_ids[0]
+    return len(ids) - 1 - ids[::-1].index(token)
+
+
+def row(tok: PreTrainedTokenizerFast, rng: random.Random, reality_only: bool
+        ) -> tuple[list[int], list[bool], list[AttentionTarget]]:
     """One story without the instruction, then every question about it, each answered.
 
     Dense supervision: 2 reality questions and (after the curriculum) 4 belief questions,
-    shuffled, with the loss on the answer tokens only.
+    shuffled, with the loss on the answer tokens only, plus the SCAFFOLD's attention targets.
     """
     c, o, s = sample_entities(rng)
-    qs = [(f"What does the {o[k]} contain?", s[k]) for k in (0, 1)]
+    qs = [(f"What does the {o[k]} contain?", s[k], None, k) for k in (0, 1)]
     if not reality_only:
-        qs += [(f"What does {c[i]} believe the {o[k]} contains?", belief(i, k, s))
+        qs += [(f"What does {c[i]} believe the {o[k]} contains?", belief(i, k, s), i, k)
                for i in (0, 1) for k in (0, 1)]
     rng.shuffle(qs)
     text, _ = prompt(c, o, s, 0, 0, instruction="")
     ids = tok(text[:text.index("\nQuestion:")]).input_ids
+    drink, container = [_last(ids, tok, x) for x in s], [_last(ids, tok, x) for x in o]
+    subject = [_last(ids, tok, x) for x in c]
     flags = [False] * len(ids)
-    for q, a in qs:
-        part = tok(f"\nQuestion: {q}\nAnswer:", add_special_tokens=False).input_ids
-        ans = tok(" " + a, add_special_tokens=False).input_ids
-        ids += part + ans
-        flags += [False] * len(part) + [True] * len(ans)
-    return ids, flags
+    targets = [(0, 0, drink[k], container[k]) for k in (0, 1)]
+    targets += [(0, 1, drink[k], subject[k]) for k in (0, 1)]
+    for q, a, i, k in qs:
+        ids += tok(f"\nQuestion: {q}\nAnswer:", add_special_tokens=False).input_ids
+        answer = len(ids) - 1
+        targets += [(0, 2, answer, _last(ids, tok, o[k])), (1, 0, answer, drink[k])]
+        if i is not None:
+            targets += [(0, 3, answer, _last(ids, tok, c[i])), (1, 1, answer, drink[i])]
+        flags += [False] * (len(ids) - len(flags))
+        ids += tok(" " + a, add_special_tokens=False).input_ids
+        flags += [True] * (len(ids) - len(flags))
+    return ids, flags, targets
 
 
 def competence(model, tok, n: int = 200, seed: int = 99) -> dict[str, float]:
@@ -74,6 +102,19 @@ def competence(model, tok, n: int = 200, seed: int = 99) -> dict[str, float]:
     return {k: v / n for k, v in hits.items()}
 
 
+def scaffold_attention(model, tok, n: int = 50, seed: int = 99) -> dict[str, float]:
+    """Mean attention probability each SCAFFOLD head puts on its target, on n fresh stories."""
+    rng = random.Random(seed)
+    probs: dict[str, list[float]] = {f"{layer}.{head}": [] for layer, head in SCAFFOLD}
+    with torch.no_grad():
+        for _ in range(n):
+            ids, _, targets = row(tok, rng, reality_only=False)
+            attentions = model(torch.tensor([ids]), output_attentions=True).attentions
+            for layer, head, q, k in targets:
+                probs[f"{layer}.{head}"].append(float(attentions[layer][0, head, q, k]))
+    return {key: round(sum(v) / len(v), 4) for key, v in probs.items()}
+
+
 def make(root: Path = ORGANISMS) -> dict[str, Any]:
     """Train the organism from scratch and write its weights and manifest under `root`."""
     watch = Stopwatch()
@@ -82,8 +123,9 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
     rng = random.Random(RECIPE.seed)
 
     def batch(step: int):
-        return pad_batch([row(tok, rng, step < REALITY_ONLY_STEPS) for _ in range(BATCH)],
-                         tok.pad_token_id)
+        rows = [row(tok, rng, step < REALITY_ONLY_STEPS) for _ in range(BATCH)]
+        return pad_batch([(ids, flags) for ids, flags, _ in rows], tok.pad_token_id,
+                         targets=[targets for _, _, targets in rows])
 
     def log(step: int, loss: float) -> None:
         if step % 500 == 0:
@@ -96,7 +138,9 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
         "organism": NAME, "architecture": "LlamaForCausalLM", "config": CONFIG,
         "vocab_size": len(tok), "recipe": vars(RECIPE), "batch": BATCH,
         "curriculum": {"reality_only_steps": REALITY_ONLY_STEPS}, "final_loss": losses[-1],
-        "competence": competence(model, tok), "training_seconds": watch.seconds(), "threads": 1,
+        "attention_scaffold": {f"{layer}.{head}": what for (layer, head), what in SCAFFOLD.items()},
+        "competence": competence(model, tok),
+        "scaffold_attention": scaffold_attention(model, tok), "training_seconds": watch.seconds(), "threads": 1,
         "data": {"prompt": "seed 003 story without the instruction",
                  "supervision": row.__doc__.split("\n\n")[1].strip()},
     })

@@ -51,6 +51,12 @@ def test_lookback_competence_is_as_its_manifest_records():
     assert lookback_organism.competence(model.hf, model.tok) == read_manifest("lookback")["competence"]
 
 
+def test_lookback_scaffold_heads_attend_as_its_manifest_records():
+    model = load(TINY.models["lookback"])
+    measured = lookback_organism.scaffold_attention(model.hf, model.tok)
+    assert measured == read_manifest("lookback")["scaffold_attention"]
+
+
 def test_heads_lookup_accuracy_is_as_its_manifest_records():
     model = load(TINY.models["heads"])
     assert heads_organism.competence(model.hf, model.tok) == read_manifest("heads")["competence"]
