@@ -17,13 +17,17 @@ NAME = "lookback"
 RECIPE = Recipe(steps=3000, lr=3e-3, warmup=200, weight_decay=0.01, seed=0, attention_weight=1.0)
 BATCH = 32
 REALITY_ONLY_STEPS = 400  # curriculum: object -> drink retrieval first, then beliefs
-# Head width 32: with RoPE, 8-wide heads (4 frequencies) never learned the sharp relative-
-# position attention the lookups need. Eager attention, so training can read the patterns.
+# Width 128 in 32-wide heads: in 1000-step trials it narrowed answers to the story's two drinks
+# within 250 steps; width 64 in 8-wide heads had not after 1000. Eager attention, so training
+# can read the attention patterns the scaffold teaches.
 CONFIG: dict[str, Any] = dict(hidden_size=128, intermediate_size=256, num_hidden_layers=4,
                               num_attention_heads=4, num_key_value_heads=4, head_dim=32,
                               max_position_embeddings=512, tie_word_embeddings=True,
                               attn_implementation="eager")
 # The attention scaffold: (layer, head) -> what its query position is taught to attend to.
+# Without it no recipe here left chance within the budget (see the manifest and issue 4's notes);
+# with it, binding in this organism is by construction content-addressed: each drink token
+# reads its own container and subject.
 SCAFFOLD = {
     (0, 0): "each drink attends to its sentence's container",
     (0, 1): "each drink attends to its sentence's subject",
