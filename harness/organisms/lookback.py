@@ -143,8 +143,8 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
         "vocab_size": len(tok), "recipe": vars(RECIPE), "batch": BATCH,
         "curriculum": {"reality_only_steps": REALITY_ONLY_STEPS}, "final_loss": losses[-1],
         "attention_scaffold": {f"{layer}.{head}": what for (layer, head), what in SCAFFOLD.items()},
-        "competence": competence(model, tok),
-        "scaffold_attention": scaffold_attention(model, tok), "training_seconds": watch.seconds(), "threads": 1,
+        "competence": competence(model, tok), "scaffold_attention": scaffold_attention(model, tok),
+        "training_seconds": watch.seconds(), "threads": 1,
         "data": {"prompt": "seed 003 story without the instruction",
                  "supervision": row.__doc__.split("\n\n")[1].strip()},
     })
