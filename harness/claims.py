@@ -51,7 +51,7 @@ SOURCES: dict[str, Source] = {
 
 @dataclass(frozen=True)
 class Tolerance:
-    """How far a re-measured value may drift from its snapshot on the published profile."""
+    """How far a re-measured float may move from its snapshot before it counts as drift."""
 
     abs: float = 0.0
     rel: float = 0.0
@@ -59,8 +59,20 @@ class Tolerance:
     def allows(self, pinned: float, measured: float) -> bool:
         return abs(measured - pinned) <= self.abs + self.rel * abs(pinned)
 
+    def as_record(self) -> dict[str, float]:
+        return {"abs": self.abs, "rel": self.rel}
+
 
 EXACT = Tolerance()
+
+# The organisms' floats come from float32 kernels whose reduction order differs between ATen CPU
+# capabilities (default, AVX2, AVX-512) and machines. float32's unit roundoff is 2**-24 (6e-8);
+# the suite's floats are means, differences and intervals of logits and log-probabilities of
+# magnitude up to about 16, where one roundoff is about 1e-6. Ten roundoffs at that magnitude bound
+# the absolute part, and about 170 ulps (1e-5) the relative part. Measured across the three
+# capabilities on the heads and patching families: at most 3e-7 absolute.
+ORGANISM_FLOATS = Tolerance(abs=1e-5, rel=1e-5)
+ORGANISM_FLOATS_REASON = "default for float32 organisms across CPU kernels"
 
 
 @dataclass(frozen=True)
@@ -78,6 +90,8 @@ class ClaimSpec:
     needs: Needs = Needs.GPU
     tolerance: Tolerance = EXACT
     decisions: tuple[str, ...] = ()
+    organism_tolerance: Tolerance | None = None
+    organism_tolerance_reason: str = ""
     source_name: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
@@ -86,6 +100,16 @@ class ClaimSpec:
             raise ValueError(f"{self.id}: unknown source {self.source_name!r}")
         if self.kind is not Kind.ANCHOR and any(r == self.id for r in self.requires):
             raise ValueError(f"{self.id} requires itself")
+        if self.organism_tolerance is not None and not self.organism_tolerance_reason:
+            raise ValueError(f"{self.id}: an organism tolerance needs a reason")
+
+    def float_tolerance(self, published: bool) -> tuple[Tolerance, str]:
+        """The tolerance its snapshot's floats compare within, and why that one."""
+        if published:
+            return self.tolerance, "declared by the claim for the published profile"
+        if self.organism_tolerance is not None:
+            return self.organism_tolerance, self.organism_tolerance_reason
+        return ORGANISM_FLOATS, ORGANISM_FLOATS_REASON
 
     @property
     def source(self) -> Source:
@@ -119,12 +143,15 @@ def claim(
     needs: Needs | str = Needs.GPU,
     tolerance: Tolerance = EXACT,
     decisions: tuple[str, ...] | list[str] = (),
+    organism_tolerance: Tolerance | None = None,
+    organism_tolerance_reason: str = "",
 ) -> Callable[[F], F]:
     """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict."""
     spec = ClaimSpec(id=id, kind=Kind(kind), section=section, statement=statement,
                      published=published, provenance=provenance, criterion=criterion,
                      requires=tuple(requires), needs=Needs(needs), tolerance=tolerance,
-                     decisions=tuple(decisions))
+                     decisions=tuple(decisions), organism_tolerance=organism_tolerance,
+                     organism_tolerance_reason=organism_tolerance_reason)
 
     def attach(fn: F) -> F:
         setattr(fn, CLAIM_ATTR, spec)

@@ -10,6 +10,12 @@ from typing import Any
 from harness.record import SCHEMA_VERSION
 
 STAMP = "%Y%m%dT%H%M%SZ"
+READABLE_SCHEMAS = (1, SCHEMA_VERSION)  # schema 1 records no run block: those runs completed
+
+
+def is_partial(data: dict[str, Any]) -> bool:
+    """Whether a run record says the run was cut short or left selected tests unrun."""
+    return not data.get("run", {}).get("completed", True)
 
 
 @dataclass
@@ -19,20 +25,22 @@ class History:
     runs: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
-    def verdicts(self, claim_id: str) -> list[tuple[str, str | None, Any]]:
-        """(run, verdict or None if absent, measured) for every run, oldest first."""
+    def verdicts(self, claim_id: str) -> list[tuple[str, str | None, Any, bool]]:
+        """(run, verdict or None if absent, measured, partial) for every run, oldest first."""
         out = []
         for name, data in self.runs:
             entry = next((t for t in data["tests"] if t.get("id") == claim_id), None)
-            out.append((name, entry and entry.get("verdict"), entry and entry.get("measured")))
+            out.append((name, entry and entry.get("verdict"), entry and entry.get("measured"),
+                        is_partial(data)))
         return out
 
     def since(self, claim_id: str, verdict: str) -> str | None:
-        """The first run of the current streak of `verdict`, if the verdict changed in history."""
+        """The first run of the current streak of `verdict`, if the verdict changed in history;
+        partial runs never count as a change."""
         streak_start = None
         changed = False
-        for name, v, _ in self.verdicts(claim_id):
-            if v is None:
+        for name, v, _, partial in self.verdicts(claim_id):
+            if v is None or partial:
                 continue
             if v != verdict:
                 changed, streak_start = True, None
@@ -56,8 +64,8 @@ def _readable(data: Any) -> str | None:
     """Why a history document cannot be shown, or None when it can."""
     if not isinstance(data, dict):
         return "not a JSON object"
-    if data.get("schema") != SCHEMA_VERSION:
-        return f"schema {data.get('schema')!r}, expected {SCHEMA_VERSION}"
+    if data.get("schema") not in READABLE_SCHEMAS:
+        return f"schema {data.get('schema')!r}, expected one of {READABLE_SCHEMAS}"
     tests = data.get("tests")
     if not isinstance(tests, list) or not all(isinstance(t, dict) and "id" in t and "verdict" in t
                                               for t in tests):

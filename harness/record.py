@@ -9,15 +9,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Filled by the model loaders in whichever process loads a model; shipped to the controller
 # inside each test's record entry.
 LOADED_MODELS: dict[str, dict[str, Any]] = {}
 
 ENTRY_KEYS = ("nodeid", "id", "kind", "source", "verdict", "outcome", "message", "measured",
-              "published", "provenance", "criterion", "criterion_check", "snapshot", "requires",
-              "decisions", "statement", "section", "needs", "duration")
+              "published", "provenance", "criterion", "criterion_check", "snapshot", "drift",
+              "drift_detail", "tolerance", "requires", "decisions", "statement", "section", "needs",
+              "duration")
+DRIFTS = (None, "no drift", "drifted", "unpinned")
 
 
 def note_model(source: str, *, hf_id: str | None, requested: str | None, resolved: str | None,
@@ -65,6 +67,7 @@ def environment(profile: str, root: Path, started: dt.datetime) -> dict[str, Any
         "nnsight": _version("nnsight"),
         "device": torch.cuda.get_device_name(0) if cuda else f"cpu ({platform.machine()})",
         "cuda": torch.version.cuda if cuda else None,
+        "aten_cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "commit": git_commit(root),
         "started": started.isoformat(timespec="seconds"),
         "models": {},
@@ -77,6 +80,13 @@ class RunRecord:
 
     env: dict[str, Any]
     entries: list[dict[str, Any]] = field(default_factory=list)
+    run: dict[str, Any] = field(default_factory=lambda: {"completed": False, "exit_status": None,
+                                                         "not_run": []})
+
+    def finish(self, *, exit_status: int, interrupted: bool, not_run: list[str]) -> None:
+        """Whether every selected test ran to its end: an interrupted run is partial."""
+        self.run = {"completed": not interrupted and not not_run, "exit_status": exit_status,
+                    "interrupted": interrupted, "not_run": not_run}
 
     def add(self, entry: dict[str, Any]) -> None:
         model = entry.pop("model", None)
@@ -92,7 +102,7 @@ class RunRecord:
             for key in (e["source"], "all"):
                 counts.setdefault(key, {}).setdefault(e["verdict"], 0)
                 counts[key][e["verdict"]] += 1
-        return {"schema": SCHEMA_VERSION, "environment": env, "counts": counts,
+        return {"schema": SCHEMA_VERSION, "environment": env, "run": self.run, "counts": counts,
                 "tests": sorted(self.entries, key=lambda e: (e["source"], e["kind"] != "anchor",
                                                              e["id"]))}
 
@@ -106,10 +116,14 @@ class RunRecord:
 def status_table(data: dict[str, Any]) -> list[str]:
     """One line per claim for the terminal: verdict, id, and the message if any."""
     lines = []
+    if not data.get("run", {}).get("completed", True):
+        lines.append(f"PARTIAL RUN: {len(data['run']['not_run'])} selected tests never ran")
     for e in data["tests"]:
-        msg = f"  {e['message']}" if e["message"] and e["verdict"] in (
-            "blocked", "skipped", "error", "not replicated") else ""
-        lines.append(f"{e['verdict']:<15} {e['kind']:<11} {e['id']}{msg}"[:200])
+        msg = f"  {e['message']}" if e["message"] and (e["verdict"] in (
+            "blocked", "skipped", "error", "not replicated") or e.get("drift") == "drifted") else ""
+        status = e["verdict"] + (f" · {e['drift']}" if e.get("drift") in ("drifted", "unpinned")
+                                 else "")
+        lines.append(f"{status:<26} {e['kind']:<11} {e['id']}{msg}"[:220])
     summary = ", ".join(f"{n} {v}" for v, n in sorted(data["counts"].get("all", {}).items()))
     lines.append(f"claims: {summary or 'none run'} (profile {data['environment']['profile']})")
     return lines
@@ -118,7 +132,7 @@ def status_table(data: dict[str, Any]) -> list[str]:
 def validate(data: dict[str, Any]) -> list[str]:
     """Schema problems in a results.json document (empty when it is well formed)."""
     problems = []
-    for key in ("schema", "environment", "counts", "tests"):
+    for key in ("schema", "environment", "run", "counts", "tests"):
         if key not in data:
             problems.append(f"missing top-level key {key!r}")
     env = data.get("environment", {})
@@ -135,4 +149,9 @@ def validate(data: dict[str, Any]) -> list[str]:
             problems.append(f"{e.get('id', '?')}: unknown verdict {e.get('verdict')!r}")
         if e.get("snapshot") not in (None, "exact", "within tolerance", "outside", "new"):
             problems.append(f"{e.get('id', '?')}: unknown snapshot comparison {e.get('snapshot')!r}")
+        if e.get("drift") not in DRIFTS:
+            problems.append(f"{e.get('id', '?')}: unknown drift {e.get('drift')!r}")
+    for key in ("completed", "exit_status", "not_run"):
+        if key not in data.get("run", {}):
+            problems.append(f"run lacks {key!r}")
     return problems

@@ -25,9 +25,11 @@ def _text(value: Any) -> str:
 
 def _cells(hist: run_history.History, claim_id: str) -> list[dict[str, str]]:
     cells = []
-    for name, verdict, measured in hist.verdicts(claim_id):
+    for name, verdict, measured, partial in hist.verdicts(claim_id):
         summary = json.dumps(measured)[:300] if measured is not None else "not run"
-        cells.append({"verdict": verdict or "absent", "title": f"{name}: {verdict or 'absent'} — {summary}"})
+        run = f"{name} (partial run)" if partial else name
+        cells.append({"verdict": verdict or "absent", "partial": partial,
+                      "title": f"{run}: {verdict or 'absent'} — {summary}"})
     return cells
 
 
@@ -55,8 +57,9 @@ def render(data: dict[str, Any], hist: run_history.History) -> str:
     count_rows = [{"name": k, "counts": v, "total": sum(v.values())}
                   for k, v in sorted(data["counts"].items(), key=lambda kv: kv[0] == "all")]
     template = jinja2.Template(TEMPLATE.read_text(), autoescape=True)
-    return template.render(env=data["environment"], sections=sections, count_rows=count_rows,
-                           verdict_names=VERDICTS, warnings=hist.warnings, history_len=30)
+    return template.render(env=data["environment"], run=data.get("run", {"completed": True}),
+                           sections=sections, count_rows=count_rows, verdict_names=VERDICTS,
+                           warnings=hist.warnings, history_len=30)
 
 
 def write_report(results: Path, out: Path | None = None, history_dir: Path | None = None) -> Path:

@@ -1,4 +1,4 @@
-"""A syrupy extension that pins measured values as readable JSON, compared within a tolerance."""
+"""A syrupy extension that pins measured values as readable JSON; floats compare within a tolerance."""
 from __future__ import annotations
 
 import json
@@ -13,6 +13,7 @@ from syrupy.location import PyTestLocation
 
 from harness.claims import ClaimSpec, Tolerance
 from harness.values import plain
+from harness.verdicts import UnreadableFile
 
 
 class Comparison(StrEnum):
@@ -33,30 +34,44 @@ class ComparisonLog:
     differences: list[str] = field(default_factory=list)
 
 
-def compare(pinned: Any, measured: Any, tolerance: Tolerance, path: str = "",
-            strict_keys: bool = True) -> list[str]:
-    """Paths at which `measured` leaves `pinned` by more than `tolerance` (numbers only)."""
+def compare(pinned: Any, measured: Any, floats: Tolerance, path: str = "") -> list[str]:
+    """Paths at which `measured` differs from `pinned`: counts, token ids, booleans, strings and
+    keys exactly; a float (either side) by more than `floats`."""
     if isinstance(pinned, dict) and isinstance(measured, dict):
-        missing = pinned.keys() - measured.keys()
-        extra = measured.keys() - pinned.keys() if strict_keys else set()
-        if missing or extra:
+        if pinned.keys() != measured.keys():
             return [f"{path or '.'}: pinned keys {sorted(pinned)}, measured {sorted(measured)}"]
-        return [d for k in pinned
-                for d in compare(pinned[k], measured[k], tolerance, f"{path}.{k}", strict_keys)]
+        return [d for k in pinned for d in compare(pinned[k], measured[k], floats, f"{path}.{k}")]
     if isinstance(pinned, list) and isinstance(measured, list):
         if len(pinned) != len(measured):
             return [f"{path}: length {len(pinned)} != {len(measured)}"]
         return [d for i, (p, m) in enumerate(zip(pinned, measured))
-                for d in compare(p, m, tolerance, f"{path}[{i}]", strict_keys)]
-    numbers = (int, float)
-    if (isinstance(pinned, numbers) and isinstance(measured, numbers)
-            and not isinstance(pinned, bool) and not isinstance(measured, bool)):
-        both_nan = isinstance(pinned, float) and isinstance(measured, float) \
-            and math.isnan(pinned) and math.isnan(measured)
-        if both_nan or tolerance.allows(pinned, measured):
+                for d in compare(p, m, floats, f"{path}[{i}]")]
+    if _is_float(pinned, measured):
+        both_nan = math.isnan(pinned) and math.isnan(measured)
+        if both_nan or floats.allows(pinned, measured):
             return []
         return [f"{path}: pinned {pinned}, measured {measured}"]
-    return [] if pinned == measured else [f"{path}: pinned {pinned!r}, measured {measured!r}"]
+    same = pinned == measured and type(pinned) is type(measured)
+    return [] if same else [f"{path}: pinned {pinned!r}, measured {measured!r}"]
+
+
+def _is_float(pinned: Any, measured: Any) -> bool:
+    """Two numbers, neither a boolean, at least one a float."""
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (pinned, measured))
+    return numbers and (isinstance(pinned, float) or isinstance(measured, float))
+
+
+def read_snapshot(path: Path) -> dict[str, Any]:
+    """A pinned snapshot's content, or UnreadableFile naming the file and the fix."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UnreadableFile(f"snapshot {path} cannot be read ({type(exc).__name__}: {exc}); "
+                             "restore it from git or re-pin it with --snapshot-update") from exc
+    if not isinstance(data, dict) or "measured" not in data:
+        raise UnreadableFile(f"snapshot {path} holds no 'measured' values; restore it from git or "
+                             "re-pin it with --snapshot-update")
+    return data
 
 
 def snapshot_payload(spec: ClaimSpec, profile: str, measured: dict[str, Any]) -> dict[str, Any]:
@@ -70,9 +85,9 @@ def snapshot_path(root: Path, profile: str, spec: ClaimSpec, test_name: str) -> 
     return root / "snapshots" / profile / spec.source_name / f"{test_name}.json"
 
 
-def extension_for(root: Path, profile: str, spec: ClaimSpec, tolerance: Tolerance,
+def extension_for(root: Path, profile: str, spec: ClaimSpec, floats: Tolerance,
                   log: ComparisonLog) -> type[JSONSnapshotExtension]:
-    """An extension class bound to one test's profile, source, tolerance and log."""
+    """An extension class bound to one test's profile, source, float tolerance and log."""
     directory = root / "snapshots" / profile / spec.source_name
 
     class ClaimSnapshot(JSONSnapshotExtension):
@@ -89,14 +104,11 @@ def extension_for(root: Path, profile: str, spec: ClaimSpec, tolerance: Toleranc
 
         def matches(self, *, serialized_data, snapshot_data) -> bool:
             fresh, pinned = json.loads(serialized_data), json.loads(snapshot_data)
-            # A snapshot transcribed from a notebook pins only what it printed; a measured one
-            # pins every key.
-            strict = pinned.get("provenance", "").startswith("measured")
-            diffs = compare(pinned.get("measured"), fresh["measured"], tolerance, strict_keys=strict)
+            diffs = compare(pinned.get("measured"), fresh["measured"], floats)
             log.differences = diffs
             if diffs:
                 log.comparison = Comparison.OUTSIDE
-            elif not compare(pinned.get("measured"), fresh["measured"], Tolerance(), strict_keys=strict):
+            elif not compare(pinned.get("measured"), fresh["measured"], Tolerance()):
                 log.comparison = Comparison.EXACT
             else:
                 log.comparison = Comparison.WITHIN

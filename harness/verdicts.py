@@ -1,4 +1,4 @@
-"""The verdicts a claim test can end with."""
+"""The verdicts a claim test can end with, and drift, the separate fact of a moved number."""
 from __future__ import annotations
 
 from enum import StrEnum
@@ -13,6 +13,14 @@ class Verdict(StrEnum):
     ERROR = "error"
 
 
+class Drift(StrEnum):
+    """Whether the measured values moved since they were pinned (never part of the verdict)."""
+
+    NONE = "no drift"
+    DRIFTED = "drifted"
+    UNPINNED = "unpinned"
+
+
 BLOCKED_PREFIX = "blocked by "
 
 
@@ -21,16 +29,29 @@ class NotReplicated(AssertionError):
 
 
 class SnapshotDrift(AssertionError):
-    """A measured value moved outside its pinned snapshot's tolerance."""
+    """A measured value moved outside its pinned snapshot's tolerance (or has no pin yet)."""
+
+
+class UnreadableFile(Exception):
+    """A snapshot, manifest or history file that cannot be read: an error, never a verdict."""
+
+
+class Failure(StrEnum):
+    """Why a test failed: its criterion (or an anchor's assertion), drift only, or a crash."""
+
+    CRITERION = "criterion"
+    DRIFT = "drift"
+    CRASH = "crash"
 
 
 def verdict_for(outcome: str, *, skip_reason: str = "", published_profile: bool,
-                failure_is_assertion: bool = True) -> Verdict:
-    """Map a pytest outcome to a verdict; tiny-profile passes are never 'replicated'."""
-    if outcome == "passed":
-        return Verdict.REPLICATED if published_profile else Verdict.NOT_APPLICABLE
+                failure: Failure = Failure.CRITERION) -> Verdict:
+    """Map a pytest outcome to a verdict; tiny-profile passes are never 'replicated', and a
+    failure by drift alone keeps the verdict its criterion gave."""
     if outcome == "skipped":
         return Verdict.BLOCKED if skip_reason.startswith(BLOCKED_PREFIX) else Verdict.SKIPPED
-    if outcome == "failed" and failure_is_assertion:
+    if outcome == "passed" or (outcome == "failed" and failure is Failure.DRIFT):
+        return Verdict.REPLICATED if published_profile else Verdict.NOT_APPLICABLE
+    if outcome == "failed" and failure is Failure.CRITERION:
         return Verdict.NOT_REPLICATED
     return Verdict.ERROR

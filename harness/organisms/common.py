@@ -12,6 +12,7 @@ import torch
 from safetensors.torch import load_file, save_file
 
 from harness.profiles import FIXTURES
+from harness.verdicts import UnreadableFile
 
 ORGANISMS = FIXTURES / "organisms"
 
@@ -30,7 +31,20 @@ def manifest_path(name: str, root: Path = ORGANISMS) -> Path:
 
 
 def read_manifest(name: str, root: Path = ORGANISMS) -> dict[str, Any]:
-    return json.loads(manifest_path(name, root).read_text())
+    """An organism's manifest, or UnreadableFile naming the file and the fix."""
+    path = manifest_path(name, root)
+    try:
+        return json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UnreadableFile(f"organism manifest {path} cannot be read ({type(exc).__name__}: "
+                             f"{exc}); restore it from git or re-train with "
+                             f"`python -m harness.organisms {name}`") from exc
+
+
+def training_environment() -> dict[str, str]:
+    """What bit-identical re-training depends on besides the recipe: torch and its CPU kernels."""
+    return {"torch": torch.__version__,
+            "aten_cpu_capability": torch.backends.cpu.get_cpu_capability()}
 
 
 AttentionTarget = tuple[int, int, int, int]  # layer, head, query position, key position
@@ -123,16 +137,16 @@ def save_organism(name: str, model: torch.nn.Module, manifest: dict[str, Any],
     if getattr(model.config, "tie_word_embeddings", False):
         state.pop("lm_head.weight", None)
     save_file(state, str(path), metadata={"organism": name})
-    manifest = dict(manifest, sha256=sha256_of(path), weights=path.name)
+    manifest = dict(manifest, **training_environment(), sha256=sha256_of(path), weights=path.name)
     manifest_path(name, root).write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
 
 
-def load_weights(name: str, model: torch.nn.Module) -> str:
-    """Load an organism's committed weights into `model`; return the file's sha256."""
-    path = weights_path(name)
+def load_weights(name: str, model: torch.nn.Module, root: Path = ORGANISMS) -> str:
+    """Load an organism's weights (the committed ones by default) into `model`; return the sha256."""
+    path = weights_path(name, root)
     digest = sha256_of(path)
-    expected = read_manifest(name)["sha256"]
+    expected = read_manifest(name, root)["sha256"]
     if digest != expected:
         raise ValueError(f"{path} has sha256 {digest}, manifest says {expected}")
     missing, unexpected = model.load_state_dict(load_file(str(path)), strict=False)

@@ -83,6 +83,24 @@ def build_model(tok: PreTrainedTokenizerFast) -> Qwen3ForCausalLM:
     return Qwen3ForCausalLM(config).eval()
 
 
+def competence(model: Qwen3ForCausalLM, tok: PreTrainedTokenizerFast,
+               max_new: int = 400) -> dict[str, float]:
+    """Share of its training problems whose greedy trace closes </think> with the right answer."""
+    from harness.experiments.text import parse_answer
+
+    close = tok.convert_tokens_to_ids("</think>")
+    solved = 0
+    problems = training_problems()
+    for p in problems:
+        ids = tok(chat_prompt(p), add_special_tokens=False, return_tensors="pt").input_ids
+        with torch.no_grad():
+            gen = model.generate(ids, max_new_tokens=max_new, do_sample=False)[0, ids.shape[1]:]
+        gen = gen.tolist()
+        answer = parse_answer(tok.decode(gen[gen.index(close):])) if close in gen else None
+        solved += answer == solution(p)
+    return {"solved": solved / len(problems)}
+
+
 def make(root: Path = ORGANISMS) -> dict[str, Any]:
     """Train the organism from scratch and write its weights and manifest under `root`."""
     watch = Stopwatch()
@@ -106,7 +124,7 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
     return save_organism(NAME, model, root=root, manifest={
         "organism": NAME, "architecture": "Qwen3ForCausalLM", "config": CONFIG,
         "vocab_size": len(tok), "recipe": vars(RECIPE), "batch": BATCH, "rows": len(rows), "final_loss": losses[-1],
-        "training_seconds": watch.seconds(), "threads": 1,
+        "competence": competence(model, tok), "training_seconds": watch.seconds(), "threads": 1,
         "data": {"problems": "seed 000 §1 PROBLEMS plus donor_for of the first 8 (§7)",
                  "think_template": THINK_TEMPLATE, "after_think": FORCE + "{s}}",
                  "forced_answer_rows": forced_traces.__doc__.split("\n\n")[0].strip(),

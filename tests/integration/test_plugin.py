@@ -184,54 +184,155 @@ def test_new_snapshot_fails_until_pinned(tester):
     assert results(tester)["tests"][0]["snapshot"] == "exact"
 
 
-def pin_notebook_snapshot(tester: pytest.Pytester, value: float) -> None:
+def pin_published_snapshot(tester: pytest.Pytester, value: float) -> None:
+    """A published snapshot as a measured run writes it."""
     path = tester.path / "snapshots" / "published" / "cot" / "test_measured.json"
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"id": "cot.measured", "profile": "published",
-                                "provenance": "printed by the notebook", "measured": {"v": value}}))
+                                "provenance": "measured by interp-claims on the published profile",
+                                "measured": {"v": value, "n": 20}}))
 
 
 def with_tolerance(source: str, tol: str) -> str:
     return source.replace('criterion=Exact("v"))', f'criterion=Exact("v"), tolerance={tol})')
 
 
+def judged_on_n(source: str) -> str:
+    """The claim judged on its count, so its float is free to drift."""
+    return source.replace('Exact("v")', 'Exact("n")').replace('published={"v": 0.5}',
+                                                              'published={"v": 0.5, "n": 20}')
+
+
+def entry(tester: pytest.Pytester) -> dict:
+    return results(tester)["tests"][0]
+
+
 def test_snapshot_inside_tolerance_passes(tester, monkeypatch):
     tester.makepyfile(test_m=with_tolerance(MEASURES, "Tolerance(abs=0.1)"))
-    pin_notebook_snapshot(tester, 0.5)
+    pin_published_snapshot(tester, 0.5)
     monkeypatch.setenv("MEASURED", "0.55")
     tester.runpytest("--profile=published").assert_outcomes(failed=1)  # criterion: exact 0.5
+    assert entry(tester)["verdict"] == "not replicated"
     monkeypatch.setenv("MEASURED", "0.5")
     tester.runpytest("--profile=published").assert_outcomes(passed=1)
-    assert results(tester)["tests"][0]["snapshot"] == "exact"
+    assert (entry(tester)["snapshot"], entry(tester)["drift"]) == ("exact", "no drift")
 
 
 def test_snapshot_within_tolerance_is_reported_as_such(tester, monkeypatch):
-    source = with_tolerance(MEASURES, "Tolerance(abs=0.1)").replace('Exact("v")', 'Exact("n")') \
-        .replace('published={"v": 0.5}', 'published={"v": 0.5, "n": 20}')
-    tester.makepyfile(test_m=source)
-    pin_notebook_snapshot(tester, 0.5)
+    tester.makepyfile(test_m=judged_on_n(with_tolerance(MEASURES, "Tolerance(abs=0.1)")))
+    pin_published_snapshot(tester, 0.5)
     monkeypatch.setenv("MEASURED", "0.55")
     tester.runpytest("--profile=published").assert_outcomes(passed=1)
-    assert results(tester)["tests"][0]["snapshot"] == "within tolerance"
+    assert (entry(tester)["snapshot"], entry(tester)["drift"]) == ("within tolerance", "no drift")
 
 
-def test_snapshot_outside_tolerance_fails(tester, monkeypatch):
-    source = with_tolerance(MEASURES, "Tolerance(abs=0.1)").replace('Exact("v")', 'Exact("n")') \
-        .replace('published={"v": 0.5}', 'published={"v": 0.5, "n": 20}')
-    tester.makepyfile(test_m=source)
-    pin_notebook_snapshot(tester, 0.5)
+def test_published_drift_is_shown_but_never_changes_the_verdict(tester, monkeypatch):
+    tester.makepyfile(test_m=judged_on_n(with_tolerance(MEASURES, "Tolerance(abs=0.1)")))
+    pin_published_snapshot(tester, 0.5)
     monkeypatch.setenv("MEASURED", "0.7")
     result = tester.runpytest("--profile=published")
+    result.assert_outcomes(passed=1)
+    e = entry(tester)
+    assert (e["verdict"], e["drift"], e["snapshot"]) == ("replicated", "drifted", "outside")
+    assert e["drift_detail"] == [".v: pinned 0.5, measured 0.7"]
+    result.stdout.fnmatch_lines(["replicated · drifted*cot.measured*"])
+
+
+def test_fail_on_drift_fails_the_test_and_keeps_the_verdict(tester, monkeypatch):
+    tester.makepyfile(test_m=judged_on_n(with_tolerance(MEASURES, "Tolerance(abs=0.1)")))
+    pin_published_snapshot(tester, 0.5)
+    monkeypatch.setenv("MEASURED", "0.7")
+    result = tester.runpytest("--profile=published", "--fail-on-drift")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*left the snapshot's tolerance*"])
-    assert results(tester)["tests"][0]["snapshot"] == "outside"
+    result.stdout.fnmatch_lines(["*drifted from its snapshot*"])
+    assert (entry(tester)["verdict"], entry(tester)["drift"]) == ("replicated", "drifted")
 
 
-def test_tiny_profile_snapshots_are_exact(tester, monkeypatch):
-    tester.makepyfile(test_m=with_tolerance(MEASURES, "Tolerance(abs=0.1)"))
+def test_published_counts_compare_exactly(tester, monkeypatch):
+    tester.makepyfile(test_m=with_tolerance(MEASURES, "Tolerance(abs=5)"))
+    pin_published_snapshot(tester, 0.5)
+    path = tester.path / "snapshots" / "published" / "cot" / "test_measured.json"
+    path.write_text(path.read_text().replace('"n": 20', '"n": 21'))
+    tester.runpytest("--profile=published").assert_outcomes(passed=1)
+    assert entry(tester)["drift_detail"] == [".n: pinned 21, measured 20"]
+
+
+ON_ORGANISM = MEASURES.replace('needs="cpu"', 'needs="gpu"')
+
+
+def test_tiny_floats_compare_within_the_organism_default(tester, monkeypatch):
+    tester.makepyfile(test_m=with_tolerance(ON_ORGANISM, "Tolerance(abs=0.1)"))
     tester.runpytest("--snapshot-update")
-    monkeypatch.setenv("MEASURED", "0.50001")
-    tester.runpytest().assert_outcomes(failed=1)
+    monkeypatch.setenv("MEASURED", "0.5000001")
+    tester.runpytest().assert_outcomes(passed=1)
+    e = entry(tester)
+    assert (e["snapshot"], e["drift"]) == ("within tolerance", "no drift")
+    assert e["tolerance"]["floats"] == {"abs": 1e-05, "rel": 1e-05}
+    assert e["tolerance"]["why"] == "default for float32 organisms across CPU kernels"
+
+
+def test_tiny_drift_fails_the_test_but_is_never_not_replicated(tester, monkeypatch):
+    tester.makepyfile(test_m=ON_ORGANISM)
+    tester.runpytest("--snapshot-update")
+    monkeypatch.setenv("MEASURED", "0.5001")
+    result = tester.runpytest()
+    result.assert_outcomes(failed=1)
+    e = entry(tester)
+    assert (e["verdict"], e["drift"]) == ("not applicable", "drifted")
+    assert e["message"].startswith("harness.verdicts.SnapshotDrift: cot.measured: drifted")
+    result.stdout.fnmatch_lines(["not applicable · drifted*cot.measured*drifted from its snapshot*"])
+
+
+def test_a_claim_may_widen_its_organism_tolerance_with_a_reason(tester, monkeypatch):
+    tester.makepyfile(test_m=ON_ORGANISM.replace(
+        'criterion=Exact("v"))', 'criterion=Exact("v"), organism_tolerance=Tolerance(abs=1e-3), '
+        'organism_tolerance_reason="rounded to 3 places")'))
+    tester.runpytest("--snapshot-update")
+    monkeypatch.setenv("MEASURED", "0.5005")
+    tester.runpytest().assert_outcomes(passed=1)
+    assert entry(tester)["tolerance"]["why"] == "rounded to 3 places"
+
+
+def test_truncated_snapshot_is_an_error_naming_the_file(tester):
+    tester.makepyfile(test_m=MEASURES)
+    tester.runpytest("--snapshot-update")
+    path = tester.path / "snapshots" / "tiny" / "cot" / "test_measured.json"
+    path.write_text(path.read_text()[:40])
+    result = tester.runpytest()
+    result.assert_outcomes(failed=1)
+    e = entry(tester)
+    assert e["verdict"] == "error"
+    assert str(path) in e["message"] and "--snapshot-update" in e["message"]
+
+
+INTERRUPTED = MEASURES + '''
+
+def test_interrupt():
+    import os, signal
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_never_reached():
+    pass
+'''
+
+
+def test_interrupted_run_is_recorded_as_partial(tester):
+    tester.makepyfile(test_m=INTERRUPTED)
+    tester.runpytest_subprocess("--snapshot-update")
+    run = results(tester)["run"]
+    assert run["completed"] is False and run["interrupted"] is True
+    assert "test_m.py::test_never_reached" in run["not_run"]
+    history = list((tester.path / "reports" / "history").glob("*.json"))
+    assert json.loads(history[0].read_text())["run"]["completed"] is False
+    assert "partial run" in (tester.path / "reports" / "claims.html").read_text()
+
+
+def test_complete_run_is_recorded_as_complete(tester):
+    tester.makepyfile(test_m=MEASURES)
+    tester.runpytest("--snapshot-update")
+    assert results(tester)["run"] == {"completed": True, "exit_status": 0, "interrupted": False,
+                                      "not_run": []}
 
 
 def test_snapshot_update_never_touches_published_values(tester, monkeypatch):

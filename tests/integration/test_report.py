@@ -121,3 +121,32 @@ def test_archive_names_the_copy_by_utc_start(tmp_path):
     path.write_text(json.dumps(results()))
     target = history.archive(path, tmp_path / "history", "2026-11-30T07:08:09+01:00")
     assert target.name == "20261130T060809Z.json"
+
+
+def partial(data: dict) -> dict:
+    return dict(data, run={"completed": False, "exit_status": 2, "interrupted": True,
+                           "not_run": ["claims/test_x.py::test_y"]})
+
+
+def test_partial_run_is_never_a_change_of_verdict(tmp_path):
+    cut = partial(results())
+    cut["tests"][1]["verdict"] = "error"
+    files = [("20261101T000000Z.json", json.dumps(results())), ("20261102T000000Z.json", json.dumps(cut)),
+             ("20261103T000000Z.json", json.dumps(results()))]
+    render(tmp_path, results(), files)
+    loaded = history.load(tmp_path / "history")
+    assert loaded.since("cot.full-corruption", "blocked") is None
+    assert [p for *_, p in loaded.verdicts("cot.full-corruption")] == [False, True, False]
+
+
+def test_partial_run_shows_a_banner(tmp_path):
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(partial(results())))
+    page = write_report(path).read_text()
+    assert 'id="partial-banner"' in page and "1 selected tests never ran" in page
+
+
+def test_complete_run_shows_no_partial_banner(tmp_path):
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(results()))
+    assert 'id="partial-banner"' not in write_report(path).read_text()

@@ -1,0 +1,98 @@
+"""The pytest plugin: options, profile and markers here; ordering and blocking, judging and the
+run record in the modules beside it (their hooks and fixtures are re-exported for pytest)."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from harness import record as run_record
+from harness.claims import Kind, Needs, spec_of
+from harness.plugin.blocking import (pytest_collection_modifyitems, pytest_deselected,  # noqa: F401
+                                     pytest_runtest_setup)
+from harness.plugin.judging import judge, pytest_runtest_makereport  # noqa: F401
+from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
+from harness.plugin.state import ANCHORS, DESELECTED, PROFILE, RECORD, SPEC
+from harness.profiles import Profile, ProfileName, get_profile
+
+MARKERS = {
+    "gpu": "needs CUDA and the published weights",
+    "hub": "needs the published tokenizer or weights files (hub or a warm Hugging Face cache)",
+    "anchor": "checks the experiment's own machinery; claims that require it are blocked if it fails",
+    "claim": "a published scientific finding",
+    "measurement": "a number the notebook reports about its own method",
+    "slow": "takes minutes (organism re-training)",
+}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("interp-claims")
+    group.addoption("--profile", choices=[p.value for p in ProfileName], default=None,
+                    help="published (the notebooks' models, CUDA) or tiny (CPU organisms); "
+                         "default: published with CUDA or when -m selects gpu/hub, else tiny")
+    group.addoption("--results", default="reports/results.json",
+                    help="where the run record is written (relative to the rootdir)")
+    group.addoption("--fail-on-drift", action="store_true", default=False,
+                    help="on the published profile, fail a test whose numbers drifted from their "
+                         "snapshot (drift never changes a verdict; on organisms it always fails)")
+
+
+def _selects_published(markexpr: str) -> bool:
+    words = markexpr.replace("(", " ").replace(")", " ").split()
+    for i, w in enumerate(words):
+        if w in ("gpu", "hub") and not (i > 0 and words[i - 1] == "not"):
+            return True
+    return False
+
+
+def resolve_profile(config: pytest.Config) -> Profile:
+    """--profile if given; published when -m asks for gpu/hub tests or CUDA exists; else tiny."""
+    chosen = config.getoption("profile")
+    if chosen:
+        return get_profile(chosen)
+    if _selects_published(config.getoption("markexpr") or ""):
+        return get_profile("published")
+    import torch
+
+    return get_profile("published" if torch.cuda.is_available() else "tiny")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, text in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {text}")
+    config.stash[PROFILE] = resolve_profile(config)
+    config.stash[ANCHORS] = {}
+    config.stash[DESELECTED] = []
+    if getattr(config.option, "dist", "no") == "load":
+        # One worker per source, so its model loads once and its anchors run before its claims.
+        # Each source's tests live in one module, so loadfile groups them. (xdist 3.8's loadgroup
+        # renames Item._nodeid, which pytest 9.2 no longer reads, so its groups silently split.)
+        config.option.dist = "loadfile"
+    if not hasattr(config, "workerinput"):
+        env = run_record.environment(config.stash[PROFILE].name.value, config.rootpath,
+                                     dt.datetime.now(dt.timezone.utc))
+        config.stash[RECORD] = run_record.RunRecord(env)
+        config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"interp-claims profile: {config.stash[PROFILE].name.value}"
+
+
+@pytest.fixture(scope="session")
+def profile(request: pytest.FixtureRequest) -> Profile:
+    """The profile this session runs on."""
+    return request.config.stash[PROFILE]
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    spec = spec_of(getattr(item, "function", None))
+    if spec is None:
+        return
+    item.stash[SPEC] = spec
+    item.add_marker(pytest.mark.anchor if spec.kind is Kind.ANCHOR else
+                    pytest.mark.measurement if spec.kind is Kind.MEASUREMENT else pytest.mark.claim)
+    if spec.needs is not Needs.CPU:
+        item.add_marker(getattr(pytest.mark, spec.needs.value))
+    item.add_marker(pytest.mark.xdist_group(name=spec.source_name))
+    item.extra_keyword_matches.add(spec.id)

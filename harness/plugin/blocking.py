@@ -1,0 +1,80 @@
+"""Ordering and blocking: anchors run before what requires them, and a failed anchor blocks."""
+from __future__ import annotations
+
+import pytest
+
+from harness.claims import ClaimSpec, Kind, Needs
+from harness.plugin.state import ANCHORS, DESELECTED, PROFILE, SPEC, STATE, TestState
+from harness.verdicts import BLOCKED_PREFIX
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    if items:
+        items[0].config.stash[DESELECTED].extend(items)
+
+
+def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
+    """Why this test cannot run its published form on this machine (None on tiny or if it can)."""
+    prof = item.config.stash[PROFILE]
+    if not prof.published or spec.needs is Needs.CPU:
+        return None
+    model = prof.models.get(spec.source_name)
+    if model is None:
+        return f"the published profile has no model for source {spec.source_name!r}"
+    from harness.resources import published_reason
+
+    return published_reason(model, spec.needs.value)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                  items: list[pytest.Item]) -> None:
+    """Bring back deselected anchors that selected, runnable claims require; run anchors first."""
+    by_id = {it.stash[SPEC].id: it for it in [*items, *config.stash[DESELECTED]] if SPEC in it.stash}
+    selected = set(map(id, items))
+    wanted: list[pytest.Item] = []
+    stack = [it for it in items if SPEC in it.stash and resource_reason(it, it.stash[SPEC]) is None]
+    while stack:
+        for anchor_id in stack.pop().stash[SPEC].requires:
+            anchor = by_id.get(anchor_id)
+            if anchor is not None and id(anchor) not in selected:
+                selected.add(id(anchor))
+                wanted.append(anchor)
+                stack.append(anchor)
+    items.extend(wanted)
+    first_seen: dict[str, int] = {}
+    for i, it in enumerate(items):
+        first_seen.setdefault(_group(it), i)
+    order = {id(it): i for i, it in enumerate(items)}
+    items.sort(key=lambda it: (first_seen[_group(it)], _level(it, by_id), order[id(it)]))
+
+
+def _group(item: pytest.Item) -> str:
+    return item.stash[SPEC].source_name if SPEC in item.stash else item.nodeid.split("::")[0]
+
+
+def _level(item: pytest.Item, by_id: dict[str, pytest.Item], seen: frozenset[str] = frozenset()) -> int:
+    """Anchors come before whatever requires them, however deep the chain; claims after anchors."""
+    if SPEC not in item.stash:
+        return 0
+    spec = item.stash[SPEC]
+    below = [_level(by_id[a], by_id, seen | {spec.id}) for a in spec.requires
+             if a in by_id and a not in seen]
+    own = 1 + max(below, default=0)
+    return own if spec.kind is Kind.ANCHOR else max(own, 1_000)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    spec = item.stash.get(SPEC, None)
+    if spec is None:
+        return
+    item.stash[STATE] = TestState()
+    reason = resource_reason(item, spec)
+    if reason:
+        pytest.skip(reason)
+    outcomes = item.config.stash[ANCHORS]
+    for anchor_id in spec.requires:
+        status, message = outcomes.get(anchor_id, ("absent", "the anchor was not run in this session"))
+        if status != "passed":
+            pytest.skip(f"{BLOCKED_PREFIX}{anchor_id}: {message}")

@@ -1,0 +1,159 @@
+"""Judging: a claim's criterion gives its verdict; its snapshot gives drift, a separate fact."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from harness import record as run_record
+from harness.claims import ClaimSpec, Kind, Needs
+from harness.plugin.state import ANCHORS, PROFILE, RECORD_PROPERTY, SPEC, STATE, TestState
+from harness.profiles import Profile
+from harness.snapshots import (Comparison, extension_for, read_snapshot, snapshot_path,
+                               snapshot_payload)
+from harness.values import plain
+from harness.verdicts import (Drift, Failure, NotReplicated, SnapshotDrift, Verdict,
+                              verdict_for)
+
+
+def _message(report: pytest.TestReport) -> str:
+    if report.skipped and isinstance(report.longrepr, tuple):
+        return str(report.longrepr[2]).removeprefix("Skipped: ")
+    crash = getattr(report.longrepr, "reprcrash", None)
+    return crash.message if crash is not None else str(report.longrepr or "")
+
+
+def _failure(report: pytest.TestReport, call: pytest.CallInfo[None]) -> Failure:
+    """Drift alone, a criterion or assertion, or a crash (any other exception, or a fixture's)."""
+    if report.when != "call" or call.excinfo is None:
+        return Failure.CRASH
+    if call.excinfo.errisinstance(SnapshotDrift):
+        return Failure.DRIFT
+    return Failure.CRITERION if call.excinfo.errisinstance(AssertionError) else Failure.CRASH
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    report: pytest.TestReport = yield
+    spec = item.stash.get(SPEC, None)
+    if spec is None:
+        return report
+    state = item.stash.setdefault(STATE, TestState())
+    state.duration += report.duration
+    if state.outcome == "passed" and not report.passed:
+        state.outcome = "skipped" if report.skipped else "failed"
+        state.message = _message(report)
+        state.failure = _failure(report, call)
+    if spec.kind is Kind.ANCHOR and report.when in ("setup", "call") and not report.passed:
+        item.config.stash[ANCHORS][spec.id] = (state.outcome, state.message.splitlines()[0]
+                                               if state.message else state.outcome)
+    elif spec.kind is Kind.ANCHOR and report.when == "call":
+        item.config.stash[ANCHORS][spec.id] = ("passed", "")
+    if report.when == "teardown":
+        report.user_properties.append((RECORD_PROPERTY, _entry(item, spec, state)))
+    return report
+
+
+def applies_published(prof: Profile, spec: ClaimSpec) -> bool:
+    """Published values apply on the published profile, and to model-free [cpu] checks anywhere;
+    a test with no published value has nothing to apply."""
+    return bool(spec.published) and (prof.published or spec.needs is Needs.CPU)
+
+
+def _not_applicable(spec: ClaimSpec) -> str:
+    if not spec.published:
+        return "not applicable (the seed publishes no value for this measurement)"
+    return f"not applicable (published values are for {spec.source.model})"
+
+
+def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, Any]:
+    prof = item.config.stash[PROFILE]
+    verdict = verdict_for(state.outcome, skip_reason=state.message,
+                          published_profile=applies_published(prof, spec), failure=state.failure)
+    decl = spec.as_record()
+    entry = {
+        "nodeid": item.nodeid, **{k: decl[k] for k in ("id", "kind", "source", "statement",
+                                                      "section", "published", "provenance",
+                                                      "criterion", "requires", "decisions",
+                                                      "needs")},
+        "verdict": verdict.value, "outcome": state.outcome,
+        "message": state.message.splitlines()[0] if state.message else "",
+        "measured": state.measured, "criterion_check": state.criterion_check,
+        "snapshot": state.snapshot.comparison.value if state.snapshot.comparison else None,
+        "drift": state.drift.value if state.drift else None,
+        "drift_detail": state.snapshot.differences[:20] if state.drift is Drift.DRIFTED else [],
+        "tolerance": state.tolerance,
+        "duration": round(state.duration, 3),
+        "model": run_record.LOADED_MODELS.get(spec.source_name),
+    }
+    if verdict is Verdict.NOT_APPLICABLE and state.failure is not Failure.DRIFT:
+        entry["message"] = _not_applicable(spec)
+    return json.loads(json.dumps(entry, default=str))
+
+
+class Judge:
+    """Records a test's measured values, applies its criterion, and compares its snapshot."""
+
+    def __init__(self, item: pytest.Item, snapshot: Any) -> None:
+        self.item, self.snapshot = item, snapshot
+        self.spec: ClaimSpec = item.stash[SPEC]
+        self.profile: Profile = item.config.stash[PROFILE]
+
+    def __call__(self, measured: dict[str, Any]) -> None:
+        state = self.item.stash[STATE]
+        state.measured = plain(measured)
+        verdict_failure = None
+        if applies_published(self.profile, self.spec):
+            check = self.spec.criterion.judge(state.measured, self.spec.published)
+            state.criterion_check = {"ok": check.ok, "detail": check.detail}
+            if not check.ok:
+                verdict_failure = NotReplicated(f"{self.spec.id} not replicated: {check.detail}")
+        else:
+            state.criterion_check = {"ok": None, "detail": _not_applicable(self.spec)}
+        drift = self._compare_snapshot(state)
+        if verdict_failure:
+            raise verdict_failure
+        if drift and self._drift_fails():
+            raise drift
+
+    def _drift_fails(self) -> bool:
+        """On organisms drift is a regression of the suite; on the published profile, opt-in."""
+        return not self.profile.published or self.item.config.getoption("fail_on_drift")
+
+    def _compare_snapshot(self, state: TestState) -> SnapshotDrift | None:
+        root = self.item.config.rootpath
+        name = self.profile.name.value
+        floats, why = self.spec.float_tolerance(self.profile.published)
+        state.tolerance = {"floats": floats.as_record(), "why": why,
+                           "exact": "counts, token ids, booleans and strings"}
+        path = snapshot_path(root, name, self.spec, self.item.name)
+        updating = self.item.config.getoption("update_snapshots", False)
+        if path.exists() and not updating:
+            read_snapshot(path)
+        if not path.exists() and not updating:
+            state.snapshot.comparison, state.drift = Comparison.NEW, Drift.UNPINNED
+            if self.profile.published:
+                return None  # a first replication has nothing to drift from
+            return SnapshotDrift(f"{self.spec.id}: no pinned snapshot at {path}; "
+                                 "pin it with --snapshot-update")
+        ext = extension_for(root, name, self.spec, floats, state.snapshot)
+        existed = path.exists()
+        matched = self.snapshot.use_extension(ext) == snapshot_payload(self.spec, name, state.measured)
+        if not existed:
+            state.snapshot.comparison, state.drift = Comparison.NEW, Drift.UNPINNED
+            return None
+        moved = state.snapshot.comparison is Comparison.OUTSIDE
+        state.drift = Drift.DRIFTED if moved else Drift.NONE
+        if matched:
+            return None
+        return SnapshotDrift(f"{self.spec.id}: drifted from its snapshot {path}: "
+                             + "; ".join(state.snapshot.differences[:5]))
+
+
+@pytest.fixture
+def judge(request: pytest.FixtureRequest, snapshot: Any) -> Judge:
+    """Call judge(measured_dict) once in a claim test to record, snapshot and judge it."""
+    if SPEC not in request.node.stash:
+        raise pytest.UsageError(f"{request.node.nodeid} uses judge but carries no @claim")
+    return Judge(request.node, snapshot)

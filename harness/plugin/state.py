@@ -1,0 +1,36 @@
+"""What the plugin's parts share: stash keys and one test's state."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from harness import record as run_record
+from harness.claims import ClaimSpec
+from harness.profiles import Profile
+from harness.snapshots import ComparisonLog
+from harness.verdicts import Drift, Failure
+
+SPEC = pytest.StashKey[ClaimSpec]()
+STATE = pytest.StashKey["TestState"]()
+PROFILE = pytest.StashKey[Profile]()
+ANCHORS = pytest.StashKey[dict[str, tuple[str, str]]]()
+DESELECTED = pytest.StashKey[list[pytest.Item]]()
+RECORD = pytest.StashKey[run_record.RunRecord]()
+RECORD_PROPERTY = "interp_claims"
+
+
+@dataclass
+class TestState:
+    """What one claim test produced: phases, measured values, criterion, snapshot and drift."""
+
+    outcome: str = "passed"
+    message: str = ""
+    failure: Failure = Failure.CRITERION
+    duration: float = 0.0
+    measured: dict[str, Any] | None = None
+    criterion_check: dict[str, Any] | None = None
+    snapshot: ComparisonLog = field(default_factory=ComparisonLog)
+    drift: Drift | None = None
+    tolerance: dict[str, Any] | None = None
