@@ -49,6 +49,17 @@ class History:
         return streak_start if changed else None
 
 
+    def drift_since(self, claim_id: str) -> str | None:
+        """The first complete run of the current unbroken streak in which the claim drifted."""
+        start = None
+        for name, data in self.runs:
+            entry = next((t for t in data["tests"] if t.get("id") == claim_id), None)
+            if is_partial(data) or entry is None:
+                continue
+            start = (start or name) if entry.get("drift") == "drifted" else None
+        return start
+
+
 def archive(results: Path, directory: Path, started: str) -> Path:
     """Copy a results.json into the history directory, named by its run's UTC start time."""
     import datetime as dt

@@ -48,7 +48,8 @@ def render(data: dict[str, Any], hist: run_history.History) -> str:
                        for a in e["requires"]]
             rows.append({**e, "published_text": _text(e["published"]),
                          "measured_text": _text(e["measured"]), "anchors": anchors,
-                         "cells": _cells(hist, e["id"]), "since": hist.since(e["id"], e["verdict"])})
+                         "cells": _cells(hist, e["id"]), "since": hist.since(e["id"], e["verdict"]),
+                         "drift_since": hist.drift_since(e["id"])})
             svg = figure_for(e, by_id)
             if svg:
                 figures.append({"id": e["id"], "svg": svg})

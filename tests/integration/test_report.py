@@ -150,3 +150,14 @@ def test_complete_run_shows_no_partial_banner(tmp_path):
     path = tmp_path / "results.json"
     path.write_text(json.dumps(results()))
     assert 'id="partial-banner"' not in write_report(path).read_text()
+
+
+def test_drift_shows_since_which_run(tmp_path):
+    drifted = results()
+    drifted["tests"][2]["drift"] = "drifted"
+    files = [("20261101T000000Z.json", json.dumps(results())),
+             ("20261102T000000Z.json", json.dumps(drifted)),
+             ("20261103T000000Z.json", json.dumps(partial(results()))),
+             ("20261104T000000Z.json", json.dumps(drifted))]
+    page = render(tmp_path, drifted, files)
+    assert "drifted since 20261102T000000Z" in " ".join(page.text["cot.early-answering"])
