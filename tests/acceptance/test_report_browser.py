@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.browser import Browser, chromium_path
+from tests.acceptance.browser import Browser, chromium_path
 from harness.report import write_report
 from tests.sample_results import results
 
