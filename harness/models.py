@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -61,9 +62,18 @@ def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:
         hf.to(spec.device)
     tok = load_tokenizer(spec)
     note_model(spec.source, hf_id=spec.hf_id, requested=spec.revision,
-               resolved=getattr(hf.config, "_commit_hash", None), dtype=spec.dtype,
+               resolved=resolved_revision(spec), dtype=spec.dtype,
                device=str(next(hf.parameters()).device), architecture=type(hf).__name__)
     return hf, tok
+
+
+def resolved_revision(spec: ModelSpec) -> str | None:
+    """The commit whose files were loaded: the cache snapshot huggingface_hub resolves spec's
+    revision to (transformers 5 no longer sets config._commit_hash)."""
+    from huggingface_hub import try_to_load_from_cache
+
+    found = try_to_load_from_cache(spec.hf_id, "config.json", revision=spec.revision)
+    return Path(found).parent.name if isinstance(found, str) else None
 
 
 def _load_organism(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:

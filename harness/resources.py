@@ -38,6 +38,27 @@ def in_hf_cache(hf_id: str, revision: str, filename: str) -> bool:
     return isinstance(found, str) and os.path.exists(found)
 
 
+WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
+                "pytorch_model.bin.index.json")
+
+
+def cache_dir() -> str:
+    """Where huggingface_hub looks for cached files (HF_HUB_CACHE, else HF_HOME/hub)."""
+    from huggingface_hub import constants
+
+    return constants.HF_HUB_CACHE
+
+
+def missing_weights_reason(spec: ModelSpec) -> str | None:
+    """None when a weights file of spec's cached snapshot is there, else what is missing and where."""
+    assert spec.hf_id and spec.revision
+    if any(in_hf_cache(spec.hf_id, spec.revision, name) for name in WEIGHT_FILES):
+        return None
+    return (f"{spec.hf_id}@{spec.revision[:7]}… has its config and tokenizer in the Hugging Face "
+            f"cache at {cache_dir()} but no weights ({' or '.join(WEIGHT_FILES[::2])}), and the "
+            "hub is unreachable")
+
+
 def weights_reason(spec: ModelSpec, filename: str = "config.json") -> str | None:
     """None when spec's files are cached or downloadable, else a precise reason."""
     assert spec.hf_id and spec.revision
@@ -58,6 +79,11 @@ def published_reason(spec: ModelSpec, needs: str) -> str | None:
         reason = cuda_reason()
         if reason:
             return reason
-    if needs in ("gpu", "hub"):
-        return weights_reason(spec, "tokenizer_config.json" if needs == "hub" else "config.json")
-    return None
+    if needs not in ("gpu", "hub"):
+        return None
+    # A model the published profile runs on the CPU is loaded by its hub tests, not just tokenised.
+    loads_weights = needs == "gpu" or spec.device == "cpu"
+    reason = weights_reason(spec, "config.json" if loads_weights else "tokenizer_config.json")
+    if reason is None and loads_weights and not hub_reachable():
+        return missing_weights_reason(spec)
+    return reason

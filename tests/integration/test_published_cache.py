@@ -1,0 +1,59 @@
+"""The published tier against a Hugging Face cache that holds configs and tokenizers, no weights."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness import resources
+from harness.models import resolved_revision
+from harness.profiles import PUBLISHED
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED_CACHE = ROOT.parent / "shared" / "hf-cache"
+
+pytestmark = pytest.mark.skipif(not SHARED_CACHE.is_dir(),
+                                reason=f"no tokenizer-only Hugging Face cache at {SHARED_CACHE}")
+
+
+@pytest.fixture
+def offline_cache(monkeypatch):
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(SHARED_CACHE / "hub"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    resources.hub_reachable.cache_clear()
+    yield
+    resources.hub_reachable.cache_clear()
+
+
+@pytest.mark.parametrize("source", sorted(PUBLISHED.models))
+def test_the_pinned_revision_resolves_to_its_cache_snapshot(source, offline_cache):
+    spec = PUBLISHED.models[source]
+    assert resolved_revision(spec) == spec.revision
+
+
+def test_a_cpu_model_without_weights_skips_naming_what_is_missing_and_where(offline_cache):
+    reason = resources.published_reason(PUBLISHED.models["patching"], "hub")
+    assert "no weights" in reason and "model.safetensors" in reason
+    assert str(SHARED_CACHE / "hub") in reason
+
+
+def test_a_tokenizer_test_runs_on_a_cache_without_weights(offline_cache):
+    assert resources.published_reason(PUBLISHED.models["heads"], "hub") is None
+
+
+def test_patching_claims_skip_instead_of_crashing_on_a_weightless_cache(tmp_path):
+    env = dict(os.environ, HF_HOME=str(SHARED_CACHE), HF_HUB_OFFLINE="1")
+    env.pop("HF_HUB_CACHE", None)
+    results = tmp_path / "results.json"
+    subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-m", "hub",
+                    f"--results={results}", "claims/test_activation_patching.py"],
+                   cwd=ROOT, env=env, capture_output=True, text=True)
+    tests = json.loads(results.read_text())["tests"]
+    assert tests and {t["verdict"] for t in tests} == {"skipped"}
+    assert all("no weights" in t["message"] for t in tests if t["id"] != "patching.transformerlens-crosscheck")
