@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import nnsight
+import pandas as pd
 import torch
 
 from harness.experiments.cot import Trace
@@ -120,18 +121,45 @@ class LayerScreen:
     donor_rate: list[float]
     changed_rate: list[float]
     best_layer: int
+    tied_for_best: tuple[int, ...]
     best_writes: list[int | None]
 
 
+DONOR = "is donor's product"
+CHANGED = "changed at all"
+
+
+def screen_summary(rows: list[dict[str, int | None]]) -> pd.DataFrame:
+    """§7 step 1: the notebook's per-layer means over rows of layer, wrote, recipient, donor."""
+    screen = pd.DataFrame(rows)
+    screen[DONOR] = screen["wrote"] == screen["donor"]
+    screen[CHANGED] = screen["wrote"] != screen["recipient"]
+    return screen.groupby("layer")[[DONOR, CHANGED]].mean().reset_index()
+
+
+def best_layer(summary: pd.DataFrame) -> int:
+    """§7: the notebook's BEST, the first layer of its (unstable) descending sort."""
+    return int(summary.sort_values(DONOR, ascending=False)["layer"].iloc[0])
+
+
+def tied_for_best(summary: pd.DataFrame) -> tuple[int, ...]:
+    """§7: every layer at the highest donor-product rate, to show when BEST broke a tie."""
+    top = summary[DONOR] == summary[DONOR].max()
+    return tuple(int(layer) for layer in summary.loc[top, "layer"])
+
+
 def layer_screen(runner: CotRunner, ps: list[Pair]) -> LayerScreen:
-    """§7: best layer = highest donor-product rate; ties go to the deepest layer (see decisions)."""
+    """§7: each layer's donor patch, summarised and ranked as the notebook does."""
     layers = runner.sizes.screen_layers
     wrote = {layer: [written_number(runner, run_with_patch(runner, p.prefix, layer, p.donor_h[layer], 6))
                      for p in ps] for layer in progress(layers, "cot §7 layer screen")}
-    donor = [sum(w == p.donor_product for w, p in zip(wrote[layer], ps)) / len(ps) for layer in layers]
-    changed = [sum(w != p.recipient.prod for w, p in zip(wrote[layer], ps)) / len(ps) for layer in layers]
-    best = max(zip(donor, layers))[1]
-    return LayerScreen(tuple(layers), wrote, donor, changed, best, wrote[best])
+    summary = screen_summary([dict(layer=layer, wrote=w, recipient=p.recipient.prod,
+                                   donor=p.donor_product)
+                              for layer in layers for w, p in zip(wrote[layer], ps)])
+    best = best_layer(summary)
+    return LayerScreen(tuple(int(layer) for layer in summary["layer"]), wrote,
+                       [float(x) for x in summary[DONOR]], [float(x) for x in summary[CHANGED]],
+                       best, tied_for_best(summary), wrote[best])
 
 
 def random_control(p: Pair, layer: int, seed: int) -> torch.Tensor:
