@@ -269,7 +269,7 @@ def test_low_rank_anchor(judge, lookback_low_rank):
        statement="A rank-2 fitted subspace of the swap differences carries the ordering ID; random subspaces carry nothing.",
        published={"ranks": [1, 2, 4, 8, 16, 32, 64, 128],
                   "fitted": [0.0, 0.725, 0.706, 0.725, 0.725, 0.706, 0.745, 0.765],
-                  "random": [0.0] * 8, "directions": 204, "n": 51},
+                  "random": [0.0] * 8, "directions": 204, "difference_vectors": 204, "n": 51},
        provenance=REGISTER.format(7),
        criterion=all_of(CurveBinomial("fitted"), CurveBinomial("random")),
        requires=BINDING + ("lookback.low-rank-anchor",), tolerance=RATE,
@@ -277,4 +277,4 @@ def test_low_rank_anchor(judge, lookback_low_rank):
 def test_low_rank(judge, lookback_low_rank):
     r = lookback_low_rank
     judge({"ranks": r.ranks, "fitted": r.fitted, "random": r.random, "directions": r.directions,
-           "n": r.held_out, "layer": r.layer})
+           "difference_vectors": r.difference_vectors, "n": r.held_out, "layer": r.layer})

@@ -353,7 +353,8 @@ class LowRank:
     layer: int
     fitted_on: int
     held_out: int
-    directions: int
+    directions: int          # the notebook's U_full.shape[0]: rows of the fitted SVD basis
+    difference_vectors: int  # the notebook's D.shape[0]: held-in samples × swapped positions
     unrestricted: float
     interchange: float  # the same swap through the barrier machinery, for the anchor
     ranks: list[int]
@@ -408,7 +409,8 @@ def low_rank(runner: LookbackRunner, rows: list[Counterfactual], layer: int) -> 
             scores.append(_projected_iia(runner, held, layer, state, d_dst, d_src, q))
         random.append(round(sum(scores) / 3, 4))
     return LowRank(
-        layer=layer, fitted_on=half, held_out=len(held), directions=deltas.shape[0],
+        layer=layer, fitted_on=half, held_out=len(held), directions=vt.shape[0],
+        difference_vectors=deltas.shape[0],
         unrestricted=_projected_iia(runner, held, layer, state, d_dst, d_src, None),
         interchange=_score(interchange(runner, held, layer, state, state_rev), held, "target"),
         ranks=ranks,

@@ -1,0 +1,26 @@
+"""Seed 003 §7's low-rank fit on the lookback organism: its directions and its difference vectors."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from harness.experiments.lookback import LookbackRunner, low_rank, row_layout, state_positions
+from harness.models import load
+from harness.profiles import TINY
+from harness.tasks.causal_tom import build_binding
+
+
+@pytest.fixture(scope="module")
+def runner() -> LookbackRunner:
+    sizes = dataclasses.replace(TINY.sizes["lookback"], low_rank_ranks=(1,))
+    return LookbackRunner(load(TINY.models["lookback"]), sizes)
+
+
+def test_directions_count_the_basis_and_difference_vectors_the_deltas(runner):
+    rows = build_binding(80, seed=7, instruction=runner.instruction)
+    positions = len(state_positions(row_layout(runner, rows[0]))[0])
+    width = runner.model.hf.config.hidden_size
+    r = low_rank(runner, rows, layer=1)
+    assert r.directions == width
+    assert r.difference_vectors == r.fitted_on * positions > width
