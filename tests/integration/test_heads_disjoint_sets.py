@@ -1,0 +1,47 @@
+"""heads.disjoint-sets is a hub anchor: it runs on Qwen2.5's tokenizer from a warm cache, else skips."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.profiles import REVISIONS
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED_CACHE = ROOT.parent / "shared" / "hf-cache"  # the published tokenizers, without weights
+QWEN = "Qwen/Qwen2.5-3B-Instruct"
+
+
+def hub_run(tmp_path: Path, hf_home: Path) -> dict[str, Any]:
+    """Run the heads hub anchors offline with `hf_home` as the cache; heads.disjoint-sets' entry."""
+    results = tmp_path / "reports" / "results.json"
+    env = {**os.environ, "HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1"}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-m", "hub", "-k", "disjoint_sets",
+                          "-p", "no:cacheprovider", f"--results={results}",
+                          "claims/test_binding_heads.py"],
+                         cwd=ROOT, env=env, capture_output=True, text=True)
+    assert results.exists(), run.stdout[-2000:] + run.stderr[-2000:]
+    return next(t for t in json.loads(results.read_text())["tests"] if t["id"] == "heads.disjoint-sets")
+
+
+@pytest.mark.skipif(not (SHARED_CACHE / "hub").is_dir(), reason=f"no tokenizer cache at {SHARED_CACHE}")
+def test_the_check_runs_on_qwens_filtered_main_set(tmp_path):
+    name = "models--" + QWEN.replace("/", "--")
+    shutil.copytree(SHARED_CACHE / "hub" / name, tmp_path / "hf" / "hub" / name)
+    entry = hub_run(tmp_path, tmp_path / "hf")
+    assert entry["verdict"] == "replicated", entry
+    assert entry["measured"]["disjoint"] and entry["measured"]["main"] == 32
+    assert entry["measured"]["single_token_objects"] <= entry["measured"]["objects"]
+
+
+def test_without_the_tokenizer_it_skips_and_says_why(tmp_path):
+    entry = hub_run(tmp_path, tmp_path / "empty")
+    assert entry["verdict"] == "skipped"
+    assert entry["message"] == (f"{QWEN}@{REVISIONS[QWEN][:7]}… is not in the Hugging Face cache "
+                                "and the hub is unreachable")
