@@ -83,7 +83,9 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
                   "that can locate anything: a whole-stream patch is an identity",
                   "'toward the clean answer' = the logit difference logit(' Mary') − logit(' John') "
                   "rises above the corrupted run's",
-                  "the organism patches its own layer at the same relative depth (profile)"))
+                  "the organism patches its layer at the same relative depth, keeping at least "
+                  "one block after it as layer 9 of 12 keeps two (profile rule): patching its last "
+                  "block at the name's position cannot reach the final position's logits"))
 def test_layer_flip(judge, seed_layer_flip, seed_sweep):
     judge({**vars(seed_layer_flip), "sweep_normalised": seed_sweep.normalised,
            "sweep_tokens": seed_sweep.tokens})

@@ -114,14 +114,19 @@ class Profile:
         return self.name is ProfileName.PUBLISHED
 
 
-def relative_layers(published: tuple[int, ...], published_depth: int, depth: int) -> tuple[int, ...]:
-    """Map published layer indices to a shallower model at the same relative depth."""
-    mapped = [min(depth - 1, round(layer * depth / published_depth)) for layer in published]
+def relative_layers(published: tuple[int, ...], published_depth: int, depth: int,
+                    blocks_after: int = 0) -> tuple[int, ...]:
+    """Map published layer indices to a shallower model at the same relative depth, leaving at
+    least `blocks_after` blocks after each."""
+    mapped = [min(depth - 1 - blocks_after, round(layer * depth / published_depth))
+              for layer in published]
     return tuple(mapped)
 
 
 QWEN3_DEPTH = 36
 COT_SCREEN = (4, 10, 16, 22, 26, 30, 34)
+GPT2_DEPTH = 12
+SEED_PATCH_LAYER = 9  # seed 004's blocks.9.hook_resid_post
 LOW_RANK_LADDER = (1, 2, 4, 8, 16, 32, 64, 128)  # §7
 
 PUBLISHED = Profile(
@@ -148,7 +153,7 @@ PUBLISHED = Profile(
                                   source_freeze_layers=tuple(range(0, 31, 2)),
                                   source_plain_layers=tuple(range(0, 29, 4)),
                                   low_rank_ranks=LOW_RANK_LADDER),
-        "patching": PatchingSizes(patch_layer=9, n_layers=12),
+        "patching": PatchingSizes(patch_layer=SEED_PATCH_LAYER, n_layers=GPT2_DEPTH),
         "heads": HeadsSizes(smoke_block=None),
     },
 )
@@ -156,6 +161,7 @@ PUBLISHED = Profile(
 COT_ORGANISM_DEPTH = 6
 LLAMA_DEPTH = 32
 LOOKBACK_ORGANISM_DEPTH = 4
+PATCHING_ORGANISM_DEPTH = 4
 
 TINY = Profile(
     name=ProfileName.TINY,
@@ -182,7 +188,13 @@ TINY = Profile(
                                       (0, 8, 16, 24, 31), LLAMA_DEPTH, LOOKBACK_ORGANISM_DEPTH)))),
                                   source_freeze_layers=(0, 1, 2, 3), source_plain_layers=(0, 1, 2, 3),
                                   low_rank_ranks=LOW_RANK_LADDER),
-        "patching": PatchingSizes(patch_layer=3, n_layers=4),
+        # Layer 9 of GPT-2's 12 has two blocks after it; the same relative depth is the
+        # organism's last block, whose patch cannot change anything downstream (0 by
+        # construction), so the mapping keeps at least one block after the patched one.
+        "patching": PatchingSizes(
+            patch_layer=relative_layers((SEED_PATCH_LAYER,), GPT2_DEPTH, PATCHING_ORGANISM_DEPTH,
+                                        blocks_after=1)[0],
+            n_layers=PATCHING_ORGANISM_DEPTH),
         # The organism's 4 blocks: block 2 is the latest whose next block exists.
         "heads": HeadsSizes(smoke_block=2),
     },

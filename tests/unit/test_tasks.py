@@ -1,7 +1,9 @@
 """Task generators and profile rules that need no model."""
 from __future__ import annotations
 
-from harness.profiles import TINY, relative_layers
+import json
+
+from harness.profiles import FIXTURES, TINY, relative_layers
 from harness.tasks.box_lookup import OBJECTS, generate_family, render, tokenizer_corpus
 from harness.tasks.causal_tom import build_binding, layout
 from harness.tasks.causal_tom import tokenizer_corpus as tom_corpus
@@ -12,9 +14,22 @@ def test_relative_layers_keep_the_relative_depth():
     assert relative_layers((0, 18, 35), 36, 6) == (0, 3, 5)
 
 
+def test_relative_layers_can_keep_blocks_after_the_mapped_one():
+    assert relative_layers((9,), 12, 4) == (3,)
+    assert relative_layers((9,), 12, 4, blocks_after=1) == (2,)
+    assert relative_layers((3,), 12, 4, blocks_after=1) == (1,)
+
+
 def test_tiny_cot_screen_is_inside_the_organism():
     sizes = TINY.sizes["cot"]
     assert all(0 <= layer < 6 for layer in sizes.screen_layers)
+
+
+def test_tiny_patch_layer_leaves_a_block_after_it_as_layer_9_of_12_does():
+    sizes = TINY.sizes["patching"]
+    manifest = json.loads((FIXTURES / "organisms" / "patching" / "manifest.json").read_text())
+    assert sizes.n_layers == manifest["config"]["n_layer"]
+    assert 0 <= sizes.patch_layer < sizes.n_layers - 1
 
 
 def test_layout_finds_each_entity_token():
