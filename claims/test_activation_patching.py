@@ -8,6 +8,10 @@ from harness.criteria import Exact, Recorded, all_of
 
 SEED = "seed 004's code and comments (it prints no numbers)"
 FLOAT = Tolerance(abs=1e-3, rel=1e-3)
+# Logit differences are rounded to 4 places: a 1e-7 kernel difference that crosses a rounding
+# boundary moves the last digit by one.
+ROUNDED = {"organism_tolerance": Tolerance(abs=1e-4, rel=1e-5),
+           "organism_tolerance_reason": "rounded to 4 places: one unit in the last place"}
 
 
 @claim("patching.full-patch-identity", kind="anchor", section="code cell", needs="hub",
@@ -67,7 +71,7 @@ def test_transformerlens_crosscheck(judge, profile, patching_model, seed_pair, s
        statement="What the model predicts after 'John gave the book to' and 'Mary gave the book to'.",
        published={"clean_top1": " Mary", "corrupted_top1": " John"},
        provenance="the seed's comments: '# expect \"Mary\"' and '# expect \"John\"'",
-       criterion=all_of(Exact("clean_top1"), Exact("corrupted_top1")), tolerance=FLOAT,
+       criterion=all_of(Exact("clean_top1"), Exact("corrupted_top1")), tolerance=FLOAT, **ROUNDED,
        decisions=("the seed's expectations are judged as stated; the clean prompt never mentions "
                   "Mary, so nothing in context supports them",))
 def test_minimal_pair_behaviour(judge, seed_behaviour):
@@ -78,7 +82,7 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
        statement="Patching layer 9's residual at the positions where the prompts differ moves the prediction toward the clean run's answer.",
        published={"layer": 9, "moves_toward_clean": True},
        provenance=SEED + ": 'check whether the output shifts back toward the clean answer'",
-       criterion=all_of(Exact("layer"), Exact("moves_toward_clean")), tolerance=FLOAT,
+       criterion=all_of(Exact("layer"), Exact("moves_toward_clean")), tolerance=FLOAT, **ROUNDED,
        decisions=("positions = where the two prompts' tokens differ (the name), the only patch "
                   "that can locate anything: a whole-stream patch is an identity",
                   "'toward the clean answer' = the logit difference logit(' Mary') − logit(' John') "
@@ -94,6 +98,6 @@ def test_layer_flip(judge, seed_layer_flip, seed_sweep):
 @claim("patching.ioi-pair", kind="measurement", section="issue: corrected pair", needs="hub",
        statement="With the name in context ('When Mary and John went to the store, John gave the book to'), the layer × position patching map.",
        published={}, provenance="not in the seed: the corrected minimal pair the issue asks for",
-       criterion=Recorded(), tolerance=FLOAT)
+       criterion=Recorded(), tolerance=FLOAT, **ROUNDED)
 def test_ioi_pair(judge, ioi_behaviour, ioi_sweep):
     judge({**vars(ioi_behaviour), "tokens": ioi_sweep.tokens, "normalised": ioi_sweep.normalised})
