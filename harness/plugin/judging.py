@@ -128,20 +128,21 @@ class Judge:
         state.tolerance = {"floats": floats.as_record(), "why": why,
                            "exact": "counts, token ids, booleans and strings"}
         path = snapshot_path(root, name, self.spec, self.item.name)
-        updating = self.item.config.getoption("update_snapshots", False)
-        if path.exists() and not updating:
-            read_snapshot(path)
-        if not path.exists() and not updating:
-            state.snapshot.comparison, state.drift = Comparison.NEW, Drift.UNPINNED
-            if self.profile.published:
-                return None  # a first replication has nothing to drift from
-            return SnapshotDrift(f"{self.spec.id}: no pinned snapshot at {path}; "
-                                 "pin it with --snapshot-update")
-        ext = extension_for(root, name, self.spec, floats, state.snapshot)
         existed = path.exists()
-        matched = self.snapshot.use_extension(ext) == snapshot_payload(self.spec, name, state.measured)
+        updating = self.item.config.getoption("update_snapshots", False)
         if not existed:
             state.snapshot.comparison, state.drift = Comparison.NEW, Drift.UNPINNED
+            if not updating and not self.profile.published:  # a first replication has no pin
+                return SnapshotDrift(f"{self.spec.id}: no pinned snapshot at {path}; "
+                                     "pin it with --snapshot-update")
+            if not updating:
+                return None
+        elif not updating:
+            read_snapshot(path)  # an unreadable pin is an error naming the file, never drift
+        ext = extension_for(root, name, self.spec, floats, state.snapshot)
+        matched = self.snapshot.use_extension(ext) == snapshot_payload(self.spec, name, state.measured)
+        if not existed:
+            state.snapshot.comparison = Comparison.NEW  # written by --snapshot-update just now
             return None
         moved = state.snapshot.comparison is Comparison.OUTSIDE
         state.drift = Drift.DRIFTED if moved else Drift.NONE

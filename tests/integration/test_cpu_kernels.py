@@ -5,11 +5,10 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 # Families whose pins are mostly floats: the ones that drifted when pinned under one capability
 # and compared exactly under another.
 FAMILIES = ["claims/test_binding_heads.py", "claims/test_activation_patching.py"]

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from harness.claims import spec_of
 from harness.figures import FIGURES, FIGURES_OF_RUN, figure_for
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def pinned_run(profile: str) -> dict[str, dict]:

@@ -6,15 +6,15 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
+
+from pathlib import Path
 
 import pytest
 
 from harness.profiles import REVISIONS
+from tests.paths import ROOT, SHARED_CACHE
 
-ROOT = Path(__file__).resolve().parents[2]
-SHARED_CACHE = ROOT.parent / "shared" / "hf-cache"  # the published tokenizers, without weights
 QWEN = "Qwen/Qwen2.5-3B-Instruct"
 
 

@@ -1,7 +1,6 @@
 """The committed organisms: their hashes, their competence as measured, and re-training."""
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -19,8 +18,8 @@ from harness.organisms.__main__ import NAMES
 from harness.organisms.common import read_manifest, sha256_of, weights_path
 from harness.profiles import TINY
 from harness.tasks.arithmetic import solution
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 # Each manifest key that holds rates measured on the organism (competence, attention, preference).
 MEASURE_KEYS = ("competence", "scaffold_attention", "io_preference")
 # A re-training on other CPU kernels follows another float trajectory: its rates, measured over
@@ -88,21 +87,22 @@ def test_heads_organism_shares_kv_heads_across_query_heads():
     assert config._attn_implementation == "eager"
 
 
+def env_under(capability: str | None) -> dict[str, str]:
+    """This environment, asking ATen for `capability` (None: this CPU's own)."""
+    env = {k: v for k, v in os.environ.items() if k != "ATEN_CPU_CAPABILITY"}
+    return env | ({"ATEN_CPU_CAPABILITY": capability.lower()} if capability else {})
+
+
 def capability_under(requested: str | None) -> str:
     """The ATen CPU capability torch runs with when asked for `requested` (None: this CPU's own)."""
-    env = {k: v for k, v in os.environ.items() if k != "ATEN_CPU_CAPABILITY"}
-    if requested:
-        env["ATEN_CPU_CAPABILITY"] = requested.lower()
     return subprocess.run([sys.executable, "-c", "import torch; print(torch.backends.cpu."
-                           "get_cpu_capability())"], env=env, capture_output=True, text=True,
-                          check=True).stdout.strip()
+                           "get_cpu_capability())"], env=env_under(requested), capture_output=True,
+                          text=True, check=True).stdout.strip()
 
 
 def retrain(name: str, root: Path, capability: str | None) -> dict:
     """Re-train `name` in a subprocess under `capability` (None: this CPU's own); its manifest."""
-    env = {k: v for k, v in os.environ.items() if k != "ATEN_CPU_CAPABILITY"}
-    if capability:
-        env["ATEN_CPU_CAPABILITY"] = capability.lower()
+    env = env_under(capability)
     subprocess.run([sys.executable, "-m", "harness.organisms", name, "--root", str(root)],
                    cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
     return read_manifest(name, root)

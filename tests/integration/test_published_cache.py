@@ -5,16 +5,14 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from harness import resources
 from harness.models import resolved_revision
 from harness.profiles import PUBLISHED
+from tests.paths import ROOT, SHARED_CACHE
 
-ROOT = Path(__file__).resolve().parents[2]
-SHARED_CACHE = ROOT.parent / "shared" / "hf-cache"
 
 pytestmark = pytest.mark.skipif(not SHARED_CACHE.is_dir(),
                                 reason=f"no tokenizer-only Hugging Face cache at {SHARED_CACHE}")

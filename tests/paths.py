@@ -1,0 +1,7 @@
+"""Where the tests find the repository and the shared, tokenizer-only Hugging Face cache."""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_CACHE = ROOT.parent / "shared" / "hf-cache"  # the published tokenizers, without weights
