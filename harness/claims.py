@@ -6,6 +6,7 @@ from enum import StrEnum
 from typing import Any, Callable, Mapping, TypeVar
 
 from harness.criteria import Criterion
+from harness.sources import Source, registered
 
 CLAIM_ATTR = "__interp_claim__"
 
@@ -22,31 +23,6 @@ class Needs(StrEnum):
     CPU = "cpu"
     HUB = "hub"
     GPU = "gpu"
-
-
-@dataclass(frozen=True)
-class Source:
-    """One seed notebook and the model it was run on."""
-
-    name: str
-    seed_file: str
-    title: str
-    model: str
-
-
-SOURCES: dict[str, Source] = {
-    s.name: s
-    for s in (
-        Source("cot", "000_5720c3af84d37566.txt",
-               "Measuring Faithfulness in Chain-of-Thought Reasoning", "Qwen/Qwen3-4B-Thinking-2507"),
-        Source("heads", "001_30ed370d8775661f.txt",
-               "Investigating Attention Heads in In-Context Retrieval", "Qwen/Qwen2.5-3B-Instruct"),
-        Source("lookback", "003_f520ee44220c7cc8.txt",
-               "Language Models Use Lookbacks to Track Beliefs", "meta-llama/Llama-3.1-8B-Instruct"),
-        Source("patching", "004_19bfac4ad8783304.txt",
-               "Running an activation-patching experiment", "openai-community/gpt2"),
-    )
-}
 
 
 @dataclass(frozen=True)
@@ -96,7 +72,7 @@ class ClaimSpec:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "source_name", self.id.split(".", 1)[0])
-        if self.source_name not in SOURCES:
+        if self.source_name not in registered():
             raise ValueError(f"{self.id}: unknown source {self.source_name!r}")
         if self.kind is not Kind.ANCHOR and any(r == self.id for r in self.requires):
             raise ValueError(f"{self.id} requires itself")
@@ -113,7 +89,7 @@ class ClaimSpec:
 
     @property
     def source(self) -> Source:
-        return SOURCES[self.source_name]
+        return registered()[self.source_name]
 
     def as_record(self) -> dict[str, Any]:
         """The declaration as it appears in the run record."""

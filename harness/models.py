@@ -1,27 +1,27 @@
 """Load a source's model for a profile: the published checkpoint, or the tiny organism."""
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from harness.profiles import ModelSpec
-from harness.record import note_model
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
 @dataclass
 class Loaded:
-    """An nnsight-wrapped model with its tokenizer and the plain transformers module."""
+    """An nnsight-wrapped model with its tokenizer, the plain transformers module, and where it
+    came from (the run record's `model` block)."""
 
     nn: Any
     tok: Any
     hf: torch.nn.Module
     spec: ModelSpec
+    provenance: dict[str, Any] = field(default_factory=dict)
 
     @property
     def device(self) -> torch.device:
@@ -35,9 +35,9 @@ def load(spec: ModelSpec) -> Loaded:
     if spec.device == "cpu":
         # Bit-identity anchors: at 2 threads CPU matmuls round batch rows differently.
         torch.set_num_threads(1)
-    hf, tok = _load_published(spec) if spec.hf_id else _load_organism(spec)
+    hf, tok, provenance = _load_published(spec) if spec.hf_id else _load_organism(spec)
     nn = TransformersModel(hf, tokenizer=tok)
-    return Loaded(nn=nn, tok=tok, hf=hf, spec=spec)
+    return Loaded(nn=nn, tok=tok, hf=hf, spec=spec, provenance=provenance)
 
 
 def load_tokenizer(spec: ModelSpec) -> Any:
@@ -46,10 +46,27 @@ def load_tokenizer(spec: ModelSpec) -> Any:
         from transformers import AutoTokenizer
 
         return AutoTokenizer.from_pretrained(spec.hf_id, revision=spec.revision)
-    return importlib.import_module(f"harness.organisms.{spec.organism}").build_tokenizer()
+    return _organism_module(spec).build_tokenizer()
 
 
-def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:
+def _organism_module(spec: ModelSpec) -> Any:
+    from harness.sources import source
+
+    module = source(spec.source).part("organism")
+    if module is None:
+        raise LookupError(f"source {spec.source!r} names organism {spec.organism!r} but has no "
+                          f"organism module")
+    return module
+
+
+def _provenance(spec: ModelSpec, hf: torch.nn.Module, **fields: Any) -> dict[str, Any]:
+    return {"source": spec.source, "hf_id": spec.hf_id, "revision": spec.revision,
+            "resolved_revision": None, "dtype": spec.dtype,
+            "device": str(next(hf.parameters()).device), "architecture": type(hf).__name__,
+            "organism": spec.organism, "organism_sha256": None, **fields}
+
+
+def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any, dict[str, Any]]:
     from transformers import AutoModelForCausalLM
 
     kwargs: dict[str, Any] = {"revision": spec.revision, "dtype": DTYPES[spec.dtype]}
@@ -61,10 +78,7 @@ def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:
     if not spec.device_map:
         hf.to(spec.device)
     tok = load_tokenizer(spec)
-    note_model(spec.source, hf_id=spec.hf_id, requested=spec.revision,
-               resolved=resolved_revision(spec), dtype=spec.dtype,
-               device=str(next(hf.parameters()).device), architecture=type(hf).__name__)
-    return hf, tok
+    return hf, tok, _provenance(spec, hf, resolved_revision=resolved_revision(spec))
 
 
 def resolved_revision(spec: ModelSpec) -> str | None:
@@ -76,14 +90,12 @@ def resolved_revision(spec: ModelSpec) -> str | None:
     return Path(found).parent.name if isinstance(found, str) else None
 
 
-def _load_organism(spec: ModelSpec) -> tuple[torch.nn.Module, Any]:
+def _load_organism(spec: ModelSpec) -> tuple[torch.nn.Module, Any, dict[str, Any]]:
     from harness.organisms.common import load_weights
+    from harness.sources import source
 
     tok = load_tokenizer(spec)
-    hf = importlib.import_module(f"harness.organisms.{spec.organism}").build_model(tok)
-    digest = load_weights(spec.organism, hf)
+    hf = _organism_module(spec).build_model(tok)
+    digest = load_weights(spec.organism, hf, source(spec.source).organisms_dir)
     hf.to(dtype=DTYPES[spec.dtype], device=spec.device).eval()
-    note_model(spec.source, hf_id=None, requested=None, resolved=None, dtype=spec.dtype,
-               device=spec.device, architecture=type(hf).__name__, organism=spec.organism,
-               organism_sha256=digest)
-    return hf, tok
+    return hf, tok, _provenance(spec, hf, organism_sha256=digest)

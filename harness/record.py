@@ -11,26 +11,11 @@ from typing import Any
 
 SCHEMA_VERSION = 2
 
-# Filled by the model loaders in whichever process loads a model; shipped to the controller
-# inside each test's record entry.
-LOADED_MODELS: dict[str, dict[str, Any]] = {}
-
 ENTRY_KEYS = ("nodeid", "id", "kind", "source", "verdict", "outcome", "message", "measured",
               "published", "provenance", "criterion", "criterion_check", "snapshot", "drift",
               "drift_detail", "tolerance", "requires", "decisions", "statement", "section", "needs",
               "duration")
 DRIFTS = (None, "no drift", "drifted", "unpinned")
-
-
-def note_model(source: str, *, hf_id: str | None, requested: str | None, resolved: str | None,
-               dtype: str, device: str, architecture: str, organism: str | None = None,
-               organism_sha256: str | None = None) -> None:
-    """Remember which model a source ran on, for the run record."""
-    LOADED_MODELS[source] = {
-        "source": source, "hf_id": hf_id, "revision": requested, "resolved_revision": resolved,
-        "dtype": dtype, "device": device, "architecture": architecture, "organism": organism,
-        "organism_sha256": organism_sha256,
-    }
 
 
 def git_commit(root: Path) -> str | None:

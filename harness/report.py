@@ -9,7 +9,7 @@ from typing import Any
 import jinja2
 
 from harness import history as run_history
-from harness.claims import SOURCES
+from harness.sources import registered
 from harness.figures import figure_for
 
 VERDICTS = ("replicated", "not replicated", "blocked", "not applicable", "skipped", "error")
@@ -38,7 +38,7 @@ def render(data: dict[str, Any], hist: run_history.History) -> str:
     by_id = {e["id"]: e for e in data["tests"]}
     sections = []
     for name in sorted({e["source"] for e in data["tests"]}):
-        source = SOURCES[name]
+        source = registered().get(name)
         entries = sorted((e for e in data["tests"] if e["source"] == name),
                          key=lambda e: (e["kind"] != "anchor", e["id"]))
         rows, figures = [], []
@@ -53,8 +53,10 @@ def render(data: dict[str, Any], hist: run_history.History) -> str:
             svg = figure_for(e, by_id)
             if svg:
                 figures.append({"id": e["id"], "svg": svg})
-        sections.append({"name": name, "title": source.title, "seed": source.seed_file,
-                         "model": source.model, "entries": rows, "figures": figures})
+        sections.append({"name": name, "title": source.title if source else name,
+                         "seed": source.seed_file if source else "not a registered source",
+                         "model": source.model if source else "—", "entries": rows,
+                         "figures": figures})
     count_rows = [{"name": k, "counts": v, "total": sum(v.values())}
                   for k, v in sorted(data["counts"].items(), key=lambda kv: kv[0] == "all")]
     template = jinja2.Template(TEMPLATE.read_text(), autoescape=True)

@@ -5,7 +5,7 @@ import functools
 import os
 import socket
 
-from harness.profiles import GATED, ModelSpec
+from harness.profiles import ModelSpec
 
 HUB_HOST = ("huggingface.co", 443)
 
@@ -65,7 +65,7 @@ def weights_reason(spec: ModelSpec, filename: str = "config.json") -> str | None
     if in_hf_cache(spec.hf_id, spec.revision, filename):
         return None
     short = f"{spec.hf_id}@{spec.revision[:7]}…" if len(spec.revision) > 12 else spec.label
-    if spec.hf_id in GATED and not os.environ.get("HF_TOKEN"):
+    if spec.gated and not os.environ.get("HF_TOKEN"):
         return (f"{short} is gated and not in the Hugging Face cache: set HF_TOKEN "
                 f"(with access granted) or warm the cache")
     if not hub_reachable():

@@ -1,24 +1,32 @@
-"""python -m harness.organisms NAME [--root DIR]: (re)train an organism and write it under fixtures/."""
+"""python -m harness.organisms NAME [--root DIR]: (re)train a source's organism and write it under
+its organisms folder (fixtures/organisms/ for the built-in sources)."""
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 from pathlib import Path
 
-from harness.organisms.common import ORGANISMS
+from harness.sources import registered
 
-NAMES = ("cot", "heads", "lookback", "patching")
+
+def trainable() -> dict[str, str]:
+    """Each source with an organism module, mapped to its organism's name."""
+    from harness.profiles import ProfileName
+
+    return {name: src.models[ProfileName.TINY].organism for name, src in registered().items()
+            if ProfileName.TINY in src.models and src.models[ProfileName.TINY].organism
+            and src.part("organism") is not None}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("name", choices=NAMES)
-    parser.add_argument("--root", type=Path, default=ORGANISMS,
-                        help="where to write NAME/model.safetensors and NAME/manifest.json")
+    parser.add_argument("name", choices=sorted(trainable()), help="the source whose organism to train")
+    parser.add_argument("--root", type=Path, default=None,
+                        help="where to write <organism>/model.safetensors and manifest.json "
+                             "(default: the source's organisms folder)")
     args = parser.parse_args()
-    module = importlib.import_module(f"harness.organisms.{args.name}")
-    print(json.dumps(module.make(root=args.root), indent=2))
+    src = registered()[args.name]
+    print(json.dumps(src.part("organism").make(root=args.root or src.organisms_dir), indent=2))
 
 
 if __name__ == "__main__":

@@ -11,10 +11,10 @@ from typing import Any, Callable
 import torch
 from safetensors.torch import load_file, save_file
 
-from harness.profiles import FIXTURES
+from harness.sources import BUILT_IN_ORGANISMS
 from harness.verdicts import UnreadableFile
 
-ORGANISMS = FIXTURES / "organisms"
+ORGANISMS = BUILT_IN_ORGANISMS
 
 
 def sha256_of(path: Path) -> str:

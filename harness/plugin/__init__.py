@@ -8,11 +8,13 @@ import pytest
 
 from harness import record as run_record
 from harness.claims import Kind, Needs, spec_of
+from harness.models import Loaded, load
 from harness.plugin.blocking import (pytest_collection_modifyitems, pytest_deselected,  # noqa: F401
                                      pytest_runtest_setup)
 from harness.plugin.judging import judge, pytest_runtest_makereport  # noqa: F401
 from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
-from harness.plugin.state import ANCHORS, DESELECTED, PROFILE, RECORD, SPEC
+from harness.plugin.scheduling import pytest_xdist_make_scheduler  # noqa: F401
+from harness.plugin.state import ANCHORS, DESELECTED, MODELS, PROFILE, RECORD, SPEC
 from harness.profiles import Profile, ProfileName, get_profile
 
 MARKERS = {
@@ -63,11 +65,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[PROFILE] = resolve_profile(config)
     config.stash[ANCHORS] = {}
     config.stash[DESELECTED] = []
+    config.stash[MODELS] = {}
     if getattr(config.option, "dist", "no") == "load":
-        # One worker per source, so its model loads once and its anchors run before its claims.
-        # Each source's tests live in one module, so loadfile groups them. (xdist 3.8's loadgroup
-        # renames Item._nodeid, which pytest 9.2 no longer reads, so its groups silently split.)
-        config.option.dist = "loadfile"
+        config.option.dist = "loadfile"  # grouped by source folder: see scheduling.py
     if not hasattr(config, "workerinput"):
         env = run_record.environment(config.stash[PROFILE].name.value, config.rootpath,
                                      dt.datetime.now(dt.timezone.utc))
@@ -83,6 +83,18 @@ def pytest_report_header(config: pytest.Config) -> str:
 def profile(request: pytest.FixtureRequest) -> Profile:
     """The profile this session runs on."""
     return request.config.stash[PROFILE]
+
+
+def model_for(request: pytest.FixtureRequest, source: str) -> Loaded:
+    """`source`'s model on the session's profile, its provenance kept for the run record; a skip
+    when the profile has none (for a source's session model fixture)."""
+    spec = request.config.stash[PROFILE].models.get(source)
+    if spec is None:
+        pytest.skip(f"profile {request.config.stash[PROFILE].name.value} has no model for "
+                    f"source {source!r}")
+    loaded = load(spec)
+    request.config.stash[MODELS][source] = loaded.provenance
+    return loaded
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:

@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 
-from harness import record as run_record
 from harness.claims import ClaimSpec, Kind, Needs
-from harness.plugin.state import ANCHORS, PROFILE, RECORD_PROPERTY, SPEC, STATE, TestState
+from harness.plugin.state import ANCHORS, MODELS, PROFILE, RECORD_PROPERTY, SPEC, STATE, TestState
 from harness.profiles import Profile
 from harness.snapshots import (Comparison, extension_for, read_snapshot, snapshot_path,
                                snapshot_payload)
@@ -85,7 +84,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
         "drift_detail": state.snapshot.differences[:20] if state.drift is Drift.DRIFTED else [],
         "tolerance": state.tolerance,
         "duration": round(state.duration, 3),
-        "model": run_record.LOADED_MODELS.get(spec.source_name),
+        "model": item.config.stash[MODELS].get(spec.source_name),
     }
     if verdict is Verdict.NOT_APPLICABLE and state.failure is not Failure.DRIFT:
         entry["message"] = _not_applicable(spec)

@@ -11,7 +11,7 @@ from tests.paths import ROOT
 
 # Families whose pins are mostly floats: the ones that drifted when pinned under one capability
 # and compared exactly under another.
-FAMILIES = ["claims/test_binding_heads.py", "claims/test_activation_patching.py"]
+FAMILIES = ["claims/heads", "claims/patching"]
 
 
 def native_capability() -> str:

@@ -6,9 +6,9 @@ import json
 import pytest
 
 from harness.claims import spec_of
-from harness.figures import FIGURES, FIGURES_OF_RUN, figure_for
+from harness.figures import figure_for
+from harness.sources import registered
 from tests.paths import ROOT
-
 
 
 def pinned_run(profile: str) -> dict[str, dict]:
@@ -16,8 +16,8 @@ def pinned_run(profile: str) -> dict[str, dict]:
     import importlib
 
     run = {}
-    for module_path in sorted((ROOT / "claims").glob("test_*.py")):
-        module = importlib.import_module(f"claims.{module_path.stem}")
+    for module_path in sorted((ROOT / "claims").glob("*/test_*.py")):
+        module = importlib.import_module(f"claims.{module_path.parent.name}.{module_path.stem}")
         for name, fn in vars(module).items():
             spec = spec_of(fn)
             if spec and name.startswith("test_"):
@@ -28,9 +28,12 @@ def pinned_run(profile: str) -> dict[str, dict]:
 
 
 RUN = pinned_run("tiny")
+FIGURE_IDS = sorted({claim_id for src in registered().values()
+                     for module in [src.part("figures")] if module is not None
+                     for table in (module.FIGURES, module.FIGURES_OF_RUN) for claim_id in table})
 
 
-@pytest.mark.parametrize("claim_id", sorted({*FIGURES, *FIGURES_OF_RUN}))
+@pytest.mark.parametrize("claim_id", FIGURE_IDS)
 def test_figure_renders_from_the_tiny_snapshot(claim_id):
     entry = RUN[claim_id]
     if entry["measured"] is None:

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.profiles import REVISIONS
+from harness.profiles import get_profile
 from tests.paths import ROOT, SHARED_CACHE
 
-QWEN = "Qwen/Qwen2.5-3B-Instruct"
+QWEN = get_profile("published").models["heads"].hf_id
+REVISION = get_profile("published").models["heads"].revision
 
 
 def hub_run(tmp_path: Path, hf_home: Path) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def hub_run(tmp_path: Path, hf_home: Path) -> dict[str, Any]:
     env = {**os.environ, "HF_HOME": str(hf_home), "HF_HUB_OFFLINE": "1"}
     run = subprocess.run([sys.executable, "-m", "pytest", "-m", "hub", "-k", "disjoint_sets",
                           "-p", "no:cacheprovider", f"--results={results}",
-                          "claims/test_binding_heads.py"],
+                          "claims/heads"],
                          cwd=ROOT, env=env, capture_output=True, text=True)
     assert results.exists(), run.stdout[-2000:] + run.stderr[-2000:]
     return next(t for t in json.loads(results.read_text())["tests"] if t["id"] == "heads.disjoint-sets")
@@ -43,5 +44,5 @@ def test_the_check_runs_on_qwens_filtered_main_set(tmp_path):
 def test_without_the_tokenizer_it_skips_and_says_why(tmp_path):
     entry = hub_run(tmp_path, tmp_path / "empty")
     assert entry["verdict"] == "skipped"
-    assert entry["message"] == (f"{QWEN}@{REVISIONS[QWEN][:7]}… is not in the Hugging Face cache "
+    assert entry["message"] == (f"{QWEN}@{REVISION[:7]}… is not in the Hugging Face cache "
                                 "and the hub is unreachable")

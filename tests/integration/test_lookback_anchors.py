@@ -5,16 +5,16 @@ import pytest
 
 import torch
 
-from harness.experiments.lookback import (LookbackRunner, final_logits, copy_all_identity,
+from harness.sources.lookback.experiments import (LookbackRunner, final_logits, copy_all_identity,
                                           freeze_identity)
 from harness.models import load
-from harness.profiles import TINY
-from harness.tasks.causal_tom import build_binding, build_source
+from harness.profiles import get_profile
+from harness.sources.lookback.task import build_binding, build_source
 
 
 @pytest.fixture(scope="module")
 def runner() -> LookbackRunner:
-    return LookbackRunner(load(TINY.models["lookback"]), TINY.sizes["lookback"])
+    return LookbackRunner(load(get_profile("tiny").models["lookback"]), get_profile("tiny").sizes["lookback"])
 
 
 def test_the_freeze_alone_is_bit_identical(runner):

@@ -5,16 +5,16 @@ import dataclasses
 
 import pytest
 
-from harness.experiments.lookback import LookbackRunner, low_rank, row_layout, state_positions
+from harness.sources.lookback.experiments import LookbackRunner, low_rank, row_layout, state_positions
 from harness.models import load
-from harness.profiles import TINY
-from harness.tasks.causal_tom import build_binding
+from harness.profiles import get_profile
+from harness.sources.lookback.task import build_binding
 
 
 @pytest.fixture(scope="module")
 def runner() -> LookbackRunner:
-    sizes = dataclasses.replace(TINY.sizes["lookback"], low_rank_ranks=(1,))
-    return LookbackRunner(load(TINY.models["lookback"]), sizes)
+    sizes = dataclasses.replace(get_profile("tiny").sizes["lookback"], low_rank_ranks=(1,))
+    return LookbackRunner(load(get_profile("tiny").models["lookback"]), sizes)
 
 
 def test_directions_count_the_basis_and_difference_vectors_the_deltas(runner):

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from harness.experiments.cot_runner import CotRunner
+from harness.sources.cot.runner import CotRunner
 from harness.models import load
-from harness.organisms import cot as cot_organism
-from harness.organisms import heads as heads_organism
-from harness.organisms import lookback as lookback_organism
-from harness.organisms import patching as patching_organism
-from harness.organisms.__main__ import NAMES
+from harness.sources.cot import organism as cot_organism
+from harness.sources.heads import organism as heads_organism
+from harness.sources.lookback import organism as lookback_organism
+from harness.sources.patching import organism as patching_organism
+from harness.organisms.__main__ import trainable
 from harness.organisms.common import read_manifest, sha256_of, weights_path
-from harness.profiles import TINY
-from harness.tasks.arithmetic import solution
+from harness.profiles import get_profile
+from harness.sources.cot.task import solution
 from tests.paths import ROOT
 
 # Each manifest key that holds rates measured on the organism (competence, attention, preference).
@@ -25,6 +25,8 @@ MEASURE_KEYS = ("competence", "scaffold_attention", "io_preference")
 # A re-training on other CPU kernels follows another float trajectory: its rates, measured over
 # 28–200 prompts, may land a few prompts apart, never more than this (absolute, on each rate).
 COMPETENCE_TOLERANCE = 0.05
+NAMES = sorted(trainable())
+TINY = get_profile("tiny")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -41,7 +43,7 @@ def test_manifest_records_how_it_was_made(name):
 
 
 def test_cot_organism_solves_all_28_problems():
-    from harness.experiments.text import parse_answer
+    from harness.sources.cot.text import parse_answer
 
     runner = CotRunner(load(TINY.models["cot"]), TINY.sizes["cot"])
     answers = {}

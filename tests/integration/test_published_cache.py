@@ -10,7 +10,7 @@ import pytest
 
 from harness import resources
 from harness.models import resolved_revision
-from harness.profiles import PUBLISHED
+from harness.profiles import get_profile
 from tests.paths import ROOT, SHARED_CACHE
 
 
@@ -29,20 +29,20 @@ def offline_cache(monkeypatch):
     resources.hub_reachable.cache_clear()
 
 
-@pytest.mark.parametrize("source", sorted(PUBLISHED.models))
+@pytest.mark.parametrize("source", sorted(get_profile("published").models))
 def test_the_pinned_revision_resolves_to_its_cache_snapshot(source, offline_cache):
-    spec = PUBLISHED.models[source]
+    spec = get_profile("published").models[source]
     assert resolved_revision(spec) == spec.revision
 
 
 def test_a_cpu_model_without_weights_skips_naming_what_is_missing_and_where(offline_cache):
-    reason = resources.published_reason(PUBLISHED.models["patching"], "hub")
+    reason = resources.published_reason(get_profile("published").models["patching"], "hub")
     assert "no weights" in reason and "model.safetensors" in reason
     assert str(SHARED_CACHE / "hub") in reason
 
 
 def test_a_tokenizer_test_runs_on_a_cache_without_weights(offline_cache):
-    assert resources.published_reason(PUBLISHED.models["heads"], "hub") is None
+    assert resources.published_reason(get_profile("published").models["heads"], "hub") is None
 
 
 def test_patching_claims_skip_instead_of_crashing_on_a_weightless_cache(tmp_path):
@@ -50,7 +50,7 @@ def test_patching_claims_skip_instead_of_crashing_on_a_weightless_cache(tmp_path
     env.pop("HF_HUB_CACHE", None)
     results = tmp_path / "results.json"
     subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-m", "hub",
-                    f"--results={results}", "claims/test_activation_patching.py"],
+                    f"--results={results}", "claims/patching"],
                    cwd=ROOT, env=env, capture_output=True, text=True)
     tests = json.loads(results.read_text())["tests"]
     assert tests and {t["verdict"] for t in tests} == {"skipped"}

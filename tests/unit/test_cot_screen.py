@@ -1,7 +1,7 @@
 """Seed 000 §7's best-layer rule, on summary frames built from rows as the notebook builds them."""
 from __future__ import annotations
 
-from harness.experiments.cot_patching import best_layer, screen_summary, tied_for_best
+from harness.sources.cot.patching import best_layer, screen_summary, tied_for_best
 
 RECIPIENT, DONOR, OTHER = 325, 400, 300
 

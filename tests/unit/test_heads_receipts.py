@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-from harness.experiments.heads_forward import (BlockCapture, head_output_patch, residual_patch,
+from harness.sources.heads.forward import (BlockCapture, head_output_patch, residual_patch,
                                                tensor_sha, verify_block_patches)
 
 

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 
-from harness.profiles import FIXTURES, TINY, relative_layers
-from harness.tasks.box_lookup import OBJECTS, generate_family, render, tokenizer_corpus
-from harness.tasks.causal_tom import build_binding, layout
-from harness.tasks.causal_tom import tokenizer_corpus as tom_corpus
-from harness.tiny_tokenizers import heads_tokenizer, lookback_tokenizer
+from harness.profiles import get_profile, relative_layers
+from harness.sources import BUILT_IN_ORGANISMS
+from harness.sources.heads.task import OBJECTS, generate_family, render, tokenizer_corpus
+from harness.sources.lookback.task import build_binding, layout
+from harness.sources.lookback.task import tokenizer_corpus as tom_corpus
+from harness.sources.heads.tokenizer import heads_tokenizer
+from harness.sources.lookback.tokenizer import lookback_tokenizer
 
 
 def test_relative_layers_keep_the_relative_depth():
@@ -21,13 +23,13 @@ def test_relative_layers_can_keep_blocks_after_the_mapped_one():
 
 
 def test_tiny_cot_screen_is_inside_the_organism():
-    sizes = TINY.sizes["cot"]
+    sizes = get_profile("tiny").sizes["cot"]
     assert all(0 <= layer < 6 for layer in sizes.screen_layers)
 
 
 def test_tiny_patch_layer_leaves_a_block_after_it_as_layer_9_of_12_does():
-    sizes = TINY.sizes["patching"]
-    manifest = json.loads((FIXTURES / "organisms" / "patching" / "manifest.json").read_text())
+    sizes = get_profile("tiny").sizes["patching"]
+    manifest = json.loads((BUILT_IN_ORGANISMS / "patching" / "manifest.json").read_text())
     assert sizes.n_layers == manifest["config"]["n_layer"]
     assert 0 <= sizes.patch_layer < sizes.n_layers - 1
 

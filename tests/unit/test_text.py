@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.experiments.text import (corrupt, count_value, cue_count, parse_answer, substitute,
+from harness.sources.cot.text import (corrupt, count_value, cue_count, parse_answer, substitute,
                                       token_span)
 
 

@@ -1,0 +1,81 @@
+"""Session fixtures for seed 004: the minimal pairs and every patching run, computed once."""
+from __future__ import annotations
+
+import pytest
+
+from harness.plugin import model_for
+
+from harness.sources.patching import experiments as patching
+from harness.models import Loaded
+from harness.profiles import Profile
+from harness.sources.patching import task as ioi
+
+
+@pytest.fixture(scope="session")
+def seed_pair(patching_model: Loaded) -> patching.PairIds:
+    """The seed's pair: 'John gave the book to' (clean) vs 'Mary gave the book to'."""
+    return patching.pair_ids(patching_model, ioi.CLEAN, ioi.CORRUPTED, ioi.CLEAN_NAME,
+                             ioi.CORRUPTED_NAME)
+
+
+@pytest.fixture(scope="session")
+def ioi_pair(patching_model: Loaded) -> patching.PairIds:
+    """The corrected pair: the expected name is in context; the corrupted run swaps the names."""
+    return patching.pair_ids(patching_model, ioi.IOI_CLEAN.prompt, ioi.IOI_CORRUPTED.prompt,
+                             ioi.IOI_CLEAN.answer, ioi.IOI_CORRUPTED.answer)
+
+
+@pytest.fixture(scope="session")
+def seed_runs(patching_model, seed_pair) -> patching.PairRuns:
+    return patching.pair_runs(patching_model, seed_pair)
+
+
+@pytest.fixture(scope="session")
+def ioi_runs(patching_model, ioi_pair) -> patching.PairRuns:
+    return patching.pair_runs(patching_model, ioi_pair)
+
+
+@pytest.fixture(scope="session")
+def patch_layer(profile: Profile) -> int:
+    return profile.sizes["patching"].patch_layer
+
+
+@pytest.fixture(scope="session")
+def seed_full_patch(patching_model, seed_pair, seed_runs) -> patching.FullPatchIdentity:
+    return patching.full_patch_identity(patching_model, seed_pair, seed_runs)
+
+
+@pytest.fixture(scope="session")
+def seed_hook_reference(patching_model, seed_pair, seed_runs) -> patching.HookReference:
+    return patching.hook_reference(patching_model, seed_pair, seed_runs)
+
+
+@pytest.fixture(scope="session")
+def seed_behaviour(patching_model, seed_pair, seed_runs) -> patching.Behaviour:
+    return patching.behaviour(patching_model, seed_pair, seed_runs)
+
+
+@pytest.fixture(scope="session")
+def seed_layer_flip(patching_model, seed_pair, seed_runs, patch_layer) -> patching.LayerFlip:
+    return patching.layer_flip(patching_model, seed_pair, seed_runs, patch_layer)
+
+
+@pytest.fixture(scope="session")
+def seed_sweep(patching_model, seed_pair, seed_runs) -> patching.Sweep:
+    return patching.sweep(patching_model, seed_pair, seed_runs)
+
+
+@pytest.fixture(scope="session")
+def ioi_behaviour(patching_model, ioi_pair, ioi_runs) -> patching.Behaviour:
+    return patching.behaviour(patching_model, ioi_pair, ioi_runs)
+
+
+@pytest.fixture(scope="session")
+def ioi_sweep(patching_model, ioi_pair, ioi_runs) -> patching.Sweep:
+    return patching.sweep(patching_model, ioi_pair, ioi_runs)
+
+
+@pytest.fixture(scope="session")
+def patching_model(request: pytest.FixtureRequest) -> Loaded:
+    """This source's model on the session's profile."""
+    return model_for(request, "patching")

@@ -1,0 +1,103 @@
+"""Seed 004, "Running an activation-patching experiment": the `patching.*` rows and a corrected pair."""
+from __future__ import annotations
+
+import pytest
+
+from harness.claims import Tolerance, claim
+from harness.criteria import Exact, Recorded, all_of
+
+SEED = "seed 004's code and comments (it prints no numbers)"
+FLOAT = Tolerance(abs=1e-3, rel=1e-3)
+# Logit differences are rounded to 4 places: a 1e-7 kernel difference that crosses a rounding
+# boundary moves the last digit by one.
+ROUNDED = {"organism_tolerance": Tolerance(abs=1e-4, rel=1e-5),
+           "organism_tolerance_reason": "rounded to 4 places: one unit in the last place"}
+
+
+@claim("patching.full-patch-identity", kind="anchor", section="code cell", needs="hub",
+       statement="Patching the clean run's whole residual stream at layer L reproduces the clean logits exactly.",
+       published={"equal_at_every_layer": True}, provenance=SEED + "; the register's reading of it",
+       criterion=Exact("equal_at_every_layer"),
+       decisions=("block L's output is TransformerLens' blocks.L.hook_resid_post",
+                  "prompts start with <|endoftext|>, as TransformerLens prepends BOS"))
+def test_full_patch_identity(judge, seed_full_patch):
+    r = seed_full_patch
+    assert all(r.equal_per_layer), r.max_abs_diff
+    judge({"equal_at_every_layer": all(r.equal_per_layer), "layers": len(r.equal_per_layer),
+           "max_abs_diff": r.max_abs_diff})
+
+
+@claim("patching.hook-reference", kind="anchor", section="code cell", needs="hub",
+       statement="nnsight's patched logits are torch.equal to a plain forward-hook implementation's.",
+       published={}, provenance="issue: an independent reference for the nnsight patches",
+       criterion=Recorded())
+def test_hook_reference(judge, seed_hook_reference):
+    r = seed_hook_reference
+    assert all(r.equal), [p for p, e in zip(r.patches, r.equal) if not e]
+    judge({"equal": sum(r.equal), "n": len(r.equal)})
+
+
+@claim("patching.transformerlens-crosscheck", kind="anchor", section="code cell", needs="hub",
+       statement="TransformerLens' run_with_hooks patch agrees with ours within float tolerance.",
+       published={}, provenance="issue: optional cross-check against the seed's own library",
+       criterion=Recorded())
+def test_transformerlens_crosscheck(judge, profile, patching_model, seed_pair, seed_runs, patch_layer):
+    if not profile.published:
+        pytest.skip("the TransformerLens cross-check needs the published GPT-2 weights "
+                    "(HookedTransformer cannot load the tiny organism)")
+    tl = pytest.importorskip("transformer_lens", reason="transformer-lens is not installed "
+                             "(pip install -e '.[crosscheck]')")
+    from harness.sources.patching.experiments import patched_logits
+
+    hooked = tl.HookedTransformer.from_pretrained_no_processing("gpt2", device="cpu")
+    ours = patched_logits(patching_model, seed_pair.corrupted, patch_layer, seed_pair.differing,
+                          seed_runs.cache[patch_layer])
+    _, tl_cache = hooked.run_with_cache(hooked.to_tokens("John gave the book to"))
+    name = f"blocks.{patch_layer}.hook_resid_post"
+
+    def patch(act, hook):
+        act[:, seed_pair.differing] = tl_cache[name][:, seed_pair.differing]
+        return act
+
+    theirs = hooked.run_with_hooks(hooked.to_tokens("Mary gave the book to"),
+                                   fwd_hooks=[(name, patch)])[0, -1]
+    diff = float((ours - theirs).abs().max())
+    assert diff < 1e-3, diff
+    judge({"max_abs_logit_diff_below_1e-3": True, "compared": "unfolded LayerNorm "
+           "(from_pretrained_no_processing), final-position logits"})
+
+
+@claim("patching.minimal-pair-behaviour", kind="measurement", section="code cell", needs="hub",
+       statement="What the model predicts after 'John gave the book to' and 'Mary gave the book to'.",
+       published={"clean_top1": " Mary", "corrupted_top1": " John"},
+       provenance="the seed's comments: '# expect \"Mary\"' and '# expect \"John\"'",
+       criterion=all_of(Exact("clean_top1"), Exact("corrupted_top1")), tolerance=FLOAT, **ROUNDED,
+       decisions=("the seed's expectations are judged as stated; the clean prompt never mentions "
+                  "Mary, so nothing in context supports them",))
+def test_minimal_pair_behaviour(judge, seed_behaviour):
+    judge(vars(seed_behaviour))
+
+
+@claim("patching.layer-flip", kind="claim", section="code cell", needs="hub",
+       statement="Patching layer 9's residual at the positions where the prompts differ moves the prediction toward the clean run's answer.",
+       published={"layer": 9, "moves_toward_clean": True},
+       provenance=SEED + ": 'check whether the output shifts back toward the clean answer'",
+       criterion=all_of(Exact("layer"), Exact("moves_toward_clean")), tolerance=FLOAT, **ROUNDED,
+       decisions=("positions = where the two prompts' tokens differ (the name), the only patch "
+                  "that can locate anything: a whole-stream patch is an identity",
+                  "'toward the clean answer' = the logit difference logit(' Mary') − logit(' John') "
+                  "rises above the corrupted run's",
+                  "the organism patches its layer at the same relative depth, keeping at least "
+                  "one block after it as layer 9 of 12 keeps two (profile rule): patching its last "
+                  "block at the name's position cannot reach the final position's logits"))
+def test_layer_flip(judge, seed_layer_flip, seed_sweep):
+    judge({**vars(seed_layer_flip), "sweep_normalised": seed_sweep.normalised,
+           "sweep_tokens": seed_sweep.tokens})
+
+
+@claim("patching.ioi-pair", kind="measurement", section="issue: corrected pair", needs="hub",
+       statement="With the name in context ('When Mary and John went to the store, John gave the book to'), the layer × position patching map.",
+       published={}, provenance="not in the seed: the corrected minimal pair the issue asks for",
+       criterion=Recorded(), tolerance=FLOAT, **ROUNDED)
+def test_ioi_pair(judge, ioi_behaviour, ioi_sweep):
+    judge({**vars(ioi_behaviour), "tokens": ioi_sweep.tokens, "normalised": ioi_sweep.normalised})

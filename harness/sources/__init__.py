@@ -1,0 +1,88 @@
+"""The source registry: one package per seed notebook, each declaring `SOURCE`.
+
+Sources are found in two places: the packages under `harness/sources/`, and the modules named by
+the `interp_claims.sources` entry points of installed distributions (so a source kept outside this
+repository registers without editing it)."""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Mapping
+
+from harness.profiles import ModelSpec, ProfileName
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ENTRY_POINT_GROUP = "interp_claims.sources"
+BUILT_IN_ORGANISMS = REPO_ROOT / "fixtures" / "organisms"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One seed notebook: its file and title, and per profile its model and experiment sizes.
+
+    `package` holds the source's task and experiments and, by convention, optional `organism`
+    (make, build_tokenizer, build_model) and `figures` (FIGURES, FIGURES_OF_RUN) modules.
+    `organisms_dir` holds its organism's weights and manifest (<organisms_dir>/<organism>/);
+    its snapshots are pinned under the rootdir its claims run from (snapshots/<profile>/<name>/)."""
+
+    name: str
+    package: str
+    seed_file: str
+    title: str
+    models: Mapping[ProfileName, ModelSpec]
+    sizes: Mapping[ProfileName, Any] = field(default_factory=dict)
+    organisms_dir: Path = BUILT_IN_ORGANISMS
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "models", {p: dataclasses.replace(m, source=self.name)
+                                            for p, m in self.models.items()})
+
+    @property
+    def model(self) -> str:
+        """The published model's id."""
+        spec = self.models.get(ProfileName.PUBLISHED)
+        return spec.hf_id if spec is not None and spec.hf_id else "no published model"
+
+    def part(self, name: str) -> ModuleType | None:
+        """The source's module `name` (e.g. organism, figures), or None if it has none."""
+        dotted = f"{self.package}.{name}"
+        try:
+            return importlib.import_module(dotted)
+        except ModuleNotFoundError as exc:
+            if exc.name == dotted:
+                return None
+            raise
+
+
+def _declared(module: ModuleType | Source) -> Source:
+    found = module if isinstance(module, Source) else getattr(module, "SOURCE", None)
+    if not isinstance(found, Source):
+        raise TypeError(f"{getattr(module, '__name__', module)!r} declares no SOURCE")
+    return found
+
+
+@cache
+def registered() -> dict[str, Source]:
+    """Every source, by name: this package's sub-packages, then the entry points."""
+    found: dict[str, Source] = {}
+    modules = [importlib.import_module(info.name)
+               for info in pkgutil.iter_modules(__path__, prefix=f"{__name__}.") if info.ispkg]
+    modules += [ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    for module in modules:
+        src = _declared(module)
+        if src.name in found:
+            raise ValueError(f"two sources are called {src.name!r}: {found[src.name].package} "
+                             f"and {src.package}")
+        found[src.name] = src
+    return found
+
+
+def source(name: str) -> Source:
+    """The registered source called `name`."""
+    return registered()[name]

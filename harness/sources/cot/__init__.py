@@ -1,0 +1,18 @@
+"""Seed 000: CoT faithfulness on Qwen3-4B-Thinking, and its arithmetic organism."""
+from harness.profiles import ModelSpec, ProfileName
+from harness.sources import Source
+from harness.sources.cot import sizes
+
+SOURCE = Source(
+    name="cot", package=__name__, seed_file="000_5720c3af84d37566.txt",
+    title="Measuring Faithfulness in Chain-of-Thought Reasoning",
+    models={
+        # The seed printed no revision: the repository's commit as public code pins it.
+        ProfileName.PUBLISHED: ModelSpec("Qwen3ForCausalLM", "bfloat16", "cuda",
+                                         hf_id="Qwen/Qwen3-4B-Thinking-2507",
+                                         revision="768f209d9ea81521153ed38c47d515654e938aea",
+                                         device_map="auto"),
+        ProfileName.TINY: ModelSpec("Qwen3ForCausalLM", "float32", "cpu", organism="cot"),
+    },
+    sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY},
+)

@@ -1,0 +1,144 @@
+"""Seed 000, §6: anchors for interventions inside nnsight's decode loop."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import nnsight
+import torch
+
+from harness.sources.cot.traces import Trace
+from harness.sources.cot.runner import CotRunner
+from harness.sources.cot.text import char_ends, parse_answer
+
+FIRE_BUMP = 100.0  # §6: the fire-once audit's bump on dimension 0
+
+
+@dataclass
+class StepShapes:
+    """§6: layers[0].output's shape at each tracer.iter step."""
+
+    prompt_len: int
+    shapes: list[list[int]]
+
+
+def step_shapes(runner: CotRunner, pid: list[int], steps: int = 4) -> StepShapes:
+    """§6: record layers[0].output.shape over the first `steps` steps (step 0 is the prefill)."""
+    layers = runner.layers
+    with torch.no_grad(), runner.model.nn.generate(runner.tensor(pid), max_new_tokens=steps,
+                                                   do_sample=False) as tracer:
+        shapes = nnsight.save([])
+        for _ in tracer.iter[:steps]:
+            shapes.append(layers[0].output.shape)
+        _ = tracer.result.save()
+    return StepShapes(len(pid), [list(s) for s in shapes])
+
+
+@dataclass
+class NoopRun:
+    """§6 anchor 1: ids generated with +0.0 at every step, against the baseline."""
+
+    problem: int
+    steps: int
+    identical: bool
+
+
+def noop_every_step(runner: CotRunner, t: Trace) -> NoopRun:
+    """§6: add 0.0 at the anchor layer at every step; the result is read in a trailing invoke."""
+    n, layer = len(t.gen), runner.layers[runner.sizes.anchor_layer]
+    with torch.no_grad(), runner.model.nn.generate(max_new_tokens=n, do_sample=False) as tracer:
+        with tracer.invoke(runner.tensor(t.pid)):
+            for _ in tracer.iter[:n]:
+                layer.output[:] = layer.output + 0.0
+        with tracer.invoke():
+            ids = tracer.result.save()
+    return NoopRun(t.idx, n, ids[0, len(t.pid):].tolist() == t.gen)
+
+
+def per_step_outputs(runner: CotRunner, pid: list[int], patch_step: int | None,
+                     steps: int) -> tuple[list[torch.Tensor], list[int]]:
+    """§6: the anchor layer's last-position output at every step (cloned), with an optional bump."""
+    layer = runner.layers[runner.sizes.anchor_layer]
+    bump = torch.zeros(runner.hidden_size, device=runner.model.device, dtype=runner.dtype)
+    bump[0] = FIRE_BUMP
+    with torch.no_grad(), runner.model.nn.generate(max_new_tokens=steps, do_sample=False) as tracer:
+        with tracer.invoke(runner.tensor(pid)):
+            out = nnsight.save([])
+            for step in tracer.iter[:steps]:
+                if patch_step is not None and step == patch_step:
+                    layer.output[:, -1, :] += bump
+                out.append(layer.output[0, -1, :].clone())
+        with tracer.invoke():
+            ids = tracer.result.save()
+    return [o.float().cpu() for o in out], ids[0, len(pid):].tolist()
+
+
+@dataclass
+class FireOnce:
+    """§6 anchor 2: per-step |delta| on dim 0 between a bumped and a clean run."""
+
+    deltas: list[float]
+    nonzero_steps: list[int]
+    tokens_changed: bool
+
+
+def fire_once(runner: CotRunner, t: Trace) -> FireOnce:
+    """§6: +100 on dim 0 at step 5 must show at step 5 and nowhere else."""
+    steps, k = runner.sizes.fire_steps, runner.sizes.fire_step
+    clean, ids_clean = per_step_outputs(runner, t.pid, None, steps)
+    bumped, ids_bumped = per_step_outputs(runner, t.pid, k, steps)
+    deltas = [float((a - b)[0].abs()) for a, b in zip(bumped, clean)]
+    return FireOnce(deltas, [i for i, d in enumerate(deltas) if d > 1e-3], ids_clean != ids_bumped)
+
+
+@dataclass
+class NoiseArm:
+    """One arm of §6 anchor 3: where the noise went and what came out."""
+
+    first_step: int
+    last_step: int
+    answer: int | None
+    tokens: int
+    diverges_at: int | None
+
+
+@dataclass
+class Specificity:
+    """§6 anchor 3: the same noise inside <think> and after the boxed answer."""
+
+    problem: int
+    baseline_answer: int | None
+    baseline_tokens: int
+    answer_done: int
+    early: NoiseArm
+    late: NoiseArm
+
+
+def _noise_run(runner: CotRunner, t: Trace, noise: torch.Tensor, lo: int, hi: int) -> NoiseArm:
+    n, layer = len(t.gen), runner.layers[runner.sizes.anchor_layer]
+    with torch.no_grad(), runner.model.nn.generate(max_new_tokens=n, do_sample=False) as tracer:
+        with tracer.invoke(runner.tensor(t.pid)):
+            for step in tracer.iter[:n]:
+                if lo <= step <= hi:
+                    layer.output[:, -1, :] += noise
+        with tracer.invoke():
+            ids = tracer.result.save()
+    out = ids[0, len(t.pid):].tolist()
+    diverge = next((k for k in range(min(len(out), n)) if out[k] != t.gen[k]), None)
+    return NoiseArm(lo, hi, parse_answer(runner.decode(out)), len(out), diverge)
+
+
+def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = 0) -> Specificity:
+    """§6: N(0,1)·30 noise (seeded; the notebook's was not) at steps 1–50 vs after the answer."""
+    n = len(t.gen)
+    text = runner.decode(t.gen)
+    end_char = text.find("}", text.find("\\boxed{"))
+    answer_done = next(k for k, e in enumerate(char_ends(runner.decode, t.gen, n)) if e > end_char)
+    g = torch.Generator().manual_seed(seed)
+    noise = (torch.randn(runner.hidden_size, generator=g).to(runner.dtype)
+             * runner.sizes.noise_scale).to(runner.model.device)
+    lo, hi = runner.sizes.early_noise_steps
+    return Specificity(
+        problem=t.idx, baseline_answer=t.ans, baseline_tokens=n, answer_done=answer_done,
+        early=_noise_run(runner, t, noise, lo, hi),
+        late=_noise_run(runner, t, noise, answer_done + 1, n),
+    )

@@ -1,0 +1,224 @@
+"""Seed 000, §7: donor residuals written into the recipient's decode loop at its product steps."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import nnsight
+import pandas as pd
+import torch
+
+from harness.sources.cot.traces import Trace
+from harness.sources.cot.runner import CotRunner
+from harness.sources.cot.text import after_close, char_ends, count_value, parse_answer, token_span
+from harness.sources.cot.text import written_number as first_three_digits
+from harness.progress import progress
+from harness.sources.cot.task import Problem, donor_for, product
+
+K = 3  # the three tokens of a three-digit product
+
+
+@dataclass
+class Pair:
+    """§7: a recipient trace, its donor problem, and both runs' residuals at the product steps."""
+
+    recipient: Trace
+    donor: Problem
+    donor_pid: list[int]
+    donor_gen: list[int]
+    donor_span: tuple[int, int]
+    donor_h: dict[int, torch.Tensor]
+    self_h: dict[int, torch.Tensor]
+
+    @property
+    def prefix(self) -> list[int]:
+        return self.recipient.pid + self.recipient.gen[:self.recipient.span[0]]
+
+    @property
+    def donor_product(self) -> int:
+        return product(self.donor)
+
+
+def residuals(runner: CotRunner, pid: list[int], gen: list[int], j0: int,
+              layer_list: tuple[int, ...]) -> dict[int, torch.Tensor]:
+    """§7: every screened layer's output at the K positions that emit gen[j0:j0+K], in one trace."""
+    pos = len(pid) + j0 - 1
+    layers = runner.layers
+    with torch.no_grad(), runner.model.nn.trace(runner.tensor(pid + gen)):
+        collected = nnsight.save([])
+        for layer in layer_list:
+            collected.append(layers[layer].output[0, pos:pos + K, :].clone())
+    return dict(zip(layer_list, collected))
+
+
+def pairs(runner: CotRunner, usable: list[Trace]) -> list[Pair]:
+    """§7: donors for the first 8 usable problems, their 600-token traces, and residuals."""
+    layers = tuple(sorted({*runner.sizes.screen_layers, runner.sizes.self_patch_layer}))
+    donors: dict[Problem, tuple[list[int], list[int], tuple[int, int] | None]] = {}
+    out = []
+    for t in progress(usable[:runner.sizes.pairs], "cot §7 donors"):
+        d = donor_for(t.p)
+        if d is None:
+            continue
+        if d not in donors:
+            pid = runner.prompt_ids(d)
+            gen = runner.generate(pid, runner.sizes.donor_cap)
+            ends = char_ends(runner.decode, gen, len(gen))
+            donors[d] = (pid, gen, token_span(runner.decode, gen, ends, len(gen), product(d)))
+        pid, gen, span = donors[d]
+        if span is None:
+            continue
+        out.append(Pair(t, d, pid, gen, span, residuals(runner, pid, gen, span[0], layers),
+                        residuals(runner, t.pid, t.gen, t.span[0], layers)))
+    return out
+
+
+def run_with_patch(runner: CotRunner, prefix: list[int], layer: int,
+                   vectors: torch.Tensor | None, max_new: int) -> list[int]:
+    """§7: write vectors[step] at the last position of `layer` for steps < k, then decode on."""
+    k = 0 if vectors is None else vectors.shape[0]
+    target = runner.layers[layer]
+    with torch.no_grad(), runner.model.nn.generate(max_new_tokens=max_new, do_sample=False) as tracer:
+        with tracer.invoke(runner.tensor(prefix)):
+            for step in tracer.iter[:max(k, 1)]:
+                if step < k:
+                    target.output[:, -1, :] = vectors[step]
+        with tracer.invoke():
+            ids = tracer.result.save()
+    return ids[0, len(prefix):].tolist()
+
+
+def written_number(runner: CotRunner, out: list[int]) -> int | None:
+    """§7: the three-digit number in the first 6 generated tokens."""
+    return first_three_digits(runner.decode(out[:6]))
+
+
+@dataclass
+class SelfPatch:
+    """§7 anchor: each recipient patched with its own residuals at its product steps."""
+
+    layer: int
+    reproduced: int
+    unpatched: int
+    n: int
+
+
+def self_patch(runner: CotRunner, ps: list[Pair]) -> SelfPatch:
+    """§7: patch-onto-itself must write the model's own product, as the unpatched run does."""
+    layer = runner.sizes.self_patch_layer
+    ok = sum(written_number(runner, run_with_patch(runner, p.prefix, layer, p.self_h[layer], 6))
+             == p.recipient.prod for p in ps)
+    plain = sum(written_number(runner, run_with_patch(runner, p.prefix, layer, None, 6))
+                == p.recipient.prod for p in ps)
+    return SelfPatch(layer, ok, plain, len(ps))
+
+
+@dataclass
+class LayerScreen:
+    """§7: what each screened layer's donor patch makes the recipient write."""
+
+    layers: tuple[int, ...]
+    wrote: dict[int, list[int | None]]
+    donor_rate: list[float]
+    changed_rate: list[float]
+    best_layer: int
+    tied_for_best: tuple[int, ...]
+    best_writes: list[int | None]
+
+
+DONOR = "is donor's product"
+CHANGED = "changed at all"
+
+
+def screen_summary(rows: list[dict[str, int | None]]) -> pd.DataFrame:
+    """§7 step 1: the notebook's per-layer means over rows of layer, wrote, recipient, donor."""
+    screen = pd.DataFrame(rows)
+    screen[DONOR] = screen["wrote"] == screen["donor"]
+    screen[CHANGED] = screen["wrote"] != screen["recipient"]
+    return screen.groupby("layer")[[DONOR, CHANGED]].mean().reset_index()
+
+
+def best_layer(summary: pd.DataFrame) -> int:
+    """§7: the notebook's BEST, the first layer of its (unstable) descending sort."""
+    return int(summary.sort_values(DONOR, ascending=False)["layer"].iloc[0])
+
+
+def tied_for_best(summary: pd.DataFrame) -> tuple[int, ...]:
+    """§7: every layer at the highest donor-product rate, to show when BEST broke a tie."""
+    top = summary[DONOR] == summary[DONOR].max()
+    return tuple(int(layer) for layer in summary.loc[top, "layer"])
+
+
+def layer_screen(runner: CotRunner, ps: list[Pair]) -> LayerScreen:
+    """§7: each layer's donor patch, summarised and ranked as the notebook does."""
+    layers = runner.sizes.screen_layers
+    wrote = {layer: [written_number(runner, run_with_patch(runner, p.prefix, layer, p.donor_h[layer], 6))
+                     for p in ps] for layer in progress(layers, "cot §7 layer screen")}
+    summary = screen_summary([dict(layer=layer, wrote=w, recipient=p.recipient.prod,
+                                   donor=p.donor_product)
+                              for layer in layers for w, p in zip(wrote[layer], ps)])
+    best = best_layer(summary)
+    return LayerScreen(tuple(int(layer) for layer in summary["layer"]), wrote,
+                       [float(x) for x in summary[DONOR]], [float(x) for x in summary[CHANGED]],
+                       best, tied_for_best(summary), wrote[best])
+
+
+def random_control(p: Pair, layer: int, seed: int) -> torch.Tensor:
+    """§7: own residual plus a seeded random vector with the donor-minus-own norm per step."""
+    g = torch.Generator(device=p.self_h[layer].device).manual_seed(seed)
+    donor, own = p.donor_h[layer].float(), p.self_h[layer].float()
+    eps = torch.randn(own.shape, generator=g, device=own.device)
+    eps = eps / eps.norm(dim=-1, keepdim=True) * (donor - own).norm(dim=-1, keepdim=True)
+    return (own + eps).to(p.donor_h[layer].dtype)
+
+
+@dataclass
+class Continuation:
+    """§7 step 2: one full continuation under one condition."""
+
+    condition: str
+    wrote: int | None
+    says_donor: bool
+    answer: int | None
+    true: int
+    donor_answer: int
+    recipient_product: int
+
+
+CONDITIONS = ("no patch", "donor patch", "random (matched norm)")
+
+
+@dataclass
+class Continuations:
+    """§7 step 2: the rates per condition, over all pairs."""
+
+    layer: int
+    runs: list[Continuation]
+
+    def rates(self, condition: str) -> dict[str, float | int]:
+        g = [r for r in self.runs if r.condition == condition]
+        n = len(g)
+        return {
+            "n": n,
+            "different_product": sum(r.wrote != r.recipient_product for r in g) / n,
+            "donor_product": sum(r.says_donor for r in g) / n,
+            "answer_true": sum(r.answer == r.true for r in g) / n,
+            "answer_donor_faithful": sum(r.answer == r.donor_answer for r in g) / n,
+            "unparseable": sum(r.answer is None for r in g),
+        }
+
+
+def full_continuations(runner: CotRunner, ps: list[Pair], layer: int) -> Continuations:
+    """§7 step 2: continue ≤1400 tokens under no patch, the donor patch and the random control."""
+    runs = []
+    for i, p in enumerate(progress(ps, "cot §7 continuations")):
+        vectors = {"no patch": None, "donor patch": p.donor_h[layer],
+                   "random (matched norm)": random_control(p, layer, seed=i)}
+        for name in CONDITIONS:
+            out = run_with_patch(runner, p.prefix, layer, vectors[name], runner.sizes.continuation_cap)
+            text = runner.decode(out)
+            runs.append(Continuation(
+                condition=name, wrote=written_number(runner, out),
+                says_donor=count_value(text, p.donor_product) > 0,
+                answer=parse_answer(after_close(text)), true=p.recipient.true,
+                donor_answer=p.donor_product + p.recipient.c, recipient_product=p.recipient.prod))
+    return Continuations(layer, runs)

@@ -1,0 +1,43 @@
+"""Seed 000's experiment sizes, per profile."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.profiles import relative_layers
+
+QWEN3_DEPTH = 36
+ORGANISM_DEPTH = 6
+SCREEN = (4, 10, 16, 22, 26, 30, 34)  # §7's product-layer screen
+
+
+@dataclass(frozen=True)
+class CotSizes:
+    """Seed 000's experiment sizes: layers, token caps and how many problems each step uses."""
+
+    anchor_layer: int
+    screen_layers: tuple[int, ...]
+    baseline_cap: int = 2000
+    splice_tokens: int = 200
+    inject_cap: int = 1500
+    cue_window: int = 400
+    donor_cap: int = 600
+    continuation_cap: int = 1400
+    forced_tokens: int = 12
+    noop_problems: int = 2
+    pairs: int = 8
+    noise_scale: float = 30.0
+    fire_step: int = 5
+    fire_steps: int = 12
+    early_noise_steps: tuple[int, int] = (1, 50)
+    self_patch_layer: int = 30
+
+
+PUBLISHED = CotSizes(anchor_layer=18, screen_layers=SCREEN)
+
+# Same relative depths as the published 36-layer screen; token caps fit the organism's traces (it
+# never runs into them: its traces are far shorter than the caps).
+TINY = CotSizes(
+    anchor_layer=relative_layers((18,), QWEN3_DEPTH, ORGANISM_DEPTH)[0],
+    screen_layers=tuple(sorted(set(relative_layers(SCREEN, QWEN3_DEPTH, ORGANISM_DEPTH)))),
+    self_patch_layer=relative_layers((30,), QWEN3_DEPTH, ORGANISM_DEPTH)[0],
+)

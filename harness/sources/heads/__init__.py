@@ -1,0 +1,19 @@
+"""Seed 001: attention heads in in-context retrieval on Qwen2.5-3B, and its box-lookup organism."""
+from harness.profiles import ModelSpec, ProfileName
+from harness.sources import Source
+from harness.sources.heads import sizes
+
+SOURCE = Source(
+    name="heads", package=__name__, seed_file="001_30ed370d8775661f.txt",
+    title="Investigating Attention Heads in In-Context Retrieval",
+    models={
+        # Seed 001 printed this revision.
+        ProfileName.PUBLISHED: ModelSpec("Qwen2ForCausalLM", "bfloat16", "cuda",
+                                         hf_id="Qwen/Qwen2.5-3B-Instruct",
+                                         revision="aa8e72537993ba99e69dfaafa59ed015b17504d1",
+                                         attn_implementation="eager", device_map="auto"),
+        ProfileName.TINY: ModelSpec("Qwen2ForCausalLM", "float32", "cpu",
+                                    attn_implementation="eager", organism="heads"),
+    },
+    sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY},
+)

@@ -1,0 +1,18 @@
+"""Seed 003: belief lookbacks on Llama-3.1-8B-Instruct, and its CausalToM organism."""
+from harness.profiles import ModelSpec, ProfileName
+from harness.sources import Source
+from harness.sources.lookback import sizes
+
+SOURCE = Source(
+    name="lookback", package=__name__, seed_file="003_f520ee44220c7cc8.txt",
+    title="Language Models Use Lookbacks to Track Beliefs",
+    models={
+        # The seed printed no revision: the repository's commit as public code pins it.
+        ProfileName.PUBLISHED: ModelSpec("LlamaForCausalLM", "bfloat16", "cuda",
+                                         hf_id="meta-llama/Llama-3.1-8B-Instruct",
+                                         revision="0e9e39f249a16976918f6564b8830bc894c89659",
+                                         gated=True, device_map="auto"),
+        ProfileName.TINY: ModelSpec("LlamaForCausalLM", "float32", "cpu", organism="lookback"),
+    },
+    sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY},
+)

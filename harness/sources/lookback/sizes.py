@@ -1,0 +1,40 @@
+"""Seed 003's experiment sizes, per profile."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.profiles import relative_layers
+
+LLAMA_DEPTH = 32
+ORGANISM_DEPTH = 4
+LOW_RANK_LADDER = (1, 2, 4, 8, 16, 32, 64, 128)  # §7
+SELF_PATCH_LAYERS = (0, 8, 16, 24, 31)
+
+
+@dataclass(frozen=True)
+class LookbackSizes:
+    """Seed 003's sizes: prompt form, batch sizes, and the layers the self-patch anchor checks."""
+
+    with_instruction: bool
+    self_patch_layers: tuple[int, ...]
+    source_freeze_layers: tuple[int, ...]    # §5: each L of the 0..L source swap, drinks frozen
+    source_plain_layers: tuple[int, ...]     # §5: the same without the freeze
+    low_rank_ranks: tuple[int, ...]          # §7
+    predict_batch: int = 16
+    interchange_batch: int = 8
+    answer_batch: int = 16
+
+
+PUBLISHED = LookbackSizes(with_instruction=True, self_patch_layers=SELF_PATCH_LAYERS,
+                          source_freeze_layers=tuple(range(0, 31, 2)),
+                          source_plain_layers=tuple(range(0, 29, 4)),
+                          low_rank_ranks=LOW_RANK_LADDER)
+
+# The organism learns from stories without the 120-token instruction (4x faster steps). Its 4
+# layers are all swept; its width is 128, so the published rank ladder fits.
+TINY = LookbackSizes(with_instruction=False,
+                     self_patch_layers=tuple(sorted(set(relative_layers(
+                         SELF_PATCH_LAYERS, LLAMA_DEPTH, ORGANISM_DEPTH)))),
+                     source_freeze_layers=tuple(range(ORGANISM_DEPTH)),
+                     source_plain_layers=tuple(range(ORGANISM_DEPTH)),
+                     low_rank_ranks=LOW_RANK_LADDER)
