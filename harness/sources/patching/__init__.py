@@ -1,4 +1,8 @@
-"""Seed 004: activation patching on GPT-2 small, and its IOI organism."""
+"""Seed 004: activation patching on GPT-2 small.
+
+3 register rows, a hook reference, an optional TransformerLens cross-check and a corrected IOI
+pair. The seed publishes no numbers, its whole-stream patch is an identity by construction, and
+its clean prompt never mentions " Mary"."""
 from harness.profiles import ModelSpec, ProfileName
 from harness.sources import Source
 from harness.sources.patching import sizes

@@ -92,3 +92,7 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
         "data": {"template": "When {A} and {B} went to the {place}, {B} gave the {object} to {A}.",
                  "loss": "the answer name of each sentence only", "names": list(NAMES)},
     })
+
+
+# Manifest key → the measurement that produced it, re-measured by tests/integration/test_organisms.py.
+MEASURES = {"io_preference": io_preference}

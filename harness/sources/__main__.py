@@ -1,0 +1,17 @@
+"""python -m harness.sources: every registered source, its seed, published model and status."""
+from __future__ import annotations
+
+import importlib
+
+from harness.sources import registered
+
+
+def main() -> None:
+    for name, src in sorted(registered().items()):
+        doc = importlib.import_module(src.package).__doc__ or ""
+        status = " ".join(doc.split("\n\n", 1)[-1].split())
+        print(f"{name}: {src.seed_file}, {src.title}; published model {src.model}\n  {status}")
+
+
+if __name__ == "__main__":
+    main()

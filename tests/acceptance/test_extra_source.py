@@ -1,0 +1,160 @@
+"""A source added from outside the repository: registered by an entry point, then run, judged,
+recorded and drawn, with no edit to any file of this repository (docs/adding-a-source.md)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.paths import ROOT
+
+# A minimal source in its own folders: one task, one experiment, one anchor, one claim, a figure.
+EXTRA_SOURCE = {
+    "extra_source/__init__.py": '''
+"""An extra source: vowels counted in a fixed word list (a model-free check)."""
+from pathlib import Path
+
+from harness.sources import Source
+
+SOURCE = Source(name="extra", package=__name__, seed_file="extra.txt",
+                title="Counting vowels (an extra source)", models={},
+                organisms_dir=Path(__file__).parent / "organisms")
+''',
+    "extra_source/task.py": '''
+"""The task: its sample set is a named constant."""
+WORDS = ("banana", "kiwi", "fig")
+''',
+    "extra_source/experiments.py": '''
+"""The experiment: vowels per word."""
+from dataclasses import dataclass
+
+from extra_source.task import WORDS
+
+
+@dataclass(frozen=True)
+class Vowels:
+    per_word: tuple[int, ...]
+    total: int
+
+
+def count_vowels(words: tuple[str, ...] = WORDS) -> Vowels:
+    per_word = tuple(sum(ch in "aeiou" for ch in w) for w in words)
+    return Vowels(per_word, sum(per_word))
+''',
+    "extra_source/figures.py": '''
+"""The extra source's figure: vowels per word."""
+from harness.figures import MEASURED_STYLE, plt, svg
+
+
+def per_word(entry):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.bar(range(len(entry["measured"]["per_word"])), entry["measured"]["per_word"],
+           color=MEASURED_STYLE["color"])
+    return svg(fig)
+
+
+FIGURES = {"extra.vowel-total": per_word}
+FIGURES_OF_RUN = {}
+''',
+    "extra_source-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: extra-source\nVersion: 0.1\n",
+    "extra_source-0.1.dist-info/entry_points.txt": "[interp_claims.sources]\nextra = extra_source\n",
+    "pytest.ini": "[pytest]\ntestpaths = claims\n",
+    "claims/extra/conftest.py": '''
+import pytest
+
+from extra_source.experiments import Vowels, count_vowels
+
+
+@pytest.fixture(scope="session")
+def vowels() -> Vowels:
+    return count_vowels()
+''',
+    "claims/extra/test_extra.py": '''
+from harness.claims import claim
+from harness.criteria import Exact
+
+from extra_source.experiments import count_vowels
+
+
+@claim("extra.repeatable", kind="anchor", section="1", needs="cpu",
+       statement="Counting twice gives the same counts.", published={"equal": True},
+       provenance="the experiment's own machinery", criterion=Exact("equal"))
+def test_repeatable(judge, vowels):
+    judge({"equal": count_vowels() == vowels})
+
+
+@claim("extra.vowel-total", kind="claim", section="2", needs="cpu",
+       statement="The word list holds 6 vowels.", published={"total": 6},
+       provenance="extra.txt, worked example", criterion=Exact("total"),
+       requires=["extra.repeatable"])
+def test_vowel_total(judge, vowels):
+    judge({"total": vowels.total, "per_word": list(vowels.per_word)})
+''',
+}
+
+
+def write_source(root: Path) -> None:
+    for name, text in EXTRA_SOURCE.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text.lstrip())
+
+
+def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    env = os.environ | {"PYTHONPATH": str(cwd)}
+    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def tracked_changes() -> str:
+    return subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture(scope="module")
+def extra_run(tmp_path_factory) -> dict:
+    """Pin the extra source's snapshots, re-run it against them, render its report."""
+    root = tmp_path_factory.mktemp("extra")
+    write_source(root)
+    before = tracked_changes()
+    pytest_args = ["-m", "pytest", "--profile=tiny", "-p", "no:cacheprovider", "claims/extra"]
+    pinned = run([*pytest_args, "--snapshot-update"], root)
+    judged = run(pytest_args, root)
+    report = run(["-m", "harness.report", "reports/results.json"], root)
+    return {"root": root, "pinned": pinned, "judged": judged, "report": report,
+            "repo_untouched": tracked_changes() == before}
+
+
+def test_the_extra_source_is_registered_by_its_entry_point(extra_run):
+    listed = run(["-c", "from harness.sources import registered; print(sorted(registered()))"],
+                 extra_run["root"])
+    assert "'extra'" in listed.stdout and "'cot'" in listed.stdout
+
+
+def test_its_claims_run_and_pass_against_their_own_snapshots(extra_run):
+    assert extra_run["pinned"].returncode == 0, extra_run["pinned"].stdout[-3000:]
+    assert extra_run["judged"].returncode == 0, extra_run["judged"].stdout[-3000:]
+    pins = sorted(p.name for p in (extra_run["root"] / "snapshots" / "tiny" / "extra").iterdir())
+    assert pins == ["test_repeatable.json", "test_vowel_total.json"]
+
+
+def test_its_verdicts_are_in_the_run_record(extra_run):
+    record = json.loads((extra_run["root"] / "reports" / "results.json").read_text())
+    verdicts = {e["id"]: (e["verdict"], e["drift"]) for e in record["tests"]}
+    assert verdicts == {"extra.repeatable": ("replicated", "no drift"),
+                        "extra.vowel-total": ("replicated", "no drift")}
+
+
+def test_the_report_draws_its_section_rows_and_figure(extra_run):
+    assert extra_run["report"].returncode == 0, extra_run["report"].stderr[-3000:]
+    page = (extra_run["root"] / "reports" / "claims.html").read_text()
+    assert "Counting vowels (an extra source)" in page
+    assert 'id="claim-extra.vowel-total"' in page and 'id="claim-extra.repeatable"' in page
+    assert "<svg" in page
+
+
+def test_adding_it_edits_no_file_of_this_repository(extra_run):
+    assert extra_run["repo_untouched"]

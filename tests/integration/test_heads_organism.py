@@ -1,0 +1,11 @@
+"""The heads organism's architecture: grouped-query attention, eager (weights readable)."""
+from __future__ import annotations
+
+from harness.models import load
+from harness.profiles import get_profile
+
+
+def test_heads_organism_shares_kv_heads_across_query_heads():
+    config = load(get_profile("tiny").models["heads"]).hf.config
+    assert config.num_key_value_heads < config.num_attention_heads
+    assert config._attn_implementation == "eager"
