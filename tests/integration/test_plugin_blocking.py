@@ -1,0 +1,86 @@
+"""The plugin's ordering and blocking, and the profile and resource skips, on throw-away files."""
+from __future__ import annotations
+
+from tests.integration.plugin_runs import ANCHOR_CHAIN, ANCHOR_FAILS, PUBLISHED_ONLY, results, verdicts
+
+pytest_plugins = ["pytester"]
+
+
+def test_failing_anchor_blocks_its_claim(tester):
+    tester.makepyfile(test_claims=ANCHOR_FAILS)
+    result = tester.runpytest("--snapshot-update")
+    result.assert_outcomes(passed=2, failed=1, skipped=1)
+    verdict, message = verdicts(tester)["cot.fake-claim"]
+    assert verdict == "blocked"
+    assert message == "blocked by cot.fake-anchor: AssertionError: the machinery is broken"
+    result.stdout.fnmatch_lines(["*blocked*cot.fake-claim*blocked by cot.fake-anchor*"])
+
+
+def test_anchor_runs_first_whatever_the_file_order(tester):
+    tester.makepyfile(test_claims=ANCHOR_FAILS)
+    result = tester.runpytest("-v", "--snapshot-update")
+    result.stdout.re_match_lines([r".*test_anchor FAILED", r".*test_claim_first_in_file SKIPPED"])
+
+
+def test_claim_selected_with_k_still_evaluates_its_anchor(tester):
+    tester.makepyfile(test_claims=ANCHOR_FAILS)
+    result = tester.runpytest("-k", "claim_first_in_file", "--snapshot-update")
+    result.assert_outcomes(failed=1, skipped=1)
+    assert verdicts(tester)["cot.fake-claim"][0] == "blocked"
+
+
+def test_anchors_that_require_anchors_run_in_dependency_order(tester):
+    tester.makepyfile(test_claims=ANCHOR_CHAIN)
+    result = tester.runpytest("-v", "-k", "chained_claim", "--snapshot-update")
+    result.assert_outcomes(passed=3)
+    result.stdout.re_match_lines([r".*test_base_anchor PASSED", r".*test_upper_anchor PASSED",
+                                  r".*test_chained_claim PASSED"])
+
+
+def test_passing_anchor_lets_its_claim_run(tester):
+    tester.makepyfile(test_claims=ANCHOR_FAILS)
+    tester.runpytest("-k", "free_claim", "--snapshot-update")
+    assert verdicts(tester)["cot.free-claim"][0] == "replicated"
+
+
+def test_blocking_holds_under_xdist(tester):
+    tester.makepyfile(test_claims=ANCHOR_FAILS)
+    result = tester.runpytest_subprocess("-n", "2", "--snapshot-update")
+    result.assert_outcomes(passed=2, failed=1, skipped=1)
+    assert verdicts(tester)["cot.fake-claim"][0] == "blocked"
+
+
+def test_blocking_holds_under_xdist_with_k(tester):
+    tester.makepyfile(test_claims=ANCHOR_FAILS)
+    result = tester.runpytest_subprocess("-n", "2", "-k", "claim_first_in_file", "--snapshot-update")
+    result.assert_outcomes(failed=1, skipped=1)
+    assert verdicts(tester)["cot.fake-claim"][0] == "blocked"
+
+
+def test_gpu_test_skips_with_reason_on_published_profile(tester, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    tester.makepyfile(test_claims=PUBLISHED_ONLY)
+    result = tester.runpytest("--profile=published", "-m", "gpu", "-rs")
+    result.assert_outcomes(skipped=1, deselected=1)
+    result.stdout.fnmatch_lines(["*SKIPPED*no CUDA device*"])
+    assert verdicts(tester)["cot.needs-gpu"] == ("skipped", "no CUDA device")
+
+
+def test_hub_test_skips_with_reason_when_cache_is_cold(tester, monkeypatch, tmp_path):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    tester.makepyfile(test_claims=PUBLISHED_ONLY)
+    result = tester.runpytest_subprocess("-m", "hub", "-rs", "--profile=published")
+    result.assert_outcomes(skipped=1, deselected=1)
+    verdict, message = verdicts(tester)["lookback.needs-tokenizer"]
+    assert verdict == "skipped"
+    assert "meta-llama/Llama-3.1-8B-Instruct" in message and "HF_TOKEN" in message
+
+
+def test_marker_selection_implies_published_profile(pytester, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    pytester.makepyfile(test_claims=PUBLISHED_ONLY)
+    result = pytester.runpytest("-p", "no:cacheprovider", "-m", "gpu")
+    result.stdout.fnmatch_lines(["interp-claims profile: published"])
+    assert results(pytester)["environment"]["profile"] == "published"

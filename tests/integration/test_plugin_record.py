@@ -1,0 +1,43 @@
+"""The plugin's run record: partial and complete runs, its schema, verdicts on the tiny profile."""
+from __future__ import annotations
+
+import json
+
+from harness.record import validate
+from tests.integration.plugin_runs import ANCHOR_FAILS, INTERRUPTED, MEASURES, PUBLISHED_ONLY, results, verdicts
+
+pytest_plugins = ["pytester"]
+
+
+def test_interrupted_run_is_recorded_as_partial(tester):
+    tester.makepyfile(test_m=INTERRUPTED)
+    tester.runpytest_subprocess("--snapshot-update")
+    run = results(tester)["run"]
+    assert run["completed"] is False and run["interrupted"] is True
+    assert "test_m.py::test_never_reached" in run["not_run"]
+    history = list((tester.path / "reports" / "history").glob("*.json"))
+    assert json.loads(history[0].read_text())["run"]["completed"] is False
+    assert "partial run" in (tester.path / "reports" / "claims.html").read_text()
+
+
+def test_complete_run_is_recorded_as_complete(tester):
+    tester.makepyfile(test_m=MEASURES)
+    tester.runpytest("--snapshot-update")
+    assert results(tester)["run"] == {"completed": True, "exit_status": 0, "interrupted": False,
+                                      "not_run": []}
+
+
+def test_results_json_matches_its_schema(tester):
+    tester.makepyfile(test_claims=ANCHOR_FAILS)
+    tester.runpytest("--snapshot-update")
+    data = results(tester)
+    assert validate(data) == []
+    assert data["counts"]["all"] == {"not replicated": 1, "blocked": 1, "replicated": 2}
+
+
+def test_tiny_profile_claims_are_not_applicable(tester):
+    tester.makepyfile(test_claims=PUBLISHED_ONLY)
+    tester.runpytest("--snapshot-update", "-m", "not hub", "--profile=tiny")
+    verdict, message = verdicts(tester)["cot.needs-gpu"]
+    assert verdict == "not applicable"
+    assert message == "not applicable (published values are for Qwen/Qwen3-4B-Thinking-2507)"
