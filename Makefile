@@ -14,9 +14,13 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# The suite's own tests and every claim on the tiny profile (CPU organisms).
+# The suite's own tests and every claim on the tiny profile (CPU organisms); then the published
+# tokenizer checks (`hub`) against whatever Hugging Face cache HF_HOME names, offline: each skips
+# with its reason where the cache lacks its files.
 test: $(STAMP)
 	$(PY) -m pytest --profile=tiny -n 2 -m "not slow" -p no:cacheprovider
+	HF_HUB_OFFLINE=1 $(PY) -m pytest --profile=published -m hub claims -p no:cacheprovider \
+	  --results=reports/hub/results.json
 
 # The claims on the best profile this machine has (published with CUDA, else tiny).
 replicate: $(STAMP)
