@@ -3,10 +3,12 @@ receipts, identity patches and the attention/value recomposition, at every block
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import torch
 
-from harness.sources.heads.lab import compose_head_message
+from harness.sources.heads.grid import Grid
+from harness.sources.heads.lab import HeadsLab, compose_head_message
 from harness.sources.heads.forward import (Geometry, Patch, head_output_patch,
                                                reference_forward, residual_patch, run_forward)
 from harness.models import Loaded
@@ -29,6 +31,9 @@ class Checks:
     @property
     def n(self) -> int:
         return len(self.results)
+
+    def measured(self) -> dict[str, Any]:
+        return {"all_exact": not self.failed, "checked": self.n}
 
 
 def _ids(model: Loaded, family: Family, key: str) -> list[int]:
@@ -125,3 +130,47 @@ def av_identity(model: Loaded, family: Family) -> Checks:
             run = run_forward(model, ids, [head_output_patch(b, h, message)])
             checks.add(f"logits:{b}.{h}", torch.equal(run.logits, native.logits))
     return checks
+
+
+@dataclass
+class RecordCounts:
+    """§7: observations per study once the grid (§6, the last study) has run, the counts the
+    architecture implies (13 + 3 × heads per main family, 4 + blocks + 2 × heads per opening
+    family), and the lab's own checks."""
+
+    main: int
+    opening: int
+    expected_main: int
+    expected_opening: int
+    grid_recorded: bool
+    checks: dict[str, bool]
+
+    @property
+    def failed_checks(self) -> list[str]:
+        return [k for k, ok in self.checks.items() if not ok]
+
+    @property
+    def failed(self) -> list[str]:
+        counts = {"main records": (self.main, self.expected_main),
+                  "opening records": (self.opening, self.expected_opening)}
+        return ([f"{name}: {n}, expected {expected}" for name, (n, expected) in counts.items()
+                 if n != expected] + ([] if self.grid_recorded else ["a grid cell is unrecorded"])
+                + self.failed_checks)
+
+    def measured(self) -> dict[str, Any]:
+        kinds = sorted({k.split(":")[0] for k in self.checks})
+        return {"main_records": self.main, "opening_records": self.opening,
+                "checks_failed": len(self.failed_checks),
+                "checks": {kind: sum(k.startswith(kind + ":") for k in self.checks)
+                           for kind in kinds}}
+
+
+def record_counts(lab: HeadsLab, grid: Grid) -> RecordCounts:
+    """§7: count the lab's observations per study after `grid`, whose cells must all be there."""
+    g = lab.geometry
+    studies = [k[0] for k in lab.observations]
+    return RecordCounts(studies.count("main"), studies.count("opening"),
+                        (13 + 3 * g.n_heads) * len(lab.main),
+                        (4 + g.n_blocks + 2 * g.n_heads) * len(lab.opening),
+                        all(lab.has_case(f, c) for f in lab.main for c in grid.conditions.values()),
+                        lab.checks)

@@ -84,8 +84,7 @@ class HeadsLab:
         self.geometry = Geometry.of(model)
         self.observations: dict[tuple[str, str, str], Observation] = {}
         self.checks: dict[str, bool] = {}
-        self.head_blocks: tuple[int, ...] = ()       # the main study's captured blocks
-        self.native_runs: dict[str, dict[str, ForwardRun]] = {}
+        self.native_runs: dict[tuple[str, tuple[int, ...]], dict[str, ForwardRun]] = {}
         self._rendered: dict[tuple[str, str], Rendered] = {}
         self._first = {"opening": opening[0].family_id, "main": main[0].family_id}
         # Let nnsight install its own hooks before any hook clean-up is checked.
@@ -97,12 +96,12 @@ class HeadsLab:
         return self._rendered[family.family_id, key]
 
     def run_case(self, family: Family, key: str, condition: str, patches: Sequence[Patch] = (),
-                 *, study: str = "main", capture_blocks: Sequence[int] | None = None,
+                 *, capture_blocks: Sequence[int], study: str = "main",
                  **meta) -> tuple[ForwardRun, Observation]:
-        """One live prefill, recorded; the first family is also checked against the reference."""
+        """One live prefill capturing `capture_blocks`, recorded; the first family is also
+        checked against the reference."""
         ids = self.prompt(family, key).input_ids
-        run = run_forward(self.model, ids, patches,
-                          self.head_blocks if capture_blocks is None else capture_blocks)
+        run = run_forward(self.model, ids, patches, capture_blocks)
         tag = f"{study}:{family.family_id}:{condition}"
         self.checks[f"receipts:{tag}"] = all(r.exact for r in run.edits) and len(run.edits) == len(patches)
         self.checks[f"untouched:{tag}"] = run.untouched
@@ -146,16 +145,18 @@ class HeadsLab:
         return bootstrap_mean(self.values(treatment, metric) - self.values(baseline, metric),
                               CONTENT_SEED)
 
-    def native(self, family: Family) -> dict[str, ForwardRun]:
-        """§3: unmodified O and D runs of a main family, computed once and shared."""
-        if family.family_id not in self.native_runs:
+    def native(self, family: Family, blocks: tuple[int, ...]) -> dict[str, ForwardRun]:
+        """§3: unmodified O and D runs of a main family capturing `blocks`, computed once and
+        shared (asking again with other blocks would repeat a condition, which _record refuses)."""
+        if (family.family_id, blocks) not in self.native_runs:
             o, d = self.prompt(family, "O"), self.prompt(family, "D")
             assert family.O.query == family.D.query and len(o.input_ids) == len(d.input_ids)
             assert o.label_positions == d.label_positions
             assert len(set(answer_roles(family, "main").values())) == 3
-            self.native_runs[family.family_id] = {k: self.run_case(family, k, f"native.{k}")[0]
-                                                  for k in ("O", "D")}
-        return self.native_runs[family.family_id]
+            self.native_runs[family.family_id, blocks] = {
+                k: self.run_case(family, k, f"native.{k}", capture_blocks=blocks)[0]
+                for k in ("O", "D")}
+        return self.native_runs[family.family_id, blocks]
 
 
 def repeat_kv(values: torch.Tensor, query_heads: int) -> torch.Tensor:

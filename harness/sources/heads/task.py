@@ -17,6 +17,8 @@ guitar hat map magazine coat television painting picture milk pipe ice key
 LETTERS = list("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 OPENING = "017-explore-v1"
 MAIN = "027-parallel-lookup-confirmation-v1"
+OPENING_FAMILIES = 8    # §1: the notebook draws range(8) opening and range(32) main families
+MAIN_FAMILIES = 32
 
 Bindings = list[list[str]]  # [object, label] rows in declaration order
 
@@ -62,6 +64,26 @@ def generate_family(namespace: str, index: int,
     donor.insert(5, [query, donor_answer])
     return Family(f"{namespace}:{index:04d}", Question(recipient, recipient[19][0]),
                   Question(donor, query), Question(recipient, query))
+
+
+@dataclass(frozen=True)
+class ProblemSets:
+    """§1: the opening set (every object) and the main set (single-token objects only)."""
+
+    opening: list[Family]
+    main: list[Family]
+
+
+def single_token_filter(tok) -> Callable[[str], bool]:
+    """§1's filter: whether a word is one token, with its leading space, under `tok`."""
+    return lambda word: len(tok.encode(" " + word, add_special_tokens=False)) == 1
+
+
+def problem_sets(single_token: Callable[[str], bool]) -> ProblemSets:
+    """§1: OPENING_FAMILIES opening families and MAIN_FAMILIES main families, in index order."""
+    return ProblemSets([generate_family(OPENING, i) for i in range(OPENING_FAMILIES)],
+                       [generate_family(MAIN, i, single_token=single_token)
+                        for i in range(MAIN_FAMILIES)])
 
 
 def binding_tables(families: list[Family]) -> set[tuple[tuple[str, ...], ...]]:

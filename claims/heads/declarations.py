@@ -1,0 +1,18 @@
+"""What seed 001's claim declarations share: the provenance line, prerequisite anchors and the
+probability tolerance; and the judging of an anchor's exact checks."""
+from __future__ import annotations
+
+from harness.claims import Tolerance
+from harness.sources.heads.anchors import Checks, RecordCounts
+
+NB = "seed 001 notebook output, §{}"
+SETUP = ("heads.problem-sets", "heads.disjoint-sets", "heads.main-example")
+MACHINERY = SETUP + ("heads.reference-forward", "heads.edit-receipts")
+CONTENT = MACHINERY + ("heads.head-identity", "heads.av-identity")
+PROB = Tolerance(abs=0.02)
+
+
+def judge_checks(judge, checks: Checks | RecordCounts) -> None:
+    """An anchor holds when every check does: fail naming the first failures, else judge."""
+    assert not checks.failed, f"{len(checks.failed)} checks failed: {checks.failed[:8]}"
+    judge(checks.measured())
