@@ -4,14 +4,10 @@
 """
 from __future__ import annotations
 
-import random
-
 from harness.claims import Tolerance, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
                               PeakLayer, all_of)
-from harness.sources.lookback.experiments import most_common
-from harness.sources.lookback.task import (CHARACTERS, OBJECTS, STATES, build_answer, build_binding,
-                                      build_eval, build_source, layout, sample_entities)
+from harness.sources.lookback.task import build_binding, build_eval, worked_example
 
 
 @claim("lookback.samples", kind="anchor", section="1–4", needs="cpu",
@@ -24,9 +20,9 @@ from harness.sources.lookback.task import (CHARACTERS, OBJECTS, STATES, build_an
        criterion=all_of(Exact("worked_example"), Exact("own"), Exact("other"),
                         Exact("binding_row0"), Exact("binding_queried"), Exact("binding_target")))
 def test_samples(judge):
-    rows = build_eval(200, seed=0)
-    row0 = build_binding(120, seed=7)[0]
-    judge({"worked_example": [list(x) for x in sample_entities(random.Random(0))],
+    rows = build_eval()
+    row0 = build_binding()[0]
+    judge({"worked_example": [list(x) for x in worked_example()],
            "own": sum(r.own for r in rows), "other": sum(not r.own for r in rows),
            "binding_row0": [list(x) for x in row0.entities], "binding_queried": row0.queried,
            "binding_target": row0.target})
@@ -38,15 +34,10 @@ def test_samples(judge):
        provenance="seed 003 notebook output, §1",
        criterion=all_of(Exact("characters"), Exact("objects"), Exact("states"),
                         Exact("all_single_token")))
-def test_single_token_entities(judge, lookback_tokenizer):
-    def single(pool):
-        return [w for w in pool if len(lookback_tokenizer.encode(" " + w, add_special_tokens=False)) == 1]
-
-    pools = {"characters": CHARACTERS, "objects": OBJECTS, "states": STATES}
-    multi = {k: sorted(set(v) - set(single(v))) for k, v in pools.items()}
-    assert not any(multi.values()), multi
-    judge({**{k: len(single(v)) for k, v in pools.items()},
-           "all_single_token": not any(multi.values())})
+def test_single_token_entities(judge, lookback_single_tokens):
+    r = lookback_single_tokens
+    assert not any(r.multi.values()), r.multi
+    judge({**r.single, "all_single_token": not any(r.multi.values())})
 
 
 @claim("lookback.aligned-prompts", kind="anchor", section="4", needs="hub",
@@ -60,16 +51,10 @@ def test_single_token_entities(judge, lookback_tokenizer):
        decisions=("positions are located by character offsets, not hard-coded; the check covers "
                   "build_binding, build_source and build_answer, clean and counterfactual",
                   "prompts are built as the profile builds them (the organism's drop the instruction)"))
-def test_aligned_prompts(judge, lookback_tokenizer, lookback_instruction):
-    kw = {"instruction": lookback_instruction}
-    rows = [*build_binding(120, seed=7, **kw), *build_source(120, seed=11, **kw),
-            *build_answer(140, seed=13, **kw)]
-    layouts = [layout(lookback_tokenizer, text, *ents) for r in rows
-               for text, ents in ((r.clean, r.entities), (r.cf, r.cf_entities))]
-    first = layouts[0]
-    misaligned = [i for i, lay in enumerate(layouts) if lay != first]
-    assert not misaligned, f"{len(misaligned)} of {len(layouts)} prompts differ from row 0's layout"
-    judge({**vars(first), "all_aligned": not misaligned, "prompts_checked": len(layouts)})
+def test_aligned_prompts(judge, lookback_alignment):
+    a = lookback_alignment
+    assert not a.misaligned, f"{len(a.misaligned)} of {a.checked} prompts differ from row 0's layout"
+    judge({**vars(a.first), "all_aligned": not a.misaligned, "prompts_checked": a.checked})
 
 
 NB = "seed 003 notebook output, §{}"
@@ -97,7 +82,7 @@ def test_belief_accuracy(judge, lookback_behaviour):
     judge({**{k: getattr(b[name], attr) for name in ("belief", "reality", "explicit")
               for k, attr in ((name, "overall"), (f"{name}_own", "own"), (f"{name}_other", "other"))},
            "n": len(b["belief"].predictions), "n_own": b["belief"].n_own,
-           "n_other": b["belief"].n_other, "most_common": most_common(b["belief"].predictions)})
+           "n_other": b["belief"].n_other, "most_common": b["belief"].most_common})
 
 
 @claim("lookback.visibility-fails", kind="claim", section="2",
@@ -125,13 +110,8 @@ def test_error_filter(judge, lookback_kept, lookback_binding_rows):
        requires=SETUP + ("lookback.aligned-prompts",),
        decisions=("run on the first 24 kept samples, as the notebook does, or on the first 24 "
                   "binding rows when fewer are kept",))
-def test_self_patch_identity(judge, lookback_runner, lookback_kept, lookback_binding_rows):
-    from harness.sources.lookback.experiments import row_layout, self_patch
-
-    rows = (lookback_kept if len(lookback_kept) >= 24 else lookback_binding_rows)[:24]
-    lay = row_layout(lookback_runner, rows[0])
-    r = self_patch(lookback_runner, rows, [lay.drinks[0], lay.after_drinks[0], lay.drinks[1],
-                                           lay.after_drinks[1]])
+def test_self_patch_identity(judge, lookback_self_patch):
+    r = lookback_self_patch
     assert all(r.identical), r
     judge({"layers": r.layers, "all_identical": all(r.identical), "max_abs_diff": max(r.max_abs_diff)})
 
@@ -212,10 +192,10 @@ def test_source_identity(judge, lookback_source_plain):
        decisions=("the register states L = 0..10 exactly and 'flat at 0.473 after (0.484 at "
                   "0..28)'; L = 12..30 are encoded as 0.473 except 0.484 at L = 28",
                   "the freeze pins the drink positions at every layer of the model"))
-def test_source_oi(judge, lookback_source_freeze, lookback_source_kept):
+def test_source_oi(judge, lookback_source_freeze, lookback_source_kept, lookback_source_rows):
     s = lookback_source_freeze
     judge({"last_layers": s.last_layers, "iia": s.iia, "clean_survives": s.clean_survives,
-           "n": s.n, "kept": len(lookback_source_kept), "rows": 120})
+           "n": s.n, "kept": len(lookback_source_kept), "rows": len(lookback_source_rows)})
 
 
 @claim("lookback.source-no-freeze", kind="claim", section="5",

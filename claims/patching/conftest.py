@@ -9,6 +9,8 @@ from harness.sources.patching import experiments as patching
 from harness.models import Loaded
 from harness.profiles import Profile
 from harness.sources.patching import task as ioi
+from harness.sources.patching.crosscheck import (TransformerLensCrosscheck,
+                                                 transformerlens_crosscheck)
 
 
 @pytest.fixture(scope="session")
@@ -48,6 +50,19 @@ def seed_full_patch(patching_model, seed_pair, seed_runs) -> patching.FullPatchI
 @pytest.fixture(scope="session")
 def seed_hook_reference(patching_model, seed_pair, seed_runs) -> patching.HookReference:
     return patching.hook_reference(patching_model, seed_pair, seed_runs)
+
+
+@pytest.fixture(scope="session")
+def seed_transformerlens(profile: Profile, patching_model, seed_pair, seed_runs,
+                         patch_layer) -> TransformerLensCrosscheck:
+    """The seed's own library on the seed's pair; a skip where it cannot run."""
+    if not profile.published:
+        pytest.skip("the TransformerLens cross-check needs the published GPT-2 weights "
+                    "(HookedTransformer cannot load the tiny organism)")
+    tl = pytest.importorskip("transformer_lens", reason="transformer-lens is not installed "
+                             "(pip install -e '.[crosscheck]')")
+    return transformerlens_crosscheck(tl, patching_model, seed_pair, seed_runs, patch_layer,
+                                      ioi.CLEAN, ioi.CORRUPTED)
 
 
 @pytest.fixture(scope="session")

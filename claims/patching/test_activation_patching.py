@@ -1,8 +1,6 @@
 """Seed 004, "Running an activation-patching experiment": the `patching.*` rows and a corrected pair."""
 from __future__ import annotations
 
-import pytest
-
 from harness.claims import Tolerance, claim
 from harness.criteria import Exact, Recorded, all_of
 
@@ -41,27 +39,8 @@ def test_hook_reference(judge, seed_hook_reference):
        statement="TransformerLens' run_with_hooks patch agrees with ours within float tolerance.",
        published={}, provenance="issue: optional cross-check against the seed's own library",
        criterion=Recorded())
-def test_transformerlens_crosscheck(judge, profile, patching_model, seed_pair, seed_runs, patch_layer):
-    if not profile.published:
-        pytest.skip("the TransformerLens cross-check needs the published GPT-2 weights "
-                    "(HookedTransformer cannot load the tiny organism)")
-    tl = pytest.importorskip("transformer_lens", reason="transformer-lens is not installed "
-                             "(pip install -e '.[crosscheck]')")
-    from harness.sources.patching.experiments import patched_logits
-
-    hooked = tl.HookedTransformer.from_pretrained_no_processing("gpt2", device="cpu")
-    ours = patched_logits(patching_model, seed_pair.corrupted, patch_layer, seed_pair.differing,
-                          seed_runs.cache[patch_layer])
-    _, tl_cache = hooked.run_with_cache(hooked.to_tokens("John gave the book to"))
-    name = f"blocks.{patch_layer}.hook_resid_post"
-
-    def patch(act, hook):
-        act[:, seed_pair.differing] = tl_cache[name][:, seed_pair.differing]
-        return act
-
-    theirs = hooked.run_with_hooks(hooked.to_tokens("Mary gave the book to"),
-                                   fwd_hooks=[(name, patch)])[0, -1]
-    diff = float((ours - theirs).abs().max())
+def test_transformerlens_crosscheck(judge, seed_transformerlens):
+    diff = seed_transformerlens.max_abs_logit_diff
     assert diff < 1e-3, diff
     judge({"max_abs_logit_diff_below_1e-3": True, "compared": "unfolded LayerNorm "
            "(from_pretrained_no_processing), final-position logits"})

@@ -5,10 +5,10 @@ import pytest
 
 import torch
 
-from harness.sources.lookback.experiments import (LookbackRunner, final_logits, copy_all_identity,
-                                          freeze_identity)
 from harness.models import load
 from harness.profiles import get_profile
+from harness.sources.lookback.identity import copy_all_identity, freeze_identity
+from harness.sources.lookback.runner import LookbackRunner, final_logits
 from harness.sources.lookback.task import build_binding, build_source
 
 
@@ -18,18 +18,18 @@ def runner() -> LookbackRunner:
 
 
 def test_the_freeze_alone_is_bit_identical(runner):
-    rows = build_source(120, seed=11, instruction=runner.instruction)
+    rows = build_source(instruction=runner.instruction)
     result = freeze_identity(runner, rows)
     assert all(result.identical), result
 
 
 def test_copying_every_position_reproduces_the_counterfactual_run(runner):
-    rows = build_binding(120, seed=7, instruction=runner.instruction)
+    rows = build_binding(instruction=runner.instruction)
     result = copy_all_identity(runner, rows)
     assert result.layers == list(range(runner.n_layers)) and all(result.identical), result
 
 
 def test_the_copy_check_can_fail(runner):
-    rows = build_binding(120, seed=7, instruction=runner.instruction)[:8]
+    rows = build_binding(instruction=runner.instruction)[:8]
     clean = final_logits(runner, [r.clean for r in rows])
     assert not torch.equal(clean, final_logits(runner, [r.cf for r in rows]))

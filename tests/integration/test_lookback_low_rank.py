@@ -5,9 +5,11 @@ import dataclasses
 
 import pytest
 
-from harness.sources.lookback.experiments import LookbackRunner, low_rank, row_layout, state_positions
 from harness.models import load
 from harness.profiles import get_profile
+from harness.sources.lookback.low_rank import low_rank
+from harness.sources.lookback.positions import row_layout, state_positions
+from harness.sources.lookback.runner import LookbackRunner
 from harness.sources.lookback.task import build_binding
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 CHARACTERS = ["Dean", "Beth", "Jake", "Josh", "Karen", "Carl", "Lee", "Pam", "Donna",
               "Frank", "Diane", "Bob", "Ellen", "Ivy", "Pete", "Anne", "Greg", "Nina",
@@ -26,6 +26,25 @@ INSTRUCTION = (
     "'unknown'. "
     "6. Do not predict container or character as the final output."
 )
+
+
+class Samples(NamedTuple):
+    """A seeded sample set: how many rows, and the seed their generator starts from."""
+
+    n: int
+    seed: int
+
+
+WORKED_EXAMPLE_SEED = 0               # §1: the worked example's generator
+EVAL_SAMPLES = Samples(200, 0)        # §2: each evaluation condition
+VISIBILITY_SAMPLES = Samples(200, 1)  # §2: the visibility condition
+BINDING_SAMPLES = Samples(120, 7)     # §4: the binding counterfactuals
+SOURCE_SAMPLES = Samples(120, 11)     # §5: the source counterfactuals
+ANSWER_SAMPLES = Samples(140, 13)     # §6: the answer counterfactuals
+SELF_PATCH_ROWS = 24                  # §4: how many rows the self-patch anchor runs on
+# §2's evaluation conditions: build_eval's keywords for each.
+EVAL_CONDITIONS: dict[str, dict] = {"belief": {}, "reality": {"ask_reality": True},
+                                    "explicit": {"visibility": "none"}}
 
 Pair = list[str]  # two characters, two objects or two states, in sentence order
 Visibility = None | str | int  # None, "none" (explicit non-observation) or the observer's index
@@ -67,6 +86,11 @@ def sample_entities(rng: random.Random) -> tuple[Pair, Pair, Pair]:
     return rng.sample(CHARACTERS, 2), rng.sample(OBJECTS, 2), rng.sample(STATES, 2)
 
 
+def worked_example() -> tuple[Pair, Pair, Pair]:
+    """§1: the notebook's worked example, the first entities its seeded generator draws."""
+    return sample_entities(random.Random(WORKED_EXAMPLE_SEED))
+
+
 @dataclass(frozen=True)
 class EvalRow:
     prompt: str
@@ -74,8 +98,8 @@ class EvalRow:
     own: bool  # the queried character filled the queried container
 
 
-def build_eval(n: int, visibility: Visibility = None, ask_reality: bool = False,
-               seed: int = 0, instruction: str = INSTRUCTION) -> list[EvalRow]:
+def build_eval(n: int = EVAL_SAMPLES.n, visibility: Visibility = None, ask_reality: bool = False,
+               seed: int = EVAL_SAMPLES.seed, instruction: str = INSTRUCTION) -> list[EvalRow]:
     """§2: n single-question samples; half the questions ask about the other's container."""
     rng, rows = random.Random(seed), []
     for _ in range(n):
@@ -94,9 +118,9 @@ class VisibilityRow:
     non_observer: tuple[str, str]
 
 
-def build_visibility(n: int = 200, seed: int = 1,
+def build_visibility(n: int = VISIBILITY_SAMPLES.n, seed: int = VISIBILITY_SAMPLES.seed,
                      instruction: str = INSTRUCTION) -> list[VisibilityRow]:
-    """§2: Random(1) stories where one character can observe the other."""
+    """§2: seeded stories where one character can observe the other."""
     rng, rows = random.Random(seed), []
     for _ in range(n):
         c, o, s = sample_entities(rng)
@@ -152,21 +176,21 @@ def _counterfactuals(n: int, seed: int, instruction: str, draw: Callable[[random
     return rows
 
 
-def build_binding(n: int = 120, seed: int = 7,
+def build_binding(n: int = BINDING_SAMPLES.n, seed: int = BINDING_SAMPLES.seed,
                   instruction: str = INSTRUCTION) -> list[Counterfactual]:
     """§4: same bindings, the two sentences in reversed order."""
     return _counterfactuals(n, seed, instruction, _binding_draws,
                             lambda c, o, s, t: (c[::-1], o[::-1], s[::-1]))
 
 
-def build_source(n: int = 120, seed: int = 11,
+def build_source(n: int = SOURCE_SAMPLES.n, seed: int = SOURCE_SAMPLES.seed,
                  instruction: str = INSTRUCTION) -> list[Counterfactual]:
     """§5: characters and objects reversed, new drinks; target the clean story's other drink."""
     return _counterfactuals(n, seed, instruction, _source_draws,
                             lambda c, o, s, t: (c[::-1], o[::-1], t))
 
 
-def build_answer(n: int = 140, seed: int = 13,
+def build_answer(n: int = ANSWER_SAMPLES.n, seed: int = ANSWER_SAMPLES.seed,
                  instruction: str = INSTRUCTION) -> list[Counterfactual]:
     """§6: same characters, new drinks, the other character asked; pointer and payload targets."""
     return _counterfactuals(n, seed, instruction, _source_draws,

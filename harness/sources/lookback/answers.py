@@ -1,0 +1,30 @@
+"""Seed 003 §6: the answer lookback, the final token's residual copied across stories per layer."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.progress import progress
+from harness.sources.lookback.interchange import interchange
+from harness.sources.lookback.runner import LookbackRunner, score
+from harness.sources.lookback.task import Counterfactual
+
+
+@dataclass
+class AnswerSweep:
+    """§6: per layer, the fractions answering clean, the pointer target and the payload target."""
+
+    clean: list[float]
+    pointer: list[float]
+    payload: list[float]
+    n: int
+
+
+def answer_sweep(runner: LookbackRunner, rows: list[Counterfactual]) -> AnswerSweep:
+    """§6: the counterfactual's final-token residual copied into the clean run at each layer."""
+    clean, pointer, payload = [], [], []
+    for layer in progress(range(runner.n_layers), "lookback §6 answer"):
+        preds = interchange(runner, rows, layer, [-1], [-1], bs=runner.sizes.answer_batch)
+        clean.append(score(preds, rows, "clean_ans"))
+        pointer.append(score(preds, rows, "target"))
+        payload.append(score(preds, rows, "payload"))
+    return AnswerSweep(clean, pointer, payload, len(rows))

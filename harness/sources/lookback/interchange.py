@@ -1,0 +1,115 @@
+"""Seed 003 §4–§5: the binding-lookback interchange interventions and their layer sweeps."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import torch
+
+from harness.progress import progress
+from harness.sources.lookback.positions import row_layout, state_positions
+from harness.sources.lookback.runner import LookbackRunner, read_layers, score
+from harness.sources.lookback.task import Counterfactual
+
+
+def interchange(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
+                src_pos: list[int], dst_pos: list[int], bs: int | None = None) -> list[str]:
+    """§4: copy layer residuals at src_pos of the counterfactual run into dst_pos of the clean run.
+
+    Two invokes in one trace with a barrier between the read and the write.
+    """
+    out: list[str] = []
+    bs = bs or runner.sizes.interchange_batch
+    layer_mod = runner.layers[layer]
+    for i in range(0, len(rows), bs):
+        chunk = rows[i:i + bs]
+        box: dict[str, torch.Tensor] = {}
+        with torch.no_grad(), runner.model.nn.trace() as tracer:
+            barrier = tracer.barrier(2)
+            with tracer.invoke([r.cf for r in chunk]):
+                box["acts"] = layer_mod.output[:, src_pos]
+                barrier()
+            with tracer.invoke([r.clean for r in chunk]):
+                barrier()
+                layer_mod.output[:, dst_pos] = box["acts"]
+                top = runner.model.nn.lm_head.output[:, -1].argmax(-1).save()
+        out += runner.decode(top)
+    return out
+
+
+@dataclass
+class Sweep:
+    """§4: per layer, the IIA against the swapped target and the rate the clean answer survives."""
+
+    name: str
+    iia: list[float]
+    clean_survives: list[float]
+    n: int
+
+    @property
+    def peak_layer(self) -> int:
+        return max(range(len(self.iia)), key=lambda layer: self.iia[layer])
+
+
+def sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str, src: list[int],
+          dst: list[int]) -> Sweep:
+    """§4: one interchange at every layer, scored against the target and the clean answer."""
+    iia, survives = [], []
+    for layer in progress(range(runner.n_layers), f"lookback §4 {name}"):
+        preds = interchange(runner, rows, layer, src, dst)
+        iia.append(score(preds, rows, "target"))
+        survives.append(score(preds, rows, "clean_ans"))
+    return Sweep(name, iia, survives, len(rows))
+
+
+def sweeps(runner: LookbackRunner, rows: list[Counterfactual]) -> dict[str, Sweep]:
+    """§4: reversed drink swap, same-position copy, and the reversed swap at 'opaque' (control)."""
+    lay = row_layout(runner, rows[0])
+    state, state_rev = state_positions(lay)
+    return {
+        "reversed": sweep(runner, rows, "reversed", state, state_rev),
+        "same position": sweep(runner, rows, "same position", state, state),
+        "opaque control": sweep(runner, rows, "opaque control", lay.opaque, lay.opaque[::-1]),
+    }
+
+
+@dataclass
+class SourceSweep:
+    """§5: IIA and clean-answer survival after swapping entity residuals at layers 0..L."""
+
+    freeze: bool
+    last_layers: list[int]
+    iia: list[float]
+    clean_survives: list[float]
+    n: int
+
+
+def source_sweep(runner: LookbackRunner, rows: list[Counterfactual], last_layers: Sequence[int],
+                 freeze: bool) -> SourceSweep:
+    """§5: names and objects take the counterfactual's reversed-slot values at every layer 0..L.
+
+    Pass 1 reads the counterfactual's entity residuals and the clean run's drink residuals at
+    every layer; pass 2 writes them. The freeze pins the drink positions to the clean run's own
+    values at every layer of the model (the register's "at every layer"; see decisions).
+    """
+    lay = row_layout(runner, rows[0])
+    dst = lay.names + lay.objects
+    src = [lay.names[1], lay.names[0], lay.names[3], lay.names[2], lay.objects[1], lay.objects[0]]
+    drinks, _ = state_positions(lay)
+    bs = runner.sizes.interchange_batch
+    preds: dict[int, list[str]] = {L: [] for L in last_layers}
+    for i in range(0, len(rows), bs):
+        chunk = rows[i:i + bs]
+        cf_vals = read_layers(runner, [r.cf for r in chunk], src)
+        clean_vals = read_layers(runner, [r.clean for r in chunk], drinks) if freeze else None
+        for L in last_layers:
+            with torch.no_grad(), runner.model.nn.trace([r.clean for r in chunk]):
+                for index, layer in enumerate(runner.layers):
+                    if index <= L:
+                        layer.output[:, dst] = cf_vals[index]
+                    if freeze:
+                        layer.output[:, drinks] = clean_vals[index]
+                top = runner.model.nn.lm_head.output[:, -1].argmax(-1).save()
+            preds[L] += runner.decode(top)
+    return SourceSweep(freeze, list(last_layers), [score(preds[L], rows, "target") for L in last_layers],
+                       [score(preds[L], rows, "clean_ans") for L in last_layers], len(rows))

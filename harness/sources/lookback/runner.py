@@ -1,0 +1,70 @@
+"""Seed 003's machinery: a model, its sizes, greedy top-1 predictions and layer reads (§2, §4)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import nnsight
+import torch
+
+from harness.models import Loaded
+from harness.sources.lookback.sizes import LookbackSizes
+from harness.sources.lookback.task import INSTRUCTION, Counterfactual
+
+
+@dataclass
+class LookbackRunner:
+    """A model and the sizes it runs seed 003 at."""
+
+    model: Loaded
+    sizes: LookbackSizes
+
+    @property
+    def instruction(self) -> str:
+        return INSTRUCTION if self.sizes.with_instruction else ""
+
+    @property
+    def layers(self):
+        return self.model.nn.model.layers
+
+    @property
+    def n_layers(self) -> int:
+        return self.model.hf.config.num_hidden_layers
+
+    def decode(self, ids: torch.Tensor) -> list[str]:
+        return [self.model.tok.decode([int(t)]).strip().lower() for t in ids]
+
+    def predict(self, prompts: Sequence[str]) -> list[str]:
+        """§2: the top-1 next token after `Answer:`, decoded, stripped, lowercased; left padding."""
+        out: list[str] = []
+        bs = self.sizes.predict_batch
+        for i in range(0, len(prompts), bs):
+            with torch.no_grad(), self.model.nn.trace(list(prompts[i:i + bs])):
+                top = self.model.nn.lm_head.output[:, -1].argmax(-1).save()
+            out += self.decode(top)
+        return out
+
+
+def score(preds: list[str], rows: list[Counterfactual], attr: str) -> float:
+    """§4: the fraction of predictions equal to each row's `attr` answer, to 4 places."""
+    return round(sum(p == getattr(r, attr) for p, r in zip(preds, rows)) / len(rows), 4)
+
+
+def read_layers(runner: LookbackRunner, prompts: list[str],
+                positions: list[int]) -> list[torch.Tensor]:
+    """Every layer's output at `positions`, in one read-only pass: [layer] -> [batch, pos, d]."""
+    with torch.no_grad(), runner.model.nn.trace(prompts):
+        saved = nnsight.save([])
+        for layer in runner.layers:
+            saved.append(layer.output[:, positions].clone())
+    return list(saved)
+
+
+def final_logits(runner: LookbackRunner, prompts: list[str],
+                 edit: Callable[[], None] | None = None) -> torch.Tensor:
+    """The batch's final-position logits, after `edit` (nnsight module writes) if given."""
+    with torch.no_grad(), runner.model.nn.trace(prompts):
+        if edit:
+            edit()
+        logits = runner.model.nn.lm_head.output[:, -1].save()
+    return logits.float().cpu()

@@ -1,0 +1,35 @@
+"""Seed 004's own library: the seed's run_with_hooks patch in TransformerLens against nnsight's."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+
+from harness.models import Loaded
+from harness.sources.patching.experiments import PairIds, PairRuns, patched_logits
+
+TL_MODEL = "gpt2"  # TransformerLens' name for the published GPT-2 small
+
+
+@dataclass
+class TransformerLensCrosscheck:
+    """The largest final-position logit difference between TransformerLens' patch and ours."""
+
+    layer: int
+    max_abs_logit_diff: float
+
+
+def transformerlens_crosscheck(tl: ModuleType, model: Loaded, pair: PairIds, runs: PairRuns,
+                               layer: int, clean: str, corrupted: str) -> TransformerLensCrosscheck:
+    """The seed's patch of blocks.`layer`.hook_resid_post at the differing positions, clean into
+    corrupted, in TransformerLens (unfolded LayerNorm, BOS prepended) beside nnsight's."""
+    hooked = tl.HookedTransformer.from_pretrained_no_processing(TL_MODEL, device="cpu")
+    ours = patched_logits(model, pair.corrupted, layer, pair.differing, runs.cache[layer])
+    _, tl_cache = hooked.run_with_cache(hooked.to_tokens(clean))
+    name = f"blocks.{layer}.hook_resid_post"
+
+    def patch(act, hook):
+        act[:, pair.differing] = tl_cache[name][:, pair.differing]
+        return act
+
+    theirs = hooked.run_with_hooks(hooked.to_tokens(corrupted), fwd_hooks=[(name, patch)])[0, -1]
+    return TransformerLensCrosscheck(layer, float((ours - theirs).abs().max()))
