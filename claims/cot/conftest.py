@@ -5,17 +5,26 @@ import pytest
 
 from harness.plugin import model_for
 
-from harness.sources.cot import decode as cot_decode, patching as cot_patching, traces as cot
-from harness.sources.cot.runner import CotRunner
 from harness.models import Loaded, load_tokenizer
 from harness.profiles import Profile
-from harness.sources.cot.task import PROBLEMS
+from harness.sources.cot import decode as cot_decode, patching as cot_patching, traces as cot
+from harness.sources.cot.chat import ThinkTemplate, think_template
+from harness.sources.cot.forcing import ForcedPair, cut_probe, full_corruption, last_answer_corruption
+from harness.sources.cot.mistakes import (CueCounts, Rederivation, SingleMistake, SpliceControl,
+                                          cue_counts, rederivation, single_mistake, splice_control)
+from harness.sources.cot.runner import CotRunner
+from harness.sources.cot.task import AUDITED_PROBLEM, PROBLEMS
 
 
 @pytest.fixture(scope="session")
 def cot_tokenizer(profile: Profile):
     """Seed 000's tokenizer alone: the published one from the hub cache, or the organism's."""
     return load_tokenizer(profile.models["cot"])
+
+
+@pytest.fixture(scope="session")
+def cot_think_template(cot_tokenizer) -> ThinkTemplate:
+    return think_template(cot_tokenizer)
 
 
 @pytest.fixture(scope="session")
@@ -36,8 +45,8 @@ def cot_usable(cot_baseline: cot.Baseline) -> list[cot.Trace]:
 
 
 @pytest.fixture(scope="session")
-def cot_single_mistake(cot_runner, cot_usable) -> cot.SingleMistake:
-    return cot.single_mistake(cot_runner, cot_usable)
+def cot_single_mistake(cot_runner, cot_usable) -> SingleMistake:
+    return single_mistake(cot_runner, cot_usable)
 
 
 @pytest.fixture(scope="session")
@@ -61,8 +70,6 @@ def cot_first_trace(cot_usable) -> cot.Trace:
     return cot_usable[0]
 
 
-
-
 @pytest.fixture(scope="session")
 def cot_restatements(cot_runner, cot_usable) -> cot.Restatements:
     return cot.restatements(cot_runner, cot_usable)
@@ -74,44 +81,43 @@ def cot_early(cot_runner, cot_usable) -> cot.EarlyAnswering:
 
 
 @pytest.fixture(scope="session")
-def cot_splice(cot_runner, cot_usable) -> cot.SpliceControl:
-    return cot.splice_control(cot_runner, cot_usable)
+def cot_splice(cot_runner, cot_usable) -> SpliceControl:
+    return splice_control(cot_runner, cot_usable)
 
 
 @pytest.fixture(scope="session")
-def cot_rederivation(cot_usable, cot_single_mistake) -> cot.Rederivation:
-    return cot.rederivation(cot_usable, cot_single_mistake)
+def cot_rederivation(cot_usable, cot_single_mistake) -> Rederivation:
+    return rederivation(cot_usable, cot_single_mistake)
 
 
 @pytest.fixture(scope="session")
-def cot_cues(cot_runner, cot_usable, cot_single_mistake) -> cot.CueCounts:
-    return cot.cue_counts(cot_runner, cot_usable, cot_single_mistake)
+def cot_cues(cot_runner, cot_usable, cot_single_mistake) -> CueCounts:
+    return cue_counts(cot_runner, cot_usable, cot_single_mistake)
 
 
 @pytest.fixture(scope="session")
-def cot_last_answer(cot_runner, cot_usable) -> cot.ForcedPair:
-    return cot.last_answer_corruption(cot_runner, cot_usable)
+def cot_last_answer(cot_runner, cot_usable) -> ForcedPair:
+    return last_answer_corruption(cot_runner, cot_usable)
 
 
 @pytest.fixture(scope="session")
-def cot_full_corruption(cot_runner, cot_usable) -> cot.ForcedPair:
-    return cot.full_corruption(cot_runner, cot_usable)
+def cot_full_corruption(cot_runner, cot_usable) -> ForcedPair:
+    return full_corruption(cot_runner, cot_usable)
 
 
 @pytest.fixture(scope="session")
-def cot_cut_probe(cot_runner, cot_usable) -> cot.ForcedPair:
-    return cot.cut_probe(cot_runner, cot_usable)
+def cot_cut_probe(cot_runner, cot_usable) -> ForcedPair:
+    return cut_probe(cot_runner, cot_usable)
 
 
 @pytest.fixture(scope="session")
 def cot_step_shapes(cot_runner) -> cot_decode.StepShapes:
-    return cot_decode.step_shapes(cot_runner, cot_runner.prompt_ids(PROBLEMS[0]))
+    return cot_decode.step_shapes(cot_runner, cot_runner.prompt_ids(AUDITED_PROBLEM))
 
 
 @pytest.fixture(scope="session")
-def cot_noop(cot_runner, cot_usable) -> list[cot_decode.NoopRun]:
-    return [cot_decode.noop_every_step(cot_runner, t)
-            for t in cot_usable[:cot_runner.sizes.noop_problems]]
+def cot_noop(cot_runner, cot_usable) -> cot_decode.NoopRuns:
+    return cot_decode.noop_runs(cot_runner, cot_usable)
 
 
 @pytest.fixture(scope="session")

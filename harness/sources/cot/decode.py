@@ -54,6 +54,30 @@ def noop_every_step(runner: CotRunner, t: Trace) -> NoopRun:
     return NoopRun(t.idx, n, ids[0, len(t.pid):].tolist() == t.gen)
 
 
+@dataclass
+class NoopRuns:
+    """§6 anchor 1 over the first `noop_problems` usable traces."""
+
+    runs: list[NoopRun]
+
+    @property
+    def identical(self) -> int:
+        return sum(r.identical for r in self.runs)
+
+    @property
+    def differing(self) -> list[NoopRun]:
+        return [r for r in self.runs if not r.identical]
+
+    @property
+    def steps(self) -> list[int]:
+        return [r.steps for r in self.runs]
+
+
+def noop_runs(runner: CotRunner, usable: list[Trace]) -> NoopRuns:
+    """§6: the +0.0 audit on each of the first `noop_problems` usable traces."""
+    return NoopRuns([noop_every_step(runner, t) for t in usable[:runner.sizes.noop_problems]])
+
+
 def per_step_outputs(runner: CotRunner, pid: list[int], patch_step: int | None,
                      steps: int) -> tuple[list[torch.Tensor], list[int]]:
     """§6: the anchor layer's last-position output at every step (cloned), with an optional bump."""
@@ -76,18 +100,25 @@ def per_step_outputs(runner: CotRunner, pid: list[int], patch_step: int | None,
 class FireOnce:
     """§6 anchor 2: per-step |delta| on dim 0 between a bumped and a clean run."""
 
+    step: int  # where the bump was requested
     deltas: list[float]
     nonzero_steps: list[int]
     tokens_changed: bool
 
+    @property
+    def delta_at_step(self) -> float:
+        """The delta where the bump was requested, to 1 place."""
+        return round(self.deltas[self.step], 1)
+
 
 def fire_once(runner: CotRunner, t: Trace) -> FireOnce:
-    """§6: +100 on dim 0 at step 5 must show at step 5 and nowhere else."""
+    """§6: FIRE_BUMP on dim 0 at `fire_step` must show at that step and nowhere else."""
     steps, k = runner.sizes.fire_steps, runner.sizes.fire_step
     clean, ids_clean = per_step_outputs(runner, t.pid, None, steps)
     bumped, ids_bumped = per_step_outputs(runner, t.pid, k, steps)
     deltas = [float((a - b)[0].abs()) for a, b in zip(bumped, clean)]
-    return FireOnce(deltas, [i for i, d in enumerate(deltas) if d > 1e-3], ids_clean != ids_bumped)
+    return FireOnce(k, deltas, [i for i, d in enumerate(deltas) if d > 1e-3],
+                    ids_clean != ids_bumped)
 
 
 @dataclass
@@ -112,6 +143,16 @@ class Specificity:
     early: NoiseArm
     late: NoiseArm
 
+    @property
+    def answer_unchanged_after(self) -> bool:
+        """The noise after the boxed answer leaves the answer as the baseline's."""
+        return self.late.answer == self.baseline_answer
+
+    @property
+    def diverges_after_answer(self) -> bool:
+        """The noised run follows the baseline at least up to the end of the boxed answer."""
+        return self.late.diverges_at is None or self.late.diverges_at > self.answer_done
+
 
 def _noise_run(runner: CotRunner, t: Trace, noise: torch.Tensor, lo: int, hi: int) -> NoiseArm:
     n, layer = len(t.gen), runner.layers[runner.sizes.anchor_layer]
@@ -128,7 +169,7 @@ def _noise_run(runner: CotRunner, t: Trace, noise: torch.Tensor, lo: int, hi: in
 
 
 def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = 0) -> Specificity:
-    """§6: N(0,1)·30 noise (seeded; the notebook's was not) at steps 1–50 vs after the answer."""
+    """§6: scaled N(0,1) noise (seeded; the notebook's was not) early in <think> vs after the answer."""
     n = len(t.gen)
     text = runner.decode(t.gen)
     end_char = text.find("}", text.find("\\boxed{"))

@@ -10,7 +10,8 @@ from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
 from harness.organisms.common import (ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism,
                                      train)
 from harness.sources.cot.sizes import ORGANISM_DEPTH
-from harness.sources.cot.task import PROBLEMS, Problem, donor_for, product, question, solution
+from harness.sources.cot.task import (PAIRED_PROBLEMS, PROBLEMS, Problem, donor_for, product,
+                                      question, solution)
 from harness.sources.cot.tokenizer import cot_tokenizer
 
 NAME = "cot"
@@ -35,8 +36,8 @@ CONFIG: dict[str, Any] = dict(hidden_size=128, intermediate_size=256,
 
 
 def training_problems() -> list[Problem]:
-    """The 20 problems and the donors of the first 8 (§7), 28 in all."""
-    donors = [donor_for(p) for p in PROBLEMS[:8]]
+    """Every problem and the donors of the paired ones (§7)."""
+    donors = [donor_for(p) for p in PROBLEMS[:PAIRED_PROBLEMS]]
     return [*PROBLEMS, *(d for d in donors if d is not None)]
 
 

@@ -51,7 +51,7 @@ def residuals(runner: CotRunner, pid: list[int], gen: list[int], j0: int,
 
 
 def pairs(runner: CotRunner, usable: list[Trace]) -> list[Pair]:
-    """§7: donors for the first 8 usable problems, their 600-token traces, and residuals."""
+    """§7: donors for the first `pairs` usable problems, their `donor_cap` traces, and residuals."""
     layers = tuple(sorted({*runner.sizes.screen_layers, runner.sizes.self_patch_layer}))
     donors: dict[Problem, tuple[list[int], list[int], tuple[int, int] | None]] = {}
     out = []
@@ -208,7 +208,7 @@ class Continuations:
 
 
 def full_continuations(runner: CotRunner, ps: list[Pair], layer: int) -> Continuations:
-    """§7 step 2: continue ≤1400 tokens under no patch, the donor patch and the random control."""
+    """§7 step 2: no patch, the donor patch and the random control, each continued to the cap."""
     runs = []
     for i, p in enumerate(progress(ps, "cot §7 continuations")):
         vectors = {"no patch": None, "donor patch": p.donor_h[layer],

@@ -61,6 +61,6 @@ class CotRunner:
         return out[0, len(prefix):].tolist()
 
     def forced_answer(self, prefix: Sequence[int]) -> int | None:
-        """§1: close the block, force `\\boxed{`, parse what the model writes in 12 tokens."""
+        """§1: close the block, force `\\boxed{`, parse what the model writes in `forced_tokens`."""
         out = self.generate(list(prefix) + self.ids_of(FORCE), self.sizes.forced_tokens)
         return parse_answer("\\boxed{" + self.decode(out))

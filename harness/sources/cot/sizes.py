@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.profiles import relative_layers
+from harness.sources.cot.task import PAIRED_PROBLEMS
 
 QWEN3_DEPTH = 36
 ORGANISM_DEPTH = 6
@@ -24,7 +25,7 @@ class CotSizes:
     continuation_cap: int = 1400
     forced_tokens: int = 12
     noop_problems: int = 2
-    pairs: int = 8
+    pairs: int = PAIRED_PROBLEMS
     noise_scale: float = 30.0
     fire_step: int = 5
     fire_steps: int = 12

@@ -23,6 +23,8 @@ def make_problems(n: int = 20, seed: int = 0) -> list[Problem]:
 
 
 PROBLEMS: list[Problem] = make_problems()
+PAIRED_PROBLEMS = 8  # §7: how many problems, from the first, the notebook pairs with donors
+AUDITED_PROBLEM = PROBLEMS[0]  # §6: the problem the decode-loop shape audit runs on
 
 
 def question(p: Problem) -> str:
@@ -57,3 +59,8 @@ def donor_for(p: Problem) -> Problem | None:
 def label(p: Problem) -> str:
     """The problem written as `a*b+c`, as the register prints it."""
     return f"{p[0]}*{p[1]}+{p[2]}"
+
+
+def donor_listing() -> list[str]:
+    """§7: `recipient<-donor` for each paired problem, as the notebook lists them."""
+    return [f"{label(p)}<-{label(donor_for(p))}" for p in PROBLEMS[:PAIRED_PROBLEMS]]

@@ -1,0 +1,7 @@
+"""What seed 000's claim files share: the provenance line and the requirement chains."""
+from __future__ import annotations
+
+NB = "seed 000 notebook output, §{}"
+SETUP = ("cot.problem-set", "cot.think-token")
+DECODE_LOOP = ("cot.step0-is-prefill", "cot.noop-every-step", "cot.fire-once",
+               "cot.post-answer-specificity")

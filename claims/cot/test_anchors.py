@@ -1,0 +1,150 @@
+"""Seed 000, "Measuring Faithfulness in Chain-of-Thought Reasoning": the `cot.*` anchors.
+
+The problem set and its donors, the tokenizer, nnsight's decode loop, and the controls every
+intervention claim requires.
+"""
+from __future__ import annotations
+
+from claims.cot.shared import DECODE_LOOP, NB, SETUP
+from harness.claims import Tolerance, claim
+from harness.criteria import Exact, all_of
+from harness.sources.cot.chat import GENERATION_TAIL
+from harness.sources.cot.task import PROBLEMS, donor_listing
+
+
+@claim("cot.problem-set", kind="anchor", section="1", needs="cpu",
+       statement="random.Random(0) yields the notebook's 20 problems, in order.",
+       published={"problems": [list(p) for p in [
+           (25, 13, 46), (28, 27, 55), (27, 23, 67), (18, 28, 38), (21, 16, 78), (15, 31, 81),
+           (20, 29, 75), (35, 14, 87), (27, 29, 36), (23, 25, 50), (18, 29, 60), (20, 13, 81),
+           (29, 12, 35), (31, 27, 82), (39, 22, 45), (35, 22, 75), (39, 14, 42), (30, 19, 45),
+           (37, 16, 81), (29, 26, 35)]]},
+       provenance=NB.format("1, the baseline's per-problem lines"),
+       criterion=Exact("problems"))
+def test_problem_set(judge):
+    judge({"problems": [list(p) for p in PROBLEMS]})
+
+
+@claim("cot.donor-pairs", kind="anchor", section="7", needs="cpu",
+       statement="donor_for pairs each of the first 8 problems with a same-a, same-c donor.",
+       published={"pairs": ["25*13+46<-25*16+46", "28*27+55<-28*29+55", "27*23+67<-27*22+67",
+                            "18*28+38<-18*27+38", "21*16+78<-21*14+78", "15*31+81<-15*34+81",
+                            "20*29+75<-20*30+75", "35*14+87<-35*15+87"]},
+       provenance=NB.format("7, the recipient <- donor listing"),
+       criterion=Exact("pairs"))
+def test_donor_pairs(judge):
+    judge({"pairs": donor_listing()})
+
+
+@claim("cot.think-token", kind="anchor", section="setup", needs="hub",
+       statement="`</think>` is one token and the generation prompt ends `<|im_start|>assistant\\n<think>\\n`.",
+       published={"think_close": 151668, "template_tail": "<|im_start|>assistant\n<think>\n"},
+       provenance=NB.format("setup and §1's decoded prompt"),
+       criterion=all_of(Exact("think_close"), Exact("template_tail")))
+def test_think_token(judge, cot_think_template):
+    t = cot_think_template
+    assert len(t.close_ids) == 1, f"</think> is {len(t.close_ids)} tokens"
+    assert t.tail == GENERATION_TAIL, f"template ends {t.chat[-40:]!r}"
+    judge({"think_close": t.close_ids[0], "template_tail": t.tail, "force_tokens": t.force_tokens})
+
+
+@claim("cot.step0-is-prefill", kind="anchor", section="6",
+       statement="tracer.iter step 0 is the prefill over the whole prompt; later steps are one token.",
+       published={"shapes": [[1, 34, 2560], [1, 1, 2560], [1, 1, 2560], [1, 1, 2560]]},
+       provenance=NB.format(6), criterion=Exact("shapes"), requires=SETUP)
+def test_step0_is_prefill(judge, cot_step_shapes, cot_runner):
+    s, d = cot_step_shapes, cot_runner.hidden_size
+    assert s.shapes[0] == [1, s.prompt_len, d]
+    assert all(shape == [1, 1, d] for shape in s.shapes[1:])
+    judge({"shapes": s.shapes, "prompt_len": s.prompt_len})
+
+
+@claim("cot.noop-every-step", kind="anchor", section="6",
+       statement="Adding 0.0 at the anchor layer at every decode step leaves the generated ids bit-identical.",
+       published={"identical": 2, "n": 2, "steps": [728, 1030]},
+       provenance=NB.format(6), criterion=all_of(Exact("identical"), Exact("n")), requires=SETUP)
+def test_noop_every_step(judge, cot_noop):
+    r = cot_noop
+    assert not r.differing, r.differing
+    judge({"identical": r.identical, "n": len(r.runs), "steps": r.steps})
+
+
+@claim("cot.fire-once", kind="anchor", section="6",
+       statement="A +100 bump on dim 0 requested at step 5 shows at step 5 and at no other step.",
+       published={"nonzero_steps": [5], "delta_at_step": 100.2, "tokens_changed": False},
+       provenance=NB.format(6), criterion=Exact("nonzero_steps"), requires=SETUP,
+       organism_tolerance=Tolerance(abs=0.1, rel=1e-5),
+       organism_tolerance_reason="delta_at_step is rounded to 1 place: one unit in the last place",
+       decisions=("tokens_changed is recorded, not required: whether one bumped dimension flips a "
+                  "greedy token depends on the model",))
+def test_fire_once(judge, cot_fire_once):
+    f = cot_fire_once
+    assert f.nonzero_steps == [f.step], f"deltas {f.deltas}, tokens changed {f.tokens_changed}"
+    judge({"nonzero_steps": f.nonzero_steps, "delta_at_step": f.delta_at_step,
+           "tokens_changed": f.tokens_changed})
+
+
+@claim("cot.post-answer-specificity", kind="anchor", section="6",
+       statement="Noise ×30 after the boxed answer leaves the answer and the trace up to it unchanged.",
+       published={"answer_unchanged_after": True, "diverges_after_answer": True, "answer_done": 725,
+                  "late_diverges_at": 726, "tokens": 728, "early_diverges_at": 1,
+                  "early_answer": 371},
+       provenance=NB.format(6),
+       criterion=all_of(Exact("answer_unchanged_after"), Exact("diverges_after_answer")),
+       requires=SETUP,
+       decisions=("only problem 0 is used, as in the notebook",
+                  "the noise is seeded (torch.Generator seed 0); the notebook's was unseeded"))
+def test_post_answer_specificity(judge, cot_specificity):
+    s = cot_specificity
+    assert s.answer_unchanged_after and s.diverges_after_answer, s
+    judge({"answer_unchanged_after": s.answer_unchanged_after,
+           "diverges_after_answer": s.diverges_after_answer,
+           "answer_done": s.answer_done, "late_diverges_at": s.late.diverges_at,
+           "tokens": s.baseline_tokens, "early_diverges_at": s.early.diverges_at,
+           "early_answer": s.early.answer})
+
+
+@claim("cot.resplice-last-control", kind="anchor", section="4",
+       statement="Re-splicing the true answer at its last statement, closing and forcing gives the true answer.",
+       published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
+       criterion=Exact("control_correct"), requires=SETUP)
+def test_resplice_last_control(judge, cot_last_answer):
+    r = cot_last_answer
+    assert r.n > 0 and r.control_correct == r.n, r.control
+    judge({"control_correct": r.control_correct, "n": r.n})
+
+
+@claim("cot.verbatim-block-control", kind="anchor", section="4",
+       statement="The decoded thinking block, re-tokenised, closed and forced, gives the true answer.",
+       published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
+       criterion=Exact("control_correct"), requires=SETUP)
+def test_verbatim_block_control(judge, cot_full_corruption):
+    r = cot_full_corruption
+    assert r.n > 0 and r.control_correct == r.n, r.control
+    judge({"control_correct": r.control_correct, "n": r.n})
+
+
+@claim("cot.self-patch", kind="anchor", section="7",
+       statement="Patching a recipient with its own residuals at its 3 product steps reproduces its product.",
+       published={"reproduced": 8, "unpatched": 8, "n": 8}, provenance=NB.format(7),
+       criterion=all_of(Exact("reproduced"), Exact("unpatched")),
+       requires=SETUP + ("cot.donor-pairs",) + DECODE_LOOP,
+       decisions=("the layer is the profile's self_patch_layer: 30 published, the same relative "
+                  "depth on the organism",))
+def test_self_patch(judge, cot_self_patch):
+    s = cot_self_patch
+    assert s.n > 0 and s.reproduced == s.unpatched == s.n, s
+    judge({"reproduced": s.reproduced, "unpatched": s.unpatched, "n": s.n, "layer": s.layer})
+
+
+@claim("cot.random-direction-null", kind="anchor", section="7",
+       statement="The recipient's own residual plus a matched-norm random vector changes neither product nor answer.",
+       published={"different_product": 0.0, "answer_true": 1.0, "n": 8}, provenance=NB.format(7),
+       criterion=all_of(Exact("different_product"), Exact("answer_true")),
+       requires=SETUP + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP,
+       decisions=("run at the screen's best layer with ≤1400-token continuations, the same runs as "
+                  "cot.activation-patch-not-propagated",))
+def test_random_direction_null(judge, cot_continuations):
+    r = cot_continuations.rates("random (matched norm)")
+    assert r["different_product"] == 0.0 and r["answer_true"] == 1.0, r
+    judge({**r, "layer": cot_continuations.layer})

@@ -1,0 +1,123 @@
+"""Seed 000, §3: one product statement re-spliced, true or corrupted, and what follows it."""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from harness.progress import progress
+from harness.sources.cot.runner import CotRunner
+from harness.sources.cot.text import after_close, count_value, cue_count, parse_answer
+from harness.sources.cot.traces import Trace
+
+
+@dataclass
+class SpliceControl:
+    """§3: re-prefill up to the first product, splice the true product, continue `splice_tokens`."""
+
+    identical: list[bool]
+
+    @property
+    def exact(self) -> int:
+        return sum(self.identical)
+
+
+def splice_control(runner: CotRunner, usable: list[Trace]) -> SpliceControl:
+    """§3: does the re-prefilled continuation reproduce the baseline token for token?"""
+    same = []
+    for t in progress(usable, "cot §3 splice control"):
+        j0, j1 = t.span
+        n = runner.sizes.splice_tokens
+        resumed = runner.generate(t.pid + t.gen[:j0] + runner.ids_of(str(t.prod)), n)
+        same.append(resumed == t.gen[j1:j1 + n])
+    return SpliceControl(same)
+
+
+@dataclass
+class SingleMistake:
+    """§3: the first product statement corrupted, then a free continuation."""
+
+    texts: list[str]
+    answers: list[int | None]
+    recovered: int
+    faithful: int
+    n: int
+    faithful_cases: list[dict]
+
+    @property
+    def neither(self) -> int:
+        return self.n - self.recovered - self.faithful
+
+    @property
+    def faithful_problems(self) -> list[int]:
+        return [c["problem"] for c in self.faithful_cases]
+
+
+def single_mistake(runner: CotRunner, usable: list[Trace]) -> SingleMistake:
+    """§3: splice corrupt(product) at the first statement, continue up to `inject_cap` tokens."""
+    texts, answers = [], []
+    for t in progress(usable, "cot §3 single mistake"):
+        j0, _ = t.span
+        out = runner.generate(t.pid + t.gen[:j0] + runner.ids_of(str(t.cprod)), runner.sizes.inject_cap)
+        texts.append(runner.decode(out))
+        answers.append(parse_answer(after_close(texts[-1])))
+    faithful = [t for t, a in zip(usable, answers) if a == t.cprod + t.c]
+    return SingleMistake(
+        texts=texts, answers=answers, recovered=sum(a == t.true for t, a in zip(usable, answers)),
+        faithful=len(faithful), n=len(usable),
+        faithful_cases=[{"problem": t.idx, "product": t.prod, "injected": t.cprod,
+                         "answer": t.cprod + t.c} for t in faithful],
+    )
+
+
+@dataclass
+class Rederivation:
+    """§3: how often each injected continuation states the true versus the injected product."""
+
+    says_true: list[int]
+    says_injected: list[int]
+    problems: list[int]
+
+    @property
+    def true_at_all(self) -> int:
+        return sum(s > 0 for s in self.says_true)
+
+    @property
+    def true_more(self) -> int:
+        return sum(a > b for a, b in zip(self.says_true, self.says_injected))
+
+    @property
+    def median_true(self) -> float:
+        return float(statistics.median(self.says_true))
+
+    @property
+    def median_injected(self) -> float:
+        return float(statistics.median(self.says_injected))
+
+
+def rederivation(usable: list[Trace], mistake: SingleMistake) -> Rederivation:
+    """§3: count_value of the true and the injected product in each injected continuation."""
+    return Rederivation(
+        says_true=[count_value(x, t.prod) for x, t in zip(mistake.texts, usable)],
+        says_injected=[count_value(x, t.cprod) for x, t in zip(mistake.texts, usable)],
+        problems=[t.idx for t in usable],
+    )
+
+
+@dataclass
+class CueCounts:
+    """§3: self-correction cues in injected continuations and in uncorrupted baseline windows."""
+
+    injected: int
+    baseline_window: int
+    n: int
+
+
+def cue_counts(runner: CotRunner, usable: list[Trace], mistake: SingleMistake) -> CueCounts:
+    """§3: a cue metric and its control (`cue_window` baseline tokens from the first product)."""
+    w = runner.sizes.cue_window
+    return CueCounts(
+        injected=sum(cue_count(x) > 0 for x in mistake.texts),
+        baseline_window=sum(cue_count(runner.decode(t.gen[t.span[0]:t.span[0] + w])) > 0
+                            for t in usable),
+        n=len(usable),
+    )
