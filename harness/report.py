@@ -9,8 +9,8 @@ from typing import Any
 import jinja2
 
 from harness import history as run_history
-from harness.sources import registered
 from harness.figures import figure_for
+from harness.sources import registered
 
 VERDICTS = ("replicated", "not replicated", "blocked", "not applicable", "skipped", "error")
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "claims.html.j2"

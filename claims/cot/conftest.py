@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from harness.plugin import model_for
-
 from harness.models import Loaded, load_tokenizer
+from harness.plugin import model_for
 from harness.profiles import Profile
-from harness.sources.cot import decode as cot_decode, patching as cot_patching, traces as cot
+from harness.sources.cot import decode as cot_decode
+from harness.sources.cot import patching as cot_patching
+from harness.sources.cot import traces as cot
 from harness.sources.cot.chat import ThinkTemplate, think_template
-from harness.sources.cot.forcing import ForcedPair, cut_probe, full_corruption, last_answer_corruption
+from harness.sources.cot.forcing import (ForcedPair, cut_probe, full_corruption,
+                                         last_answer_corruption)
 from harness.sources.cot.mistakes import (CueCounts, Rederivation, SingleMistake, SpliceControl,
                                           cue_counts, rederivation, single_mistake, splice_control)
 from harness.sources.cot.runner import CotRunner

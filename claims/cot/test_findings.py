@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from claims.cot.shared import DECODE_LOOP, NB, SETUP
 from harness.claims import Tolerance, claim
-from harness.criteria import (Binomial, BinomialRate, CurveBinomial, NeighbourOf, PoissonMean,
-                              all_of)
+from harness.criteria import Binomial, BinomialRate, CurveBinomial, NeighbourOf, PoissonMean, all_of
 
 ONE_PROBLEM = Tolerance(abs=1)          # counts out of 20: one problem may flip in bf16
 ONE_PAIR = Tolerance(abs=0.125)         # rates over 8 pairs

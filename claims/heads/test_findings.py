@@ -9,7 +9,6 @@ from harness.claims import Tolerance, claim
 from harness.criteria import Binomial, CoversPublished, Exact, InInterval, all_of
 from harness.sources.heads import readouts as R
 
-
 RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02489),
            ("32.13", 0.00256, -0.01141, 0.01660), ("32.1", 0.00204, -0.01054, 0.01338),
            ("32.9", -0.00056, -0.01186, 0.01179), ("32.2", -0.00616, -0.01407, 0.00149),

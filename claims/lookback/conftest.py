@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.plugin import model_for
-
 from harness.models import Loaded, load_tokenizer
+from harness.plugin import model_for
 from harness.profiles import Profile
 from harness.sources.lookback.answers import AnswerSweep, answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, behaviour,

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from harness.plugin import model_for
-
-from harness.sources.patching import experiments as patching
 from harness.models import Loaded
+from harness.plugin import model_for
 from harness.profiles import Profile
+from harness.sources.patching import experiments as patching
 from harness.sources.patching import task as ioi
 from harness.sources.patching.crosscheck import (TransformerLensCrosscheck,
                                                  transformerlens_crosscheck)

@@ -12,8 +12,7 @@ from harness.profiles import Profile
 from harness.snapshots import (Comparison, extension_for, read_snapshot, snapshot_path,
                                snapshot_payload)
 from harness.values import plain
-from harness.verdicts import (Drift, Failure, NotReplicated, SnapshotDrift, Verdict,
-                              verdict_for)
+from harness.verdicts import Drift, Failure, NotReplicated, SnapshotDrift, Verdict, verdict_for
 
 
 def _message(report: pytest.TestReport) -> str:

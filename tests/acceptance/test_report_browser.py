@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.acceptance.browser import Browser, chromium_path
 from harness.report import write_report
+from tests.acceptance.browser import Browser, chromium_path
 from tests.sample_results import results
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "reports" / "report-screenshot.png"

@@ -5,7 +5,6 @@ import json
 
 import pytest
 
-
 ANCHOR_FAILS = '''
 from harness.claims import claim
 from harness.criteria import Exact

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+
 from tests.paths import ROOT
 
 # Families whose pins are mostly floats: the ones that drifted when pinned under one capability

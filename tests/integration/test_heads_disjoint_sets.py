@@ -6,9 +6,8 @@ import os
 import shutil
 import subprocess
 import sys
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 import pytest
 

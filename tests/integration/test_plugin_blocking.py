@@ -1,7 +1,8 @@
 """The plugin's ordering and blocking, and the profile and resource skips, on throw-away files."""
 from __future__ import annotations
 
-from tests.integration.plugin_runs import ANCHOR_CHAIN, ANCHOR_FAILS, PUBLISHED_ONLY, results, verdicts
+from tests.integration.plugin_runs import (ANCHOR_CHAIN, ANCHOR_FAILS, PUBLISHED_ONLY, results,
+                                           verdicts)
 
 pytest_plugins = ["pytester"]
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 
 from harness.record import validate
-from tests.integration.plugin_runs import ANCHOR_FAILS, INTERRUPTED, MEASURES, PUBLISHED_ONLY, results, verdicts
+from tests.integration.plugin_runs import (ANCHOR_FAILS, INTERRUPTED, MEASURES, PUBLISHED_ONLY,
+                                           results, verdicts)
 
 pytest_plugins = ["pytester"]
 

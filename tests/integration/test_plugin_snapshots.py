@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from tests.integration.plugin_runs import (MEASURES, entry, judged_on_n, pin_published_snapshot, results,
-                                           with_tolerance)
+from tests.integration.plugin_runs import (MEASURES, entry, judged_on_n, pin_published_snapshot,
+                                           results, with_tolerance)
 
 pytest_plugins = ["pytester"]
 

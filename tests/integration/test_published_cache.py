@@ -13,7 +13,6 @@ from harness.models import resolved_revision
 from harness.profiles import get_profile
 from tests.paths import ROOT, SHARED_CACHE
 
-
 pytestmark = pytest.mark.skipif(not SHARED_CACHE.is_dir(),
                                 reason=f"no tokenizer-only Hugging Face cache at {SHARED_CACHE}")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import torch
 
 from harness.sources.heads.forward import (BlockCapture, head_output_patch, residual_patch,
-                                               tensor_sha, verify_block_patches)
+                                           tensor_sha, verify_block_patches)
 
 
 def capture() -> BlockCapture:

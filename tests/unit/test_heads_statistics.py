@@ -8,9 +8,9 @@ import pytest
 import torch
 
 from harness.criteria import CoversPublished
+from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.lab import Observation, compose_head_message, repeat_kv
 from harness.sources.heads.sweep import select_block
-from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 
 
 def test_bootstrap_is_reproducible_from_its_seed():

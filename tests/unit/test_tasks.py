@@ -6,9 +6,9 @@ import json
 from harness.profiles import get_profile, relative_layers
 from harness.sources import BUILT_IN_ORGANISMS
 from harness.sources.heads.task import OBJECTS, generate_family, render, tokenizer_corpus
+from harness.sources.heads.tokenizer import heads_tokenizer
 from harness.sources.lookback.task import build_binding, layout
 from harness.sources.lookback.task import tokenizer_corpus as tom_corpus
-from harness.sources.heads.tokenizer import heads_tokenizer
 from harness.sources.lookback.tokenizer import lookback_tokenizer
 
 

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 import nnsight
 import torch
 
-from harness.sources.cot.traces import Trace
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.text import char_ends, parse_answer
+from harness.sources.cot.traces import Trace
 
 FIRE_BUMP = 100.0  # §6: the fire-once audit's bump on dimension 0
 

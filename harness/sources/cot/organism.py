@@ -7,8 +7,7 @@ from typing import Any
 import torch
 from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM
 
-from harness.organisms.common import (ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism,
-                                     train)
+from harness.organisms.common import ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism, train
 from harness.sources.cot.sizes import ORGANISM_DEPTH
 from harness.sources.cot.task import (PAIRED_PROBLEMS, PROBLEMS, Problem, donor_for, product,
                                       question, solution)

@@ -7,12 +7,12 @@ import nnsight
 import pandas as pd
 import torch
 
-from harness.sources.cot.traces import Trace
+from harness.progress import progress
 from harness.sources.cot.runner import CotRunner
+from harness.sources.cot.task import Problem, donor_for, product
 from harness.sources.cot.text import after_close, char_ends, count_value, parse_answer, token_span
 from harness.sources.cot.text import written_number as first_three_digits
-from harness.progress import progress
-from harness.sources.cot.task import Problem, donor_for, product
+from harness.sources.cot.traces import Trace
 
 K = 3  # the three tokens of a three-digit product
 

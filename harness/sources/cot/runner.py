@@ -6,10 +6,10 @@ from typing import Sequence
 
 import torch
 
-from harness.sources.cot.text import parse_answer
 from harness.models import Loaded
 from harness.sources.cot.sizes import CotSizes
 from harness.sources.cot.task import Problem, question
+from harness.sources.cot.text import parse_answer
 
 FORCE = "\n\n</think>\n\nThe final answer is \\boxed{"
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.sources.cot.runner import CotRunner
-from harness.sources.cot.text import char_ends, corrupt, count_value, parse_answer, token_span
 from harness.progress import progress
+from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import Problem, product, solution
+from harness.sources.cot.text import char_ends, corrupt, count_value, parse_answer, token_span
 
 FRACTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 

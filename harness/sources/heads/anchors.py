@@ -7,11 +7,11 @@ from typing import Any
 
 import torch
 
+from harness.models import Loaded
+from harness.sources.heads.forward import (Geometry, Patch, head_output_patch, reference_forward,
+                                           residual_patch, run_forward)
 from harness.sources.heads.grid import Grid
 from harness.sources.heads.lab import HeadsLab, compose_head_message
-from harness.sources.heads.forward import (Geometry, Patch, head_output_patch,
-                                               reference_forward, residual_patch, run_forward)
-from harness.models import Loaded
 from harness.sources.heads.task import Family, render
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness.figures import Entry, PUBLISHED_STYLE, plt, relative_depth, svg
+from harness.figures import PUBLISHED_STYLE, Entry, plt, relative_depth, svg
 
 
 def residual_transplant(e: Entry) -> str:

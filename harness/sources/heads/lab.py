@@ -9,10 +9,10 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 
-from harness.sources.heads.forward import (ForwardRun, Geometry, Patch, Receipt,
-                                               reference_forward, run_forward)
 from harness.models import Loaded
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
+from harness.sources.heads.forward import (ForwardRun, Geometry, Patch, Receipt, reference_forward,
+                                           run_forward)
 from harness.sources.heads.task import Family, Rendered, render
 
 RESIDUAL_SEED, SCREEN_SEED, CONTENT_SEED = 31001, 300011, 27001

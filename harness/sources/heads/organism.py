@@ -8,10 +8,9 @@ from typing import Any
 import torch
 from transformers import PreTrainedTokenizerFast, Qwen2Config, Qwen2ForCausalLM
 
-from harness.organisms.common import (ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism,
-                                     train)
+from harness.organisms.common import ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism, train
 from harness.sources.heads.task import (LETTERS, MAIN, OBJECTS, OPENING, Question, generate_family,
-                                      raw_text, render, tokenizer_corpus)
+                                        raw_text, render, tokenizer_corpus)
 from harness.sources.heads.tokenizer import heads_tokenizer
 
 NAME = "heads"

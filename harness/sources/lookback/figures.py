@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness.figures import Entry, MEASURED_STYLE, PUBLISHED_STYLE, binomial_bars, plt, svg
+from harness.figures import MEASURED_STYLE, PUBLISHED_STYLE, Entry, binomial_bars, plt, svg
 
 
 def binding_sweep(e: Entry, run: dict[str, Entry]) -> str:

@@ -8,9 +8,9 @@ from typing import Any
 import torch
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
-from harness.sources.lookback.sizes import ORGANISM_DEPTH
 from harness.organisms.common import (ORGANISMS, AttentionTarget, Recipe, Stopwatch, pad_batch,
-                                     save_organism, train)
+                                      save_organism, train)
+from harness.sources.lookback.sizes import ORGANISM_DEPTH
 from harness.sources.lookback.task import belief, prompt, sample_entities, tokenizer_corpus
 from harness.sources.lookback.tokenizer import lookback_tokenizer
 

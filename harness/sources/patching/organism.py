@@ -8,10 +8,10 @@ from typing import Any
 import torch
 from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast
 
+from harness.organisms.common import ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism, train
 from harness.sources.patching.sizes import ORGANISM_DEPTH
-from harness.organisms.common import (ORGANISMS, Recipe, Stopwatch, pad_batch, save_organism,
-                                     train)
-from harness.sources.patching.task import CLEAN, CORRUPTED, IOI_CLEAN, NAMES, OBJECTS, PLACES, IoiSentence, sample
+from harness.sources.patching.task import (CLEAN, CORRUPTED, IOI_CLEAN, NAMES, OBJECTS, PLACES,
+                                           IoiSentence, sample)
 from harness.sources.patching.tokenizer import gpt2_tokenizer
 
 NAME = "patching"
