@@ -13,6 +13,15 @@ from typing import Any
 class ProfileName(StrEnum):
     PUBLISHED = "published"
     TINY = "tiny"
+    REHEARSAL = "rehearsal"
+
+
+class Pinning(StrEnum):
+    """What a profile's snapshots are for."""
+
+    REQUIRED = "required"  # every value pinned; drift or a missing pin fails (organisms)
+    SHOWN = "shown"        # drift is shown beside the verdict; fails only with --fail-on-drift
+    NONE = "none"          # not compared (random weights: nothing to pin)
 
 
 @dataclass(frozen=True)
@@ -38,16 +47,44 @@ class ModelSpec:
 
 
 @dataclass(frozen=True)
+class Rules:
+    """How a profile's runs are judged: whether the published values apply to its models, whether
+    its tests load the published files (so a missing file or CUDA is a skip), and its pinning."""
+
+    published_values: bool
+    published_files: bool
+    needs_cuda: bool
+    pinning: Pinning
+
+
+RULES = {
+    ProfileName.PUBLISHED: Rules(published_values=True, published_files=True, needs_cuda=True,
+                                 pinning=Pinning.SHOWN),
+    ProfileName.TINY: Rules(published_values=False, published_files=False, needs_cuda=False,
+                            pinning=Pinning.REQUIRED),
+    # The published loader, files and code path on seeded random weights, on whatever device the
+    # published loading arguments give (the CPU here).
+    ProfileName.REHEARSAL: Rules(published_values=False, published_files=True, needs_cuda=False,
+                                 pinning=Pinning.NONE),
+}
+
+
+@dataclass(frozen=True)
 class Profile:
-    """A named set of model specs and experiment sizes, one per source."""
+    """A named set of model specs and experiment sizes, one per source, and its rules."""
 
     name: ProfileName
     models: dict[str, ModelSpec]
     sizes: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def rules(self) -> Rules:
+        return RULES[self.name]
+
+    @property
     def published(self) -> bool:
-        return self.name is ProfileName.PUBLISHED
+        """Whether this profile runs the published weights, so published values apply."""
+        return self.rules.published_values
 
 
 def relative_layers(published: tuple[int, ...], published_depth: int, depth: int,

@@ -14,16 +14,17 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
 
 
 def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
-    """Why this test cannot run its published form on this machine (None on tiny or if it can)."""
+    """Why this test cannot run its published form on this machine (None where the profile loads
+    no published files, or where it can)."""
     prof = item.config.stash[PROFILE]
-    if not prof.published or spec.needs is Needs.CPU:
+    if not prof.rules.published_files or spec.needs is Needs.CPU:
         return None
     model = prof.models.get(spec.source_name)
     if model is None:
-        return f"the published profile has no model for source {spec.source_name!r}"
+        return f"the {prof.name.value} profile has no model for source {spec.source_name!r}"
     from harness.resources import published_reason
 
-    return published_reason(model, spec.needs.value)
+    return published_reason(model, spec.needs.value, needs_cuda=prof.rules.needs_cuda)
 
 
 @pytest.hookimpl(trylast=True)

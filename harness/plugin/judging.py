@@ -8,7 +8,7 @@ import pytest
 
 from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.state import ANCHORS, MODELS, PROFILE, RECORD_PROPERTY, SPEC, STATE, TestState
-from harness.profiles import Profile
+from harness.profiles import Pinning, Profile
 from harness.snapshots import (Comparison, extension_for, read_snapshot, snapshot_path,
                                snapshot_payload)
 from harness.values import plain
@@ -117,9 +117,13 @@ class Judge:
 
     def _drift_fails(self) -> bool:
         """On organisms drift is a regression of the suite; on the published profile, opt-in."""
-        return not self.profile.published or self.item.config.getoption("fail_on_drift")
+        pinning = self.profile.rules.pinning
+        return pinning is Pinning.REQUIRED or (pinning is Pinning.SHOWN
+                                               and self.item.config.getoption("fail_on_drift"))
 
     def _compare_snapshot(self, state: TestState) -> SnapshotDrift | None:
+        if self.profile.rules.pinning is Pinning.NONE:
+            return None
         root = self.item.config.rootpath
         name = self.profile.name.value
         floats, why = self.spec.float_tolerance(self.profile.published)
@@ -130,7 +134,7 @@ class Judge:
         updating = self.item.config.getoption("update_snapshots", False)
         if not existed:
             state.snapshot.comparison, state.drift = Comparison.NEW, Drift.UNPINNED
-            if not updating and not self.profile.published:  # a first replication has no pin
+            if not updating and self.profile.rules.pinning is Pinning.REQUIRED:
                 return SnapshotDrift(f"{self.spec.id}: no pinned snapshot at {path}; "
                                      "pin it with --snapshot-update")
             if not updating:

@@ -40,8 +40,16 @@ class Source:
     organisms_dir: Path = BUILT_IN_ORGANISMS
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "models", {p: dataclasses.replace(m, source=self.name)
-                                            for p, m in self.models.items()})
+        models = {p: dataclasses.replace(m, source=self.name) for p, m in self.models.items()}
+        sizes = dict(self.sizes)
+        if ProfileName.PUBLISHED in models:
+            # The rehearsal loads the published model's files with its loading arguments
+            # unchanged; its sizes are the published ones unless the source declares smaller.
+            models.setdefault(ProfileName.REHEARSAL, models[ProfileName.PUBLISHED])
+            if ProfileName.PUBLISHED in sizes:
+                sizes.setdefault(ProfileName.REHEARSAL, sizes[ProfileName.PUBLISHED])
+        object.__setattr__(self, "models", models)
+        object.__setattr__(self, "sizes", sizes)
 
     @property
     def model(self) -> str:
