@@ -36,8 +36,17 @@ def load(spec: ModelSpec) -> Loaded:
         # Bit-identity anchors: at 2 threads CPU matmuls round batch rows differently.
         torch.set_num_threads(1)
     hf, tok, provenance = _load_published(spec) if spec.hf_id else _load_organism(spec)
-    nn = TransformersModel(hf, tokenizer=tok)
+    nn = TransformersModel(hf, tokenizer=tok, **pipeline_placement(hf))
     return Loaded(nn=nn, tok=tok, hf=hf, spec=spec, provenance=provenance)
+
+
+def pipeline_placement(hf: torch.nn.Module) -> dict[str, Any]:
+    """The device nnsight's pipeline must keep the model on. Without one, transformers' pipeline
+    moves a model with no device map to cuda:0 whenever CUDA exists, so a model the profile puts on
+    the CPU would leave it; a model placed by accelerate (a device map) must get none."""
+    if getattr(hf, "hf_device_map", None):
+        return {}
+    return {"device": next(hf.parameters()).device}
 
 
 def load_tokenizer(spec: ModelSpec) -> Any:

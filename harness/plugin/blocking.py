@@ -71,6 +71,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if spec is None:
         return
     item.stash[STATE] = TestState()
+    import torch
+
+    if torch.cuda.is_initialized():
+        torch.cuda.reset_peak_memory_stats()
     reason = resource_reason(item, spec)
     if reason:
         pytest.skip(reason)

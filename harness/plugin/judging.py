@@ -59,6 +59,13 @@ def applies_published(prof: Profile, spec: ClaimSpec) -> bool:
     return bool(spec.published) and (prof.published or spec.needs is Needs.CPU)
 
 
+def peak_gpu_bytes() -> int | None:
+    """The most CUDA memory allocated since this test's setup began (None without CUDA)."""
+    import torch
+
+    return torch.cuda.max_memory_allocated() if torch.cuda.is_initialized() else None
+
+
 def _not_applicable(spec: ClaimSpec) -> str:
     if not spec.published:
         return "not applicable (the seed publishes no value for this measurement)"
@@ -83,6 +90,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
         "drift_detail": state.snapshot.differences[:20] if state.drift is Drift.DRIFTED else [],
         "tolerance": state.tolerance,
         "duration": round(state.duration, 3),
+        "peak_gpu_bytes": peak_gpu_bytes(),
         "model": item.config.stash[MODELS].get(spec.source_name),
     }
     if verdict is Verdict.NOT_APPLICABLE and state.failure is not Failure.DRIFT:

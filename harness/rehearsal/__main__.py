@@ -1,0 +1,136 @@
+"""python -m harness.rehearsal: the published code path on seeded random weights of the published
+architectures, one source at a time, with time and peak memory per source and per test.
+
+--device cpu (the default; `make test`): narrowed widths, the rehearsal profile and its declared
+sizes. --device cuda (`make gpu-rehearsal`): full-size models and the published profile, its
+sizes and its layer indices, on CUDA in bf16. Either fails on any test that errors or fails."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from harness.profiles import ProfileName, get_profile
+from harness.rehearsal.build import build_cache, snapshot_dir
+
+FAILED = ("error", "not replicated")
+MIN_SOURCE_SECONDS = 20
+
+
+def published_cache_default() -> Path:
+    """The published configs and tokenizers: HF_HOME if set, else the project's shared cache."""
+    return Path(os.environ.get("HF_HOME") or Path(__file__).resolve().parents[3] / "shared"
+                / "hf-cache")
+
+
+def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int) -> dict[str, Any]:
+    """Run claims/<name> on `profile` against `cache`; its tests, time and peak memory."""
+    results = work / name / "results.json"
+    env = os.environ | {"HF_HOME": str(cache), "HF_HUB_OFFLINE": "1"}
+    args = [sys.executable, "-m", "pytest", f"claims/{name}", f"--profile={profile}",
+            "-p", "no:cacheprovider", "-q", f"--results={results}"]
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    output = proc.stdout.read() if proc.stdout else ""
+    _, status, usage = os.wait4(proc.pid, 0)  # this child's own resource usage
+    timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    seconds = round(time.perf_counter() - start, 1)
+    tests = json.loads(results.read_text())["tests"] if results.exists() else []
+    return {
+        "seconds": seconds, "exit_status": proc.returncode, "timed_out": seconds >= timeout,
+        "max_rss_bytes": usage.ru_maxrss * 1024,
+        "peak_gpu_bytes": max((t.get("peak_gpu_bytes") or 0 for t in tests), default=0),
+        "tests": [{k: t.get(k) for k in ("id", "verdict", "duration", "peak_gpu_bytes", "message")}
+                  for t in tests],
+        "errors": [f"{t['id']}: {t['verdict']}: {t['message']}" for t in tests
+                   if t["verdict"] in FAILED],
+        "output_tail": output[-3000:],
+    }
+
+
+def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
+             budget: int) -> dict[str, Any]:
+    """Build the random-weight cache for `sources`, run each within what is left of `budget`
+    seconds (a source with no time left is recorded as not run), and write the summary to `out`."""
+    deadline = time.perf_counter() + budget
+    full_size = device == "cuda"
+    profile = (ProfileName.PUBLISHED if full_size else ProfileName.REHEARSAL).value
+    specs = {name: get_profile(profile).models[name] for name in sources}
+    missing = [f"{name}: {snapshot_dir(published_cache, spec) / 'config.json'}"
+               for name, spec in specs.items() if spec.hf_id
+               and not (snapshot_dir(published_cache, spec) / "config.json").is_file()]
+    summary: dict[str, Any] = {"device": device, "full_size": full_size, "profile": profile,
+                               "published_cache": str(published_cache)}
+    if missing:
+        summary |= {"ok": None, "skipped": "the published configs and tokenizers are not in the "
+                    f"cache: {'; '.join(missing)}"}
+    else:
+        with tempfile.TemporaryDirectory(prefix="rehearsal-") as tmp:
+            cache, start = Path(tmp) / "hf", time.perf_counter()
+            built = build_cache(published_cache, cache, specs, full_size=full_size)
+            summary["build"] = {name: asdict(b) for name, b in built.items()}
+            summary["build_seconds"] = round(time.perf_counter() - start, 1)
+            summary["sources"], summary["not_run"] = {}, []
+            for name in sources:
+                left = int(deadline - time.perf_counter())
+                if left < MIN_SOURCE_SECONDS:
+                    summary["not_run"].append(f"{name}: {left} s of the {budget} s budget left")
+                    continue
+                summary["sources"][name] = run_source(name, cache, profile, Path(tmp), left)
+        summary["ok"] = not summary["not_run"] and all(
+            s["exit_status"] in (0, 5) and not s["errors"] and not s["timed_out"]
+            for s in summary["sources"].values())
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def main() -> None:
+    from harness.sources import registered
+
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sources", nargs="+", default=sorted(registered()),
+                        choices=sorted(registered()), help="run just these (default: all)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    parser.add_argument("--published-cache", type=Path, default=published_cache_default(),
+                        help="an HF_HOME-layout cache with the published configs and tokenizers")
+    parser.add_argument("--out", type=Path, default=Path("reports/rehearsal.json"))
+    parser.add_argument("--budget", type=int, default=540,
+                        help="seconds for the whole rehearsal, build included (default 540)")
+    args = parser.parse_args()
+    if args.device == "cuda":
+        import torch
+
+        if not torch.cuda.is_available():
+            sys.exit("--device cuda: no CUDA device here (use --device cpu for the dry run)")
+    summary = rehearse(args.sources, args.device, args.published_cache, args.out, args.budget)
+    if summary["ok"] is None:
+        print(f"rehearsal skipped: {summary['skipped']}")
+        return
+    for name, s in summary["sources"].items():
+        verdicts: dict[str, int] = {}
+        for t in s["tests"]:
+            verdicts[t["verdict"]] = verdicts.get(t["verdict"], 0) + 1
+        print(f"{name}: {s['seconds']} s, max RSS {s['max_rss_bytes']}, peak GPU "
+              f"{s['peak_gpu_bytes']}, {verdicts}" + "".join(f"\n  {e}" for e in s["errors"]))
+    for line in summary["not_run"]:
+        print(f"not run, out of time: {line}")
+    print(f"rehearsal {'passed' if summary['ok'] else 'FAILED'}; summary: {args.out}")
+    sys.exit(0 if summary["ok"] else 1)
+
+
+if __name__ == "__main__":
+    main()
