@@ -11,6 +11,7 @@ from harness.claims import Kind, Needs, spec_of
 from harness.models import Loaded, load
 from harness.plugin.blocking import (pytest_collection_modifyitems, pytest_deselected,  # noqa: F401
                                      pytest_runtest_setup)
+from harness.plugin.device_audit import pytest_runtest_protocol  # noqa: F401
 from harness.plugin.judging import judge, pytest_runtest_makereport  # noqa: F401
 from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
 from harness.plugin.scheduling import pytest_xdist_make_scheduler  # noqa: F401
@@ -34,6 +35,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "default: published with CUDA or when -m selects gpu/hub, else tiny")
     group.addoption("--results", default="reports/results.json",
                     help="where the run record is written (relative to the rootdir)")
+    group.addoption("--device-audit", action="store_true", default=False,
+                    help="fail a test whose source code made a tensor without naming its device "
+                         "(the rehearsal runs with it)")
     group.addoption("--fail-on-drift", action="store_true", default=False,
                     help="on the published profile, fail a test whose numbers drifted from their "
                          "snapshot (drift never changes a verdict; on organisms it always fails)")

@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 
 from harness.claims import ClaimSpec, Kind, Needs
-from harness.plugin.state import ANCHORS, MODELS, PROFILE, RECORD_PROPERTY, SPEC, STATE, TestState
+from harness.plugin.device_audit import audited
+from harness.plugin.state import (ANCHORS, AUDIT, MODELS, PROFILE, RECORD_PROPERTY, SPEC, STATE,
+                                  TestState)
 from harness.profiles import Pinning, Profile
 from harness.snapshots import (Comparison, extension_for, read_snapshot, snapshot_path,
                                snapshot_payload)
@@ -33,7 +35,7 @@ def _failure(report: pytest.TestReport, call: pytest.CallInfo[None]) -> Failure:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
-    report: pytest.TestReport = yield
+    report: pytest.TestReport = audited(item, (yield))
     spec = item.stash.get(SPEC, None)
     if spec is None:
         return report
@@ -91,6 +93,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
         "tolerance": state.tolerance,
         "duration": round(state.duration, 3),
         "peak_gpu_bytes": peak_gpu_bytes(),
+        "device_audit": sorted(set(item.stash.get(AUDIT, []))) or None,
         "model": item.config.stash[MODELS].get(spec.source_name),
     }
     if verdict is Verdict.NOT_APPLICABLE and state.failure is not Failure.DRIFT:

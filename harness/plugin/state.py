@@ -18,6 +18,7 @@ PROFILE = pytest.StashKey[Profile]()
 ANCHORS = pytest.StashKey[dict[str, tuple[str, str]]]()
 DESELECTED = pytest.StashKey[list[pytest.Item]]()
 RECORD = pytest.StashKey[run_record.RunRecord]()
+AUDIT = pytest.StashKey[list[str]]()  # --device-audit's findings in one test
 MODELS = pytest.StashKey[dict[str, dict[str, Any]]]()  # each loaded source's provenance
 RECORD_PROPERTY = "interp_claims"
 

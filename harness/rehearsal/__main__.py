@@ -36,7 +36,7 @@ def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int) -
     results = work / name / "results.json"
     env = os.environ | {"HF_HOME": str(cache), "HF_HUB_OFFLINE": "1"}
     args = [sys.executable, "-m", "pytest", f"claims/{name}", f"--profile={profile}",
-            "-p", "no:cacheprovider", "-q", f"--results={results}"]
+            "-p", "no:cacheprovider", "-q", f"--results={results}", "--device-audit"]
     start = time.perf_counter()
     proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)

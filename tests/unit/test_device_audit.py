@@ -1,0 +1,34 @@
+"""--device-audit flags a tensor made by a source's code without naming its device."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+from harness.plugin.device_audit import DeviceAudit, source_roots
+
+HERE = (str(Path(__file__).parent) + "/",)
+
+
+def test_a_factory_call_without_a_device_is_flagged_with_its_line():
+    with DeviceAudit(HERE) as audit:
+        torch.randn(3)
+    assert len(audit.found) == 1 and "test_device_audit.py" in audit.found[0]
+    assert "torch.randn names no device" in audit.found[0]
+
+
+def test_a_factory_call_naming_its_device_passes():
+    with DeviceAudit(HERE) as audit:
+        torch.zeros(2, device="cpu")
+        torch.arange(4, device=torch.device("cpu"))
+    assert audit.found == []
+
+
+def test_calls_from_outside_the_audited_folders_are_not_flagged():
+    with DeviceAudit(("/nowhere/",)) as audit:
+        torch.ones(2)
+    assert audit.found == []
+
+
+def test_the_audited_folders_are_the_registered_sources():
+    assert any(root.endswith("/harness/sources/cot/") for root in source_roots())
