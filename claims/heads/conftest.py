@@ -1,10 +1,12 @@
-"""Session fixtures for seed 001: the tokenizer, the problem sets, and each study run once;
-every study receives the results it builds on as arguments."""
+"""Fixtures for seed 001: the tokenizer, the problem sets, and each study run once; every study
+receives the results it builds on as arguments. They are package-scoped, so the model and what
+was measured on it are released once this folder's tests are done."""
 from __future__ import annotations
 
 from typing import Callable
 
 import pytest
+import torch
 
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
@@ -14,91 +16,106 @@ from harness.sources.heads import grid as G
 from harness.sources.heads import screens as SC
 from harness.sources.heads import sweep as SW
 from harness.sources.heads.lab import HeadsLab
+from harness.sources.heads.sizes import HeadsSizes
 from harness.sources.heads.task import ProblemSets, problem_sets, single_token_filter
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_model(request: pytest.FixtureRequest) -> Loaded:
     """This source's model on the session's profile."""
-    return model_for(request, "heads")
+    loaded = model_for(request, "heads")
+    if loaded.device.type == "cpu":
+        # The exactness anchors compare runs bit for bit; at 2 threads CPU matmuls round batch
+        # rows differently (harness.models.load does the same for the CPU profiles' models).
+        torch.set_num_threads(1)
+    return loaded
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
+def heads_sizes(profile: Profile) -> HeadsSizes:
+    """This profile's sizes for seed 001."""
+    return profile.sizes["heads"]
+
+
+@pytest.fixture(scope="package")
 def heads_tokenizer(profile: Profile):
     """Qwen2.5's tokenizer at the pinned revision on published; the organism's otherwise."""
     return load_tokenizer(profile.models["heads"])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_single_token(heads_tokenizer) -> Callable[[str], bool]:
     """§1's single-token filter under the session's tokenizer."""
     return single_token_filter(heads_tokenizer)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_families(heads_single_token) -> ProblemSets:
     """§1: the opening set, and the main set restricted to single-token objects."""
     return problem_sets(heads_single_token)
 
 
-@pytest.fixture(scope="session")
-def heads_lab(heads_model: Loaded, heads_families: ProblemSets) -> HeadsLab:
-    """The session's one observation record: every condition is run once and shared."""
-    return HeadsLab(heads_model, heads_families.opening, heads_families.main)
+@pytest.fixture(scope="package")
+def heads_lab(heads_model: Loaded, heads_families: ProblemSets,
+              heads_sizes: HeadsSizes) -> HeadsLab:
+    """The session's one observation record: every condition is run once and shared; the
+    studies run on the first families of each set the profile's sizes name."""
+    return HeadsLab(heads_model, heads_families.opening[:heads_sizes.opening_families],
+                    heads_families.main[:heads_sizes.main_families])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_sweep(heads_lab: HeadsLab) -> SW.ResidualSweep:
     return SW.residual_sweep(heads_lab)
 
 
-@pytest.fixture(scope="session")
-def heads_site(heads_lab: HeadsLab, heads_sweep: SW.ResidualSweep, profile: Profile) -> SW.Site:
+@pytest.fixture(scope="package")
+def heads_site(heads_lab: HeadsLab, heads_sweep: SW.ResidualSweep,
+               heads_sizes: HeadsSizes) -> SW.Site:
     """§2's selected block, or the profile's smoke-test block when the rule gives none usable."""
-    site = SW.site_for(heads_sweep, heads_lab.geometry.n_blocks,
-                       profile.sizes["heads"].smoke_block)
+    site = SW.site_for(heads_sweep, heads_lab.geometry.n_blocks, heads_sizes.smoke_block)
     if site is None:
         pytest.skip(f"§2's rule selected {heads_sweep.retrieval_block}, which leaves no block and "
                     "next block to study, and this profile has no smoke-test block")
     return site
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_opening(heads_lab: HeadsLab, heads_sweep: SW.ResidualSweep,
                   heads_site: SW.Site) -> SC.OpeningScreen:
     return SC.opening_screen(heads_lab, heads_sweep, heads_site.block)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_main_screen(heads_lab: HeadsLab, heads_site: SW.Site) -> SC.MainScreen:
     return SC.main_screen(heads_lab, heads_site.blocks)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_first_crossing(heads_lab: HeadsLab, heads_site: SW.Site,
                          heads_opening: SC.OpeningScreen) -> C.FirstCrossing:
     return C.first_crossing(heads_lab, heads_site.blocks, heads_opening.retrieval_head)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_challenged(heads_lab: HeadsLab, heads_main_screen: SC.MainScreen,
                      heads_first_crossing: C.FirstCrossing) -> C.ChallengedScreen:
     return C.challenged_screen(heads_lab, heads_main_screen, heads_first_crossing)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_content(heads_lab: HeadsLab, heads_first_crossing: C.FirstCrossing,
                   heads_challenged: C.ChallengedScreen) -> C.ContentEffects:
     return C.content_effects(heads_lab, heads_first_crossing, heads_challenged)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_joint(heads_lab: HeadsLab, heads_first_crossing: C.FirstCrossing,
                 heads_content: C.ContentEffects) -> G.JointCrossing:
     return G.joint_crossing(heads_lab, heads_first_crossing, heads_content)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def heads_grid(heads_lab: HeadsLab, heads_main_screen: SC.MainScreen,
                heads_first_crossing: C.FirstCrossing, heads_challenged: C.ChallengedScreen,
                heads_content: C.ContentEffects, heads_joint: G.JointCrossing) -> G.Grid:

@@ -10,6 +10,9 @@ SETUP = ("heads.problem-sets", "heads.disjoint-sets", "heads.main-example")
 MACHINERY = SETUP + ("heads.reference-forward", "heads.edit-receipts")
 CONTENT = MACHINERY + ("heads.head-identity", "heads.av-identity")
 PROB = Tolerance(abs=0.02)
+ANCHOR_SITES = ("a profile's sizes may name the blocks and heads a machinery anchor checks "
+                "(anchor_blocks, anchor_heads): the rehearsal checks block 31 at heads 0, 7 and "
+                "15; published and tiny check every block and head")
 
 
 def judge_checks(judge, checks: Checks | RecordCounts) -> None:

@@ -4,7 +4,7 @@ Each anchor reads a set-up readout, a machinery check or the session's record, a
 """
 from __future__ import annotations
 
-from claims.heads.declarations import CONTENT, MACHINERY, NB, SETUP, judge_checks
+from claims.heads.declarations import ANCHOR_SITES, CONTENT, MACHINERY, NB, SETUP, judge_checks
 from harness.claims import claim
 from harness.criteria import Exact, all_of
 from harness.sources.heads import anchors as A
@@ -58,9 +58,11 @@ def test_main_example(judge, heads_families, heads_tokenizer):
        criterion=Exact("all_exact"), requires=SETUP,
        decisions=("checked on opening family 0 for no edit and, at every block, a donor residual, "
                   "a zeroed head, a foreign head output and a residual plus two heads; the notebook "
-                  "checks the first family of each study, which the record-counts anchor re-checks",))
-def test_reference_forward(judge, heads_model, heads_families):
-    judge_checks(judge, A.reference_equality(heads_model, heads_families.opening[0]))
+                  "checks the first family of each study, which the record-counts anchor re-checks",
+                  ANCHOR_SITES))
+def test_reference_forward(judge, heads_model, heads_families, heads_sizes):
+    judge_checks(judge, A.reference_equality(heads_model, heads_families.opening[0],
+                                             heads_sizes.anchor_blocks))
 
 
 @claim("heads.edit-receipts", kind="anchor", section="1",
@@ -69,18 +71,22 @@ def test_reference_forward(judge, heads_model, heads_families):
        criterion=Exact("all_exact"), requires=SETUP,
        decisions=("nnsight 0.8 edits inside the wrapped forward, after PyTorch pre-hooks run, so the "
                   "consumed o_proj input is observed by a torch function mode on o_proj's matmul and "
-                  "the consumed residual by a pre-hook on the block's input norm",))
-def test_edit_receipts(judge, heads_model, heads_families):
-    judge_checks(judge, A.edit_receipts(heads_model, heads_families.opening[0]))
+                  "the consumed residual by a pre-hook on the block's input norm",
+                  ANCHOR_SITES))
+def test_edit_receipts(judge, heads_model, heads_families, heads_sizes):
+    judge_checks(judge, A.edit_receipts(heads_model, heads_families.opening[0],
+                                        heads_sizes.anchor_blocks))
 
 
 @claim("heads.residual-identity", kind="anchor", section="2",
        statement="R's own final residual patched into a block input leaves the logits identical.",
        published={"all_exact": True}, provenance=NB.format(2) + " (checks['residual_identity'])",
        criterion=Exact("all_exact"), requires=MACHINERY,
-       decisions=("checked at every block, not only at block 31 as the notebook does",))
-def test_residual_identity(judge, heads_model, heads_families):
-    judge_checks(judge, A.residual_identity(heads_model, heads_families.opening[0]))
+       decisions=("checked at every block, not only at block 31 as the notebook does",
+                  ANCHOR_SITES))
+def test_residual_identity(judge, heads_model, heads_families, heads_sizes):
+    judge_checks(judge, A.residual_identity(heads_model, heads_families.opening[0],
+                                            heads_sizes.anchor_blocks))
 
 
 @claim("heads.head-identity", kind="anchor", section="2",
@@ -88,9 +94,11 @@ def test_residual_identity(judge, heads_model, heads_families):
        published={"all_exact": True}, provenance=NB.format(2) + " (checks['opening_head_identity:H/O'])",
        criterion=Exact("all_exact"), requires=MACHINERY,
        decisions=("checked for every head at every block on opening family 0, with H's transplant at "
-                  "that block; the notebook checks head 31.7 only",))
-def test_head_identity(judge, heads_model, heads_families):
-    judge_checks(judge, A.head_identity(heads_model, heads_families.opening[0]))
+                  "that block; the notebook checks head 31.7 only",
+                  ANCHOR_SITES))
+def test_head_identity(judge, heads_model, heads_families, heads_sizes):
+    judge_checks(judge, A.head_identity(heads_model, heads_families.opening[0],
+                                        heads_sizes.anchor_blocks, heads_sizes.anchor_heads))
 
 
 @claim("heads.av-identity", kind="anchor", section="4",
@@ -98,9 +106,11 @@ def test_head_identity(judge, heads_model, heads_families):
        published={"all_exact": True}, provenance=NB.format(4) + " (checks['content_identity:…'])",
        criterion=Exact("all_exact"), requires=MACHINERY,
        decisions=("checked for every head at every block on main family 0; the selected heads' "
-                  "identity over every family is re-checked by heads.record-counts",))
-def test_av_identity(judge, heads_model, heads_families):
-    judge_checks(judge, A.av_identity(heads_model, heads_families.main[0]))
+                  "identity over every family is re-checked by heads.record-counts",
+                  ANCHOR_SITES))
+def test_av_identity(judge, heads_model, heads_families, heads_sizes):
+    judge_checks(judge, A.av_identity(heads_model, heads_families.main[0],
+                                      heads_sizes.anchor_blocks, heads_sizes.anchor_heads))
 
 
 @claim("heads.record-counts", kind="anchor", section="7",

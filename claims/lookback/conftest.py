@@ -1,7 +1,10 @@
-"""Session fixtures for seed 003: each experiment runs once per session, only if a test needs it."""
+"""Fixtures for seed 003: each experiment runs once, only if a test needs it. They are
+package-scoped, so the model and what was measured on it are released once this folder's tests
+are done."""
 from __future__ import annotations
 
 import pytest
+import torch
 
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
@@ -15,62 +18,72 @@ from harness.sources.lookback.low_rank import LowRank, low_rank
 from harness.sources.lookback.positions import (PromptAlignment, SingleTokenEntities,
                                                 prompt_alignment, single_token_entities)
 from harness.sources.lookback.runner import LookbackRunner
+from harness.sources.lookback.sizes import LookbackSizes
 from harness.sources.lookback.task import (EVAL_CONDITIONS, INSTRUCTION, Counterfactual,
                                            build_answer, build_binding, build_eval, build_source,
                                            build_visibility)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lookback_tokenizer(profile: Profile):
     """Llama-3.1's tokenizer on the published profile; the tiny word-level one otherwise."""
     return load_tokenizer(profile.models["lookback"])
 
 
-@pytest.fixture(scope="session")
-def lookback_instruction(profile: Profile) -> str:
+@pytest.fixture(scope="package")
+def lookback_instruction(lookback_sizes: LookbackSizes) -> str:
     """The instruction this profile's prompts carry (the organism's prompts drop it)."""
-    return INSTRUCTION if profile.sizes["lookback"].with_instruction else ""
+    return INSTRUCTION if lookback_sizes.with_instruction else ""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
+def lookback_sizes(profile: Profile) -> LookbackSizes:
+    """This profile's sizes for seed 003."""
+    return profile.sizes["lookback"]
+
+
+@pytest.fixture(scope="package")
 def lookback_single_tokens(lookback_tokenizer) -> SingleTokenEntities:
     return single_token_entities(lookback_tokenizer)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lookback_alignment(lookback_tokenizer, lookback_instruction) -> PromptAlignment:
     return prompt_alignment(lookback_tokenizer, lookback_instruction)
 
 
-@pytest.fixture(scope="session")
-def lookback_runner(lookback_model: Loaded, profile: Profile) -> LookbackRunner:
-    return LookbackRunner(lookback_model, profile.sizes["lookback"])
+@pytest.fixture(scope="package")
+def lookback_runner(lookback_model: Loaded, lookback_sizes: LookbackSizes) -> LookbackRunner:
+    return LookbackRunner(lookback_model, lookback_sizes)
 
 
-@pytest.fixture(scope="session")
-def lookback_behaviour(lookback_runner, lookback_instruction) -> dict[str, Behaviour]:
+@pytest.fixture(scope="package")
+def lookback_behaviour(lookback_runner, lookback_instruction,
+                       lookback_sizes) -> dict[str, Behaviour]:
     """§2: belief, reality and explicit 'cannot observe', each on the evaluation sample set."""
-    return {name: behaviour(lookback_runner, build_eval(instruction=lookback_instruction, **kw))
+    return {name: behaviour(lookback_runner, lookback_sizes.first(
+                build_eval(instruction=lookback_instruction, **kw)))
             for name, kw in EVAL_CONDITIONS.items()}
 
 
-@pytest.fixture(scope="session")
-def lookback_visibility(lookback_runner, lookback_instruction) -> VisibilityScores:
-    return visibility(lookback_runner, build_visibility(instruction=lookback_instruction))
+@pytest.fixture(scope="package")
+def lookback_visibility(lookback_runner, lookback_instruction, lookback_sizes) -> VisibilityScores:
+    return visibility(lookback_runner,
+                      lookback_sizes.first(build_visibility(instruction=lookback_instruction)))
 
 
-@pytest.fixture(scope="session")
-def lookback_binding_rows(lookback_instruction) -> list[Counterfactual]:
-    return build_binding(instruction=lookback_instruction)
+@pytest.fixture(scope="package")
+def lookback_binding_rows(lookback_instruction, lookback_sizes) -> list[Counterfactual]:
+    return lookback_sizes.first(build_binding(instruction=lookback_instruction))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lookback_kept(lookback_runner, lookback_binding_rows) -> list[Counterfactual]:
     """§4: the binding samples answered correctly on both prompts."""
     return keep_correct(lookback_runner, lookback_binding_rows)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lookback_self_patch(lookback_runner, lookback_kept, lookback_binding_rows) -> SelfPatch:
     return self_patch(lookback_runner, lookback_kept, lookback_binding_rows)
 
@@ -83,56 +96,61 @@ def _nonempty(rows, what: str):
     return rows
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lookback_sweeps(lookback_runner, lookback_kept) -> dict[str, Sweep]:
     return sweeps(lookback_runner, _nonempty(lookback_kept, "binding"))
 
 
-@pytest.fixture(scope="session")
-def lookback_source_rows(lookback_instruction) -> list[Counterfactual]:
-    return build_source(instruction=lookback_instruction)
+@pytest.fixture(scope="package")
+def lookback_source_rows(lookback_instruction, lookback_sizes) -> list[Counterfactual]:
+    return lookback_sizes.first(build_source(instruction=lookback_instruction))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lookback_source_kept(lookback_runner, lookback_source_rows) -> list[Counterfactual]:
     """§5: the source samples answered correctly on both prompts."""
     return keep_correct(lookback_runner, lookback_source_rows)
 
 
-@pytest.fixture(scope="session")
-def lookback_source_freeze(lookback_runner, lookback_source_kept, profile) -> SourceSweep:
+@pytest.fixture(scope="package")
+def lookback_source_freeze(lookback_runner, lookback_source_kept, lookback_sizes) -> SourceSweep:
     return source_sweep(lookback_runner, _nonempty(lookback_source_kept, "source"),
-                        profile.sizes["lookback"].source_freeze_layers, freeze=True)
+                        lookback_sizes.source_freeze_layers, freeze=True)
 
 
-@pytest.fixture(scope="session")
-def lookback_source_plain(lookback_runner, lookback_source_kept, profile) -> SourceSweep:
+@pytest.fixture(scope="package")
+def lookback_source_plain(lookback_runner, lookback_source_kept, lookback_sizes) -> SourceSweep:
     return source_sweep(lookback_runner, _nonempty(lookback_source_kept, "source"),
-                        profile.sizes["lookback"].source_plain_layers, freeze=False)
+                        lookback_sizes.source_plain_layers, freeze=False)
 
 
-@pytest.fixture(scope="session")
-def lookback_answer_rows(lookback_instruction) -> list[Counterfactual]:
-    return build_answer(instruction=lookback_instruction)
+@pytest.fixture(scope="package")
+def lookback_answer_rows(lookback_instruction, lookback_sizes) -> list[Counterfactual]:
+    return lookback_sizes.first(build_answer(instruction=lookback_instruction))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lookback_answer_kept(lookback_runner, lookback_answer_rows) -> list[Counterfactual]:
     return keep_correct(lookback_runner, lookback_answer_rows)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lookback_answer(lookback_runner, lookback_answer_kept) -> AnswerSweep:
     return answer_sweep(lookback_runner, _nonempty(lookback_answer_kept, "answer"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lookback_low_rank(lookback_runner, lookback_kept, lookback_sweeps) -> LowRank:
     """§7 at the reversed curve's peak layer."""
     return low_rank(lookback_runner, lookback_kept, lookback_sweeps["reversed"].peak_layer)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lookback_model(request: pytest.FixtureRequest) -> Loaded:
     """This source's model on the session's profile."""
-    return model_for(request, "lookback")
+    loaded = model_for(request, "lookback")
+    if loaded.device.type == "cpu":
+        # The self-patch anchor compares runs bit for bit; at 2 threads CPU matmuls round batch
+        # rows differently (harness.models.load does the same for the CPU profiles' models).
+        torch.set_num_threads(1)
+    return loaded

@@ -236,8 +236,9 @@ def test_answer_payload(judge, lookback_answer):
        statement="The unrestricted reversed swap at the peak layer on the held-out half gives IIA 0.745.",
        published={"unrestricted": 0.745, "n": 51}, provenance=REGISTER.format(7),
        criterion=BinomialRate("unrestricted"), requires=BINDING,
-       decisions=("the machinery check: writing h_dst + (h_src − h_dst) must score exactly as the "
-                  "barrier interchange does on the same samples",))
+       decisions=("the machinery check: writing h_src (the unrestricted h_dst + (h_src − h_dst), "
+                  "which bf16 need not round back to h_src) in the interchange's batches must "
+                  "score exactly as the barrier interchange does on the same samples",))
 def test_low_rank_anchor(judge, lookback_low_rank):
     r = lookback_low_rank
     assert r.unrestricted == r.interchange, (r.unrestricted, r.interchange)

@@ -20,5 +20,6 @@ SOURCE = Source(
         ProfileName.TINY: ModelSpec("Qwen2ForCausalLM", "float32", "cpu",
                                     attn_implementation="eager", organism="heads"),
     },
-    sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY},
+    sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,
+           ProfileName.REHEARSAL: sizes.REHEARSAL},
 )

@@ -3,13 +3,13 @@ receipts, identity patches and the attention/value recomposition, at every block
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import torch
 
 from harness.models import Loaded
 from harness.sources.heads.forward import (Geometry, Patch, head_output_patch, reference_forward,
-                                           residual_patch, run_forward)
+                                           residual_patch, run_forward, same)
 from harness.sources.heads.grid import Grid
 from harness.sources.heads.lab import HeadsLab, compose_head_message
 from harness.sources.heads.task import Family, render
@@ -40,11 +40,19 @@ def _ids(model: Loaded, family: Family, key: str) -> list[int]:
     return render(getattr(family, key), model.tok).input_ids
 
 
-def probe_edits(model: Loaded, family: Family) -> list[tuple[str, list[Patch]]]:
-    """§1: the edit kinds the notebook makes, at every block: a donor residual, a zeroed head,
-    a foreign head output, and a residual plus two heads together."""
+Indices = Sequence[int] | None  # the blocks or heads an anchor checks; None: every one
+
+
+def _every(chosen: Indices, count: int) -> list[int]:
+    return list(range(count)) if chosen is None else list(chosen)
+
+
+def probe_edits(model: Loaded, family: Family,
+                blocks: Indices = None) -> list[tuple[str, list[Patch]]]:
+    """§1: the edit kinds the notebook makes, at every block (or `blocks`): a donor residual, a
+    zeroed head, a foreign head output, and a residual plus two heads together."""
     g = Geometry.of(model)
-    blocks = list(range(g.n_blocks))
+    blocks = _every(blocks, g.n_blocks)
     donor = run_forward(model, _ids(model, family, "D"), (), blocks)
     edits: list[tuple[str, list[Patch]]] = [("none", [])]
     for b in blocks:
@@ -58,48 +66,52 @@ def probe_edits(model: Loaded, family: Family) -> list[tuple[str, list[Patch]]]:
     return edits
 
 
-def reference_equality(model: Loaded, family: Family) -> Checks:
+def reference_equality(model: Loaded, family: Family, blocks: Indices = None) -> Checks:
     """§1: each probe edit's nnsight logits are torch.equal to the plain pre-hook forward's."""
     checks, ids = Checks(), _ids(model, family, "R")
-    for name, patches in probe_edits(model, family):
+    for name, patches in probe_edits(model, family, blocks):
         run = run_forward(model, ids, patches)
-        checks.add(name, torch.equal(reference_forward(model, ids, patches), run.logits))
+        checks.add(name, same(reference_forward(model, ids, patches), run.logits))
     return checks
 
 
-def edit_receipts(model: Loaded, family: Family) -> Checks:
+def edit_receipts(model: Loaded, family: Family, blocks: Indices = None) -> Checks:
     """§1: every probe edit is consumed as requested, nothing else changes, hooks are removed,
     and the previous token's logits stay those of the unedited run."""
     checks, ids = Checks(), _ids(model, family, "R")
     base = run_forward(model, ids)
-    for name, patches in probe_edits(model, family)[1:]:
+    for name, patches in probe_edits(model, family, blocks)[1:]:
         run = run_forward(model, ids, patches)
         checks.add(f"{name}:consumed", len(run.edits) == len(patches)
                    and all(r.exact and r.requested_sha256 == r.actual_sha256 for r in run.edits))
         checks.add(f"{name}:untouched", run.untouched)
         checks.add(f"{name}:hooks", run.hooks_removed)
-        checks.add(f"{name}:previous", torch.equal(run.logits[:, 0], base.logits[:, 0]))
+        checks.add(f"{name}:previous", same(run.logits[:, 0], base.logits[:, 0]))
     return checks
 
 
-def residual_identity(model: Loaded, family: Family) -> Checks:
-    """§2: R's own final residual patched into each block leaves R's logits identical."""
+def residual_identity(model: Loaded, family: Family, blocks: Indices = None) -> Checks:
+    """§2: R's own final residual patched into each block (or `blocks`) leaves R's logits
+    identical."""
     g = Geometry.of(model)
+    blocks = _every(blocks, g.n_blocks)
     checks, ids = Checks(), _ids(model, family, "R")
-    native = run_forward(model, ids, (), range(g.n_blocks))
-    checks.add("reference", torch.equal(reference_forward(model, ids), native.logits))
-    for b in range(g.n_blocks):
+    native = run_forward(model, ids, (), blocks)
+    checks.add("reference", same(reference_forward(model, ids), native.logits))
+    for b in blocks:
         own = native.activations[b].residual_before[:, -1]
-        checks.add(f"block{b}", torch.equal(run_forward(model, ids, [residual_patch(b, own)]).logits,
-                                            native.logits))
+        checks.add(f"block{b}", same(run_forward(model, ids, [residual_patch(b, own)]).logits,
+                                     native.logits))
     return checks
 
 
-def head_identity(model: Loaded, family: Family) -> Checks:
+def head_identity(model: Loaded, family: Family, blocks: Indices = None,
+                  heads: Indices = None) -> Checks:
     """§2: each head's own output patched back, in O and in H (D's residual transplanted into R
-    at the same block), leaves that run's logits identical; every block and head."""
+    at the same block), leaves that run's logits identical; every block and head (or `blocks`
+    and `heads`)."""
     g = Geometry.of(model)
-    blocks = list(range(g.n_blocks))
+    blocks = _every(blocks, g.n_blocks)
     checks = Checks()
     r_ids, o_ids = _ids(model, family, "R"), _ids(model, family, "O")
     donor = run_forward(model, _ids(model, family, "D"), (), blocks)
@@ -109,26 +121,28 @@ def head_identity(model: Loaded, family: Family) -> Checks:
         hybrid = run_forward(model, r_ids, background, (b,))
         for context, ids, run, patches in (("H", r_ids, hybrid, background),
                                            ("O", o_ids, ordinary, [])):
-            for h in range(g.n_heads):
+            for h in _every(heads, g.n_heads):
                 own = run.activations[b].head_output_before[:, -1, h]
-                same = run_forward(model, ids, patches + [head_output_patch(b, h, own)])
-                checks.add(f"{context}:{b}.{h}", torch.equal(same.logits, run.logits))
+                again = run_forward(model, ids, patches + [head_output_patch(b, h, own)])
+                checks.add(f"{context}:{b}.{h}", same(again.logits, run.logits))
     return checks
 
 
-def av_identity(model: Loaded, family: Family) -> Checks:
+def av_identity(model: Loaded, family: Family, blocks: Indices = None,
+                heads: Indices = None) -> Checks:
     """§4: O-attention with O-values recomposes every head's Z slice exactly, and patching that
-    recomposed slice back reproduces O's logits; every block and head."""
+    recomposed slice back reproduces O's logits; every block and head (or `blocks` and `heads`)."""
     g = Geometry.of(model)
+    blocks = _every(blocks, g.n_blocks)
     checks, ids = Checks(), _ids(model, family, "O")
-    native = run_forward(model, ids, (), range(g.n_blocks))
-    for b in range(g.n_blocks):
+    native = run_forward(model, ids, (), blocks)
+    for b in blocks:
         cache = native.activations[b]
-        for h in range(g.n_heads):
+        for h in _every(heads, g.n_heads):
             message = compose_head_message(cache.attention, cache.values, cache.values, h)
-            checks.add(f"Z:{b}.{h}", torch.equal(message, cache.head_output_before[:, -1, h]))
+            checks.add(f"Z:{b}.{h}", same(message, cache.head_output_before[:, -1, h]))
             run = run_forward(model, ids, [head_output_patch(b, h, message)])
-            checks.add(f"logits:{b}.{h}", torch.equal(run.logits, native.logits))
+            checks.add(f"logits:{b}.{h}", same(run.logits, native.logits))
     return checks
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
-from harness.sources.heads.forward import ForwardRun, head_output_patch
+from harness.sources.heads.forward import ForwardRun, head_output_patch, same
 from harness.sources.heads.lab import (SCREEN_RESAMPLES, SCREEN_SEED, HeadsLab, Observation,
                                        compose_head_message, margin_of, p_of)
 from harness.sources.heads.screens import MainScreen, Screen, screen_heads
@@ -41,8 +41,8 @@ def content_test(lab: HeadsLab, family: Family, blocks: tuple[int, int], block: 
     lab.check_previous_token(f"main:{family.family_id}:{condition}", run, native["O"])
     if pairing == "OO":  # §4: the identity pairing must reproduce Z and the logits exactly
         lab.checks[f"content_identity:{family.family_id}:{block}"] = (
-            torch.equal(message, ordinary.head_output_before[:, -1, head])
-            and torch.equal(run.logits, native["O"].logits))
+            same(message, ordinary.head_output_before[:, -1, head])
+            and same(run.logits, native["O"].logits))
     return run, obs, message
 
 
@@ -135,8 +135,8 @@ def challenged_screen(lab: HeadsLab, main: MainScreen, first: FirstCrossing) -> 
         message = first.messages[family.family_id, block]
         cache = run.activations[block]
         lab.checks[f"challenge:{family.family_id}"] = (
-            torch.equal(cache.head_output_used[:, -1, head], message)
-            and torch.equal(cache.residual_before, cache.residual_used))
+            same(cache.head_output_used[:, -1, head], message)
+            and same(cache.residual_used, cache.residual_before))
         screen.effects += screen_heads(lab, family, "O", screen, "X", (run, obs),
                                        [head_output_patch(block, head, message)])
     screen.summarise("X", lab.geometry.n_heads)

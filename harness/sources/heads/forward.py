@@ -37,6 +37,13 @@ def head_output_patch(block: int, head: int, value: torch.Tensor) -> Patch:
     return Patch(block, "z", value, head)
 
 
+def same(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """torch.equal on `a`'s device. With a model spread over devices, nnsight reads a block's
+    input before accelerate's hook moves it to the block's device, so the two sides of an
+    exactness check may sit on different devices; moving a tensor does not change its values."""
+    return torch.equal(a, b.to(a.device))
+
+
 def tensor_sha(tensor: torch.Tensor) -> str:
     """§1: sha256 over a shape/dtype header and the tensor's raw bytes."""
     array = tensor.detach().contiguous().cpu()
@@ -138,9 +145,9 @@ def verify_block_patches(capture: BlockCapture, patches: Sequence[Patch],
             expected_heads[:, position, patch.head] = patch.value.to(expected_heads)
             actual = capture.head_output_used[:, position, patch.head]
         receipts.append(Receipt(patch.layer, patch.kind, patch.head, tensor_sha(patch.value),
-                                tensor_sha(actual), torch.equal(actual, patch.value.to(actual))))
-    untouched = (torch.equal(capture.residual_used, expected_residual)
-                 and torch.equal(capture.head_output_used, expected_heads))
+                                tensor_sha(actual), same(actual, patch.value)))
+    untouched = (same(capture.residual_used, expected_residual)
+                 and same(capture.head_output_used, expected_heads))
     return receipts, untouched
 
 

@@ -12,7 +12,7 @@ import torch
 from harness.models import Loaded
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.forward import (ForwardRun, Geometry, Patch, Receipt, reference_forward,
-                                           run_forward)
+                                           run_forward, same)
 from harness.sources.heads.task import Family, Rendered, render
 
 RESIDUAL_SEED, SCREEN_SEED, CONTENT_SEED = 31001, 300011, 27001
@@ -107,7 +107,7 @@ class HeadsLab:
         self.checks[f"untouched:{tag}"] = run.untouched
         self.checks[f"hooks:{tag}"] = run.hooks_removed
         if family.family_id == self._first[study]:
-            self.checks[f"reference:{tag}"] = torch.equal(
+            self.checks[f"reference:{tag}"] = same(
                 reference_forward(self.model, ids, patches), run.logits)
         obs = self._record(family, key, condition, run, study, meta)
         return run, obs
@@ -128,7 +128,7 @@ class HeadsLab:
 
     def check_previous_token(self, tag: str, run: ForwardRun, baseline: ForwardRun) -> None:
         """§1: a final-token edit leaves the previous token's logits unchanged."""
-        self.checks[f"previous:{tag}"] = torch.equal(run.logits[:, 0], baseline.logits[:, 0])
+        self.checks[f"previous:{tag}"] = same(run.logits[:, 0], baseline.logits[:, 0])
 
     def observation(self, family: Family, condition: str, study: str = "main") -> Observation:
         return self.observations[study, family.family_id, condition]

@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
-from harness.sources.heads.forward import ForwardRun, Patch, head_output_patch, residual_patch
+from harness.sources.heads.forward import ForwardRun, Patch, head_output_patch, residual_patch, same
 from harness.sources.heads.lab import SCREEN_RESAMPLES, SCREEN_SEED, HeadsLab, Observation
 from harness.sources.heads.sweep import ResidualSweep
 from harness.sources.heads.task import Family
@@ -86,11 +86,11 @@ def screen_heads(lab: HeadsLab, family: Family, key: str, screen: Screen, contex
             if b > block:
                 continue
             current = run.activations[b]
-            upstream &= all(torch.equal(getattr(current, f), getattr(original, f)) for f in UPSTREAM)
+            upstream &= all(same(getattr(current, f), getattr(original, f)) for f in UPSTREAM)
             expected = original.head_output_used.clone()
             if b == block:
                 expected[:, -1, head] = 0
-            upstream &= torch.equal(current.head_output_used, expected)
+            upstream &= same(current.head_output_used, expected)
         lab.checks[f"ablation:{tag}"] = upstream
         effects.append(HeadEffect(family.family_id, context, head,
                                   before.probability("L") - after.probability("L"),
@@ -149,7 +149,7 @@ def main_screen(lab: HeadsLab, blocks: tuple[int, int]) -> MainScreen:
         donor = native["D"].activations[retrieval_block].residual_before[:, -1]
         background = [residual_patch(retrieval_block, donor)]
         hybrid = lab.run_case(family, "R", "screen.H", background, capture_blocks=blocks)
-        lab.checks[f"transplant:{family.family_id}"] = torch.equal(
+        lab.checks[f"transplant:{family.family_id}"] = same(
             hybrid[0].activations[retrieval_block].residual_used[:, -1], donor)
         screen.effects += screen_heads(lab, family, "R", screen, "H", hybrid, background)
         screen.effects += screen_heads(lab, family, "O", screen, "O",

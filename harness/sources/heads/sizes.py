@@ -3,16 +3,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.sources.heads.task import MAIN_FAMILIES, OPENING_FAMILIES
+
 
 @dataclass(frozen=True)
 class HeadsSizes:
-    """Seed 001's smoke-test block: where later studies run when §2's rule selects no block
-    (or the last one), as the notebook's RUN_ALL_FAMILIES=False path runs at block 31.
-    None on published, where only the rule's choice counts."""
+    """Seed 001's sizes.
+
+    `smoke_block`: where later studies run when §2's rule selects no block (or the last one), as
+    the notebook's RUN_ALL_FAMILIES=False path runs at block 31; None on published, where only
+    the rule's choice counts. `opening_families` / `main_families`: how many of the notebook's
+    seeded families (the first ones, in index order) the studies run on; the set-up anchors
+    always see the whole sets. `anchor_blocks` / `anchor_heads`: the blocks and heads the
+    machinery anchors check (None: every one)."""
 
     smoke_block: int | None
+    opening_families: int = OPENING_FAMILIES
+    main_families: int = MAIN_FAMILIES
+    anchor_blocks: tuple[int, ...] | None = None
+    anchor_heads: tuple[int, ...] | None = None
 
 
 PUBLISHED = HeadsSizes(smoke_block=None)
 # The organism's 4 blocks: block 2 is the latest whose next block exists.
 TINY = HeadsSizes(smoke_block=2)
+# Qwen2.5-3B's files with random weights, on the CPU: the notebook's RUN_ALL_FAMILIES=False
+# smoke test (one opening and one main family, block 31 when the rule selects none), every block
+# of §2's sweep and every head of each screen; the machinery anchors at block 31 (the published
+# retrieval block), on its first, published (31.7) and last heads.
+REHEARSAL = HeadsSizes(smoke_block=31, opening_families=1, main_families=1,
+                       anchor_blocks=(31,), anchor_heads=(0, 7, 15))

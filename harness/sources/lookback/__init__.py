@@ -18,5 +18,6 @@ SOURCE = Source(
                                          gated=True, device_map="auto"),
         ProfileName.TINY: ModelSpec("LlamaForCausalLM", "float32", "cpu", organism="lookback"),
     },
-    sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY},
+    sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,
+           ProfileName.REHEARSAL: sizes.REHEARSAL},
 )

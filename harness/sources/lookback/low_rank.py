@@ -7,7 +7,7 @@ import torch
 
 from harness.sources.lookback.interchange import interchange
 from harness.sources.lookback.positions import row_layout, state_positions
-from harness.sources.lookback.runner import LookbackRunner, read_layers, score
+from harness.sources.lookback.runner import LookbackRunner, score
 from harness.sources.lookback.task import Counterfactual
 
 RANDOM_BASIS_SEEDS = (0, 1, 2)  # §7: each random rank-k subspace's score averages these draws
@@ -29,50 +29,87 @@ class LowRank:
     random: list[float]
 
 
+def random_basis(d: int, k: int, seed: int, like: torch.Tensor) -> torch.Tensor:
+    """§7's random control: an orthonormal rank-k basis (rows) of a d-wide space, drawn on the
+    CPU from `seed` (the same draw on any device), on `like`'s device in the float32 the
+    projection computes in."""
+    draw = torch.randn(d, k, generator=torch.Generator().manual_seed(seed))
+    return torch.linalg.qr(draw)[0].T.to(device=like.device, dtype=torch.float32)
+
+
 def _swap_pairs(runner: LookbackRunner, rows: list[Counterfactual], layer: int, state: list[int],
                 state_rev: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
-    """§7: the clean drink residuals h_dst and the counterfactual's reversed ones h_src."""
+    """§7: the clean drink residuals h_dst and the counterfactual's reversed ones h_src, read in
+    the batches the interchange runs (its counterfactual rows, then its clean rows), so that
+    h_src is bit for bit what the interchange copies."""
     dst, src = [], []
     bs = runner.sizes.interchange_batch
+    layer_mod = runner.layers[layer]
     for i in range(0, len(rows), bs):
         chunk = rows[i:i + bs]
-        dst.append(read_layers(runner, [r.clean for r in chunk], state)[layer])
-        src.append(read_layers(runner, [r.cf for r in chunk], state_rev)[layer])
+        with torch.no_grad(), runner.model.nn.trace() as tracer:
+            with tracer.invoke([r.cf for r in chunk]):
+                h_src = layer_mod.output[:, state_rev].clone().save()
+            with tracer.invoke([r.clean for r in chunk]):
+                h_dst = layer_mod.output[:, state].clone().save()
+        dst.append(h_dst)
+        src.append(h_src)
     return torch.cat(dst), torch.cat(src)
 
 
 def _projected_iia(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
                    state: list[int], h_dst: torch.Tensor, h_src: torch.Tensor,
                    basis: torch.Tensor | None) -> float:
-    """Write h_dst + (h_src − h_dst) projected on `basis` (rows; None = unrestricted)."""
-    delta = h_src - h_dst
-    new = h_dst + (delta if basis is None else (delta.float() @ basis.T @ basis).to(delta.dtype))
+    """Write h_dst + (h_src − h_dst) projected on `basis` (rows); with no basis, h_src itself
+    (in bf16, h_dst + (h_src − h_dst) need not be h_src). Each batch runs as the interchange's
+    does, its counterfactual rows unedited beside the edited clean rows, so the unrestricted
+    swap is the interchange exactly."""
+    if basis is None:
+        new = h_src
+    else:
+        delta = (h_src - h_dst).float()
+        basis = basis.to(device=delta.device, dtype=delta.dtype)
+        new = h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)
+    return score(runner.decode(written_logits(runner, rows, layer, state, new).argmax(-1)), rows,
+                 "target")
+
+
+def written_logits(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
+                   state: list[int], new: torch.Tensor) -> torch.Tensor:
+    """The clean runs' final logits with `new` written at `state` after `layer`, batched as the
+    interchange batches: each chunk's counterfactual rows unedited, then its clean rows."""
     bs = runner.sizes.interchange_batch
-    preds: list[str] = []
+    layer_mod = runner.layers[layer]
+    logits = []
     for i in range(0, len(rows), bs):
-        with torch.no_grad(), runner.model.nn.trace([r.clean for r in rows[i:i + bs]]):
-            runner.layers[layer].output[:, state] = new[i:i + bs]
-            top = runner.model.nn.lm_head.output[:, -1].argmax(-1).save()
-        preds += runner.decode(top)
-    return score(preds, rows, "target")
+        chunk = rows[i:i + bs]
+        with torch.no_grad(), runner.model.nn.trace() as tracer:
+            with tracer.invoke([r.cf for r in chunk]):
+                pass
+            with tracer.invoke([r.clean for r in chunk]):
+                layer_mod.output[:, state] = new[i:i + bs]
+                final = runner.model.nn.lm_head.output[:, -1].save()
+        logits.append(final.float().cpu())
+    return torch.cat(logits)
 
 
 def low_rank(runner: LookbackRunner, rows: list[Counterfactual], layer: int) -> LowRank:
     """§7: SVD basis of the mean-centred swap deltas of the first half; scored on the second."""
     state, state_rev = state_positions(row_layout(runner, rows[0]))
-    h_dst, h_src = _swap_pairs(runner, rows, layer, state, state_rev)
     half = len(rows) // 2
-    deltas = (h_src[:half] - h_dst[:half]).float().reshape(-1, h_dst.shape[-1])
-    _, _, vt = torch.linalg.svd(deltas - deltas.mean(0), full_matrices=False)
     held = rows[half:]
-    d_src, d_dst = h_src[half:], h_dst[half:]
+    # Each half is read in its own batches, so the held-out half's align with the interchange's.
+    h_dst, h_src = _swap_pairs(runner, rows[:half], layer, state, state_rev)
+    d_dst, d_src = _swap_pairs(runner, held, layer, state, state_rev)
+    deltas = (h_src - h_dst).float().reshape(-1, h_dst.shape[-1])
+    _, _, vt = torch.linalg.svd(deltas - deltas.mean(0), full_matrices=False)
     ranks = [k for k in runner.sizes.low_rank_ranks if k <= vt.shape[0]]
     d = h_dst.shape[-1]
     random = []
     for k in ranks:
         scores = []
         for seed in RANDOM_BASIS_SEEDS:
-            q = torch.linalg.qr(torch.randn(d, k, generator=torch.Generator().manual_seed(seed)))[0].T
+            q = random_basis(d, k, seed, like=d_src)
             scores.append(_projected_iia(runner, held, layer, state, d_dst, d_src, q))
         random.append(round(sum(scores) / len(scores), 4))
     return LowRank(

@@ -1,7 +1,7 @@
 """Seed 003's experiment sizes, per profile."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from harness.profiles import relative_layers
 
@@ -23,6 +23,13 @@ class LookbackSizes:
     predict_batch: int = 16
     interchange_batch: int = 8
     answer_batch: int = 16
+    # How many rows of each of the notebook's seeded sample sets (task.py: EVAL_SAMPLES …
+    # ANSWER_SAMPLES) the experiments run on, the first ones; None runs the notebook's counts.
+    sample_cap: int | None = None
+
+    def first(self, rows: list) -> list:
+        """The first `sample_cap` rows of a seeded sample set (all of them when uncapped)."""
+        return rows[:self.sample_cap]
 
 
 PUBLISHED = LookbackSizes(with_instruction=True, self_patch_layers=SELF_PATCH_LAYERS,
@@ -38,3 +45,8 @@ TINY = LookbackSizes(with_instruction=False,
                      source_freeze_layers=tuple(range(ORGANISM_DEPTH)),
                      source_plain_layers=tuple(range(ORGANISM_DEPTH)),
                      low_rank_ranks=LOW_RANK_LADDER)
+
+# Llama-3.1-8B's files with random weights, on the CPU: the published prompts, layers, batches and
+# rank ladder, on the first 8 rows of each sample set (a random model answers none correctly, so
+# the error-filtered studies have nothing to patch; the self-patch anchor runs on those 8 rows).
+REHEARSAL = replace(PUBLISHED, sample_cap=8)
