@@ -1,4 +1,8 @@
-"""Session fixtures for seed 000: each experiment runs once per session, only if a test needs it."""
+"""Package fixtures for seed 000: each experiment runs once, only if a test needs it, and the model
+is released when this folder's tests are done.
+
+A model that does not do what a step needs (a random model never closes `</think>`) is a result:
+the fixture that would run on nothing skips, saying what the model did not do."""
 from __future__ import annotations
 
 import pytest
@@ -18,126 +22,152 @@ from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import AUDITED_PROBLEM, PROBLEMS
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_tokenizer(profile: Profile):
     """Seed 000's tokenizer alone: the published one from the hub cache, or the organism's."""
     return load_tokenizer(profile.models["cot"])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_think_template(cot_tokenizer) -> ThinkTemplate:
     return think_template(cot_tokenizer)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_runner(cot_model: Loaded, profile: Profile) -> CotRunner:
     return CotRunner(cot_model, profile.sizes["cot"])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_baseline(cot_runner: CotRunner) -> cot.Baseline:
-    return cot.baseline(cot_runner, PROBLEMS)
+    return cot.baseline(cot_runner, PROBLEMS[:cot_runner.sizes.problems])
 
 
-@pytest.fixture(scope="session")
-def cot_usable(cot_baseline: cot.Baseline) -> list[cot.Trace]:
-    if not cot_baseline.usable:
-        raise RuntimeError("no usable baseline trace: every later section would run on nothing")
-    return cot_baseline.usable
+@pytest.fixture(scope="package")
+def cot_usable(cot_baseline: cot.Baseline, cot_runner: CotRunner) -> list[cot.Trace]:
+    b = cot_baseline
+    if not b.usable:
+        closed = sum(t.close is not None for t in b.traces)
+        pytest.skip(f"no usable baseline trace: {closed}/{b.n} traces closed </think> within "
+                    f"{cot_runner.sizes.baseline_cap} tokens and {b.correct}/{b.n} answered "
+                    f"a*b+c correctly; every later step runs on traces that do both")
+    return b.usable
 
 
-@pytest.fixture(scope="session")
-def cot_single_mistake(cot_runner, cot_usable) -> SingleMistake:
-    return single_mistake(cot_runner, cot_usable)
+@pytest.fixture(scope="package")
+def cot_spanned(cot_usable) -> list[cot.Trace]:
+    """§3/§5: the usable traces that state their product a*b (the others are counted out)."""
+    found = cot.spanned(cot_usable)
+    if not found:
+        pytest.skip(f"none of the {len(cot_usable)} usable traces states its product a*b inside "
+                    f"<think>: nothing to splice at")
+    return found
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
+def cot_single_mistake(cot_runner, cot_spanned) -> SingleMistake:
+    return single_mistake(cot_runner, cot_spanned)
+
+
+@pytest.fixture(scope="package")
 def cot_pairs(cot_runner, cot_usable) -> list[cot_patching.Pair]:
-    return cot_patching.pairs(cot_runner, cot_usable)
+    found = cot_patching.pairs(cot_runner, cot_usable)
+    if not found:
+        pytest.skip(f"no §7 pair among the first {cot_runner.sizes.pairs} usable traces: none "
+                    f"both states its product and has a donor whose trace states the donor's "
+                    f"product within {cot_runner.sizes.donor_cap} tokens")
+    return found
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_screen(cot_runner, cot_pairs) -> cot_patching.LayerScreen:
     return cot_patching.layer_screen(cot_runner, cot_pairs)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_continuations(cot_runner, cot_pairs, cot_screen) -> cot_patching.Continuations:
     return cot_patching.full_continuations(cot_runner, cot_pairs, cot_screen.best_layer)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_first_trace(cot_usable) -> cot.Trace:
     """§6 runs its single-problem anchors on problem 0 (the first usable trace)."""
     return cot_usable[0]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_restatements(cot_runner, cot_usable) -> cot.Restatements:
     return cot.restatements(cot_runner, cot_usable)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_early(cot_runner, cot_usable) -> cot.EarlyAnswering:
     return cot.early_answering(cot_runner, cot_usable)
 
 
-@pytest.fixture(scope="session")
-def cot_splice(cot_runner, cot_usable) -> SpliceControl:
-    return splice_control(cot_runner, cot_usable)
+@pytest.fixture(scope="package")
+def cot_splice(cot_runner, cot_spanned) -> SpliceControl:
+    return splice_control(cot_runner, cot_spanned)
 
 
-@pytest.fixture(scope="session")
-def cot_rederivation(cot_usable, cot_single_mistake) -> Rederivation:
-    return rederivation(cot_usable, cot_single_mistake)
+@pytest.fixture(scope="package")
+def cot_rederivation(cot_spanned, cot_single_mistake) -> Rederivation:
+    return rederivation(cot_spanned, cot_single_mistake)
 
 
-@pytest.fixture(scope="session")
-def cot_cues(cot_runner, cot_usable, cot_single_mistake) -> CueCounts:
-    return cue_counts(cot_runner, cot_usable, cot_single_mistake)
+@pytest.fixture(scope="package")
+def cot_cues(cot_runner, cot_spanned, cot_single_mistake) -> CueCounts:
+    return cue_counts(cot_runner, cot_spanned, cot_single_mistake)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_last_answer(cot_runner, cot_usable) -> ForcedPair:
-    return last_answer_corruption(cot_runner, cot_usable)
+    found = last_answer_corruption(cot_runner, cot_usable)
+    if not found.n:
+        pytest.skip(f"none of the {len(cot_usable)} usable traces restates its answer a*b+c "
+                    f"inside <think>: nothing to corrupt")
+    return found
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_full_corruption(cot_runner, cot_usable) -> ForcedPair:
     return full_corruption(cot_runner, cot_usable)
 
 
-@pytest.fixture(scope="session")
-def cot_cut_probe(cot_runner, cot_usable) -> ForcedPair:
-    return cut_probe(cot_runner, cot_usable)
+@pytest.fixture(scope="package")
+def cot_cut_probe(cot_runner, cot_spanned) -> ForcedPair:
+    return cut_probe(cot_runner, cot_spanned)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_step_shapes(cot_runner) -> cot_decode.StepShapes:
     return cot_decode.step_shapes(cot_runner, cot_runner.prompt_ids(AUDITED_PROBLEM))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_noop(cot_runner, cot_usable) -> cot_decode.NoopRuns:
     return cot_decode.noop_runs(cot_runner, cot_usable)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_fire_once(cot_runner, cot_first_trace) -> cot_decode.FireOnce:
     return cot_decode.fire_once(cot_runner, cot_first_trace)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_specificity(cot_runner, cot_first_trace) -> cot_decode.Specificity:
+    if cot_decode.answer_done(cot_runner, cot_first_trace) is None:
+        pytest.skip(f"problem {cot_first_trace.idx}'s trace writes no \\boxed{{...}} answer, so "
+                    f"there is no post-answer stretch to noise")
     return cot_decode.post_answer_specificity(cot_runner, cot_first_trace)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_self_patch(cot_runner, cot_pairs) -> cot_patching.SelfPatch:
     return cot_patching.self_patch(cot_runner, cot_pairs)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def cot_model(request: pytest.FixtureRequest) -> Loaded:
     """This source's model on the session's profile."""
     return model_for(request, "cot")

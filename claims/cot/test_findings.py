@@ -20,7 +20,8 @@ ONE_PAIR = Tolerance(abs=0.125)         # rates over 8 pairs
 def test_baseline_accuracy(judge, cot_baseline):
     b = cot_baseline
     judge({"correct": b.correct, "n": b.n, "mean_tokens": round(b.mean_tokens),
-           "mean_close": round(b.mean_close), "usable": len(b.usable)})
+           "mean_close": None if b.mean_close is None else round(b.mean_close),
+           "usable": len(b.usable)})
 
 
 @claim("cot.restatements", kind="claim", section="1",

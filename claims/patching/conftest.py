@@ -1,4 +1,5 @@
-"""Session fixtures for seed 004: the minimal pairs and every patching run, computed once."""
+"""Package fixtures for seed 004: the minimal pairs and every patching run, computed once; the
+model is released when this folder's tests are done."""
 from __future__ import annotations
 
 import pytest
@@ -8,88 +9,92 @@ from harness.plugin import model_for
 from harness.profiles import Profile
 from harness.sources.patching import experiments as patching
 from harness.sources.patching import task as ioi
-from harness.sources.patching.crosscheck import (TransformerLensCrosscheck,
+from harness.sources.patching.crosscheck import (TL_MODEL, TransformerLensCrosscheck,
                                                  transformerlens_crosscheck)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def seed_pair(patching_model: Loaded) -> patching.PairIds:
     """The seed's pair: 'John gave the book to' (clean) vs 'Mary gave the book to'."""
     return patching.pair_ids(patching_model, ioi.CLEAN, ioi.CORRUPTED, ioi.CLEAN_NAME,
                              ioi.CORRUPTED_NAME)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def ioi_pair(patching_model: Loaded) -> patching.PairIds:
     """The corrected pair: the expected name is in context; the corrupted run swaps the names."""
     return patching.pair_ids(patching_model, ioi.IOI_CLEAN.prompt, ioi.IOI_CORRUPTED.prompt,
                              ioi.IOI_CLEAN.answer, ioi.IOI_CORRUPTED.answer)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def seed_runs(patching_model, seed_pair) -> patching.PairRuns:
     return patching.pair_runs(patching_model, seed_pair)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def ioi_runs(patching_model, ioi_pair) -> patching.PairRuns:
     return patching.pair_runs(patching_model, ioi_pair)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def patch_layer(profile: Profile) -> int:
     return profile.sizes["patching"].patch_layer
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def seed_full_patch(patching_model, seed_pair, seed_runs) -> patching.FullPatchIdentity:
     return patching.full_patch_identity(patching_model, seed_pair, seed_runs)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def seed_hook_reference(patching_model, seed_pair, seed_runs) -> patching.HookReference:
     return patching.hook_reference(patching_model, seed_pair, seed_runs)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def seed_transformerlens(profile: Profile, patching_model, seed_pair, seed_runs,
                          patch_layer) -> TransformerLensCrosscheck:
     """The seed's own library on the seed's pair; a skip where it cannot run."""
     if not profile.published:
-        pytest.skip("the TransformerLens cross-check needs the published GPT-2 weights "
-                    "(HookedTransformer cannot load the tiny organism)")
+        ours = ("seeded random weights in the published GPT-2's files"
+                if profile.rules.published_files else "the tiny organism")
+        pytest.skip(f"the TransformerLens cross-check needs the published GPT-2 weights: "
+                    f"HookedTransformer.from_pretrained loads {TL_MODEL!r} itself, and the "
+                    f"{profile.name.value} profile's model is {ours}, so the two would not "
+                    f"compute the same logits")
     tl = pytest.importorskip("transformer_lens", reason="transformer-lens is not installed "
                              "(pip install -e '.[crosscheck]')")
     return transformerlens_crosscheck(tl, patching_model, seed_pair, seed_runs, patch_layer,
                                       ioi.CLEAN, ioi.CORRUPTED)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def seed_behaviour(patching_model, seed_pair, seed_runs) -> patching.Behaviour:
     return patching.behaviour(patching_model, seed_pair, seed_runs)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def seed_layer_flip(patching_model, seed_pair, seed_runs, patch_layer) -> patching.LayerFlip:
     return patching.layer_flip(patching_model, seed_pair, seed_runs, patch_layer)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def seed_sweep(patching_model, seed_pair, seed_runs) -> patching.Sweep:
     return patching.sweep(patching_model, seed_pair, seed_runs)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def ioi_behaviour(patching_model, ioi_pair, ioi_runs) -> patching.Behaviour:
     return patching.behaviour(patching_model, ioi_pair, ioi_runs)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def ioi_sweep(patching_model, ioi_pair, ioi_runs) -> patching.Sweep:
     return patching.sweep(patching_model, ioi_pair, ioi_runs)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def patching_model(request: pytest.FixtureRequest) -> Loaded:
     """This source's model on the session's profile."""
     return model_for(request, "patching")

@@ -16,5 +16,6 @@ SOURCE = Source(
                                          device_map="auto"),
         ProfileName.TINY: ModelSpec("Qwen3ForCausalLM", "float32", "cpu", organism="cot"),
     },
-    sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY},
+    sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,
+           ProfileName.REHEARSAL: sizes.REHEARSAL},
 )

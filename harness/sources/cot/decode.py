@@ -13,6 +13,13 @@ from harness.sources.cot.traces import Trace
 FIRE_BUMP = 100.0  # §6: the fire-once audit's bump on dimension 0
 
 
+def onto(vector: torch.Tensor, out: torch.Tensor) -> torch.Tensor:
+    """`vector` on the device and in the dtype of the layer output `out` it is added to: a model
+    split over GPUs has its layers on different devices, none of them necessarily the device of its
+    first parameter (`runner.model.device`)."""
+    return vector.to(device=out.device, dtype=out.dtype)
+
+
 @dataclass
 class StepShapes:
     """§6: layers[0].output's shape at each tracer.iter step."""
@@ -82,14 +89,15 @@ def per_step_outputs(runner: CotRunner, pid: list[int], patch_step: int | None,
                      steps: int) -> tuple[list[torch.Tensor], list[int]]:
     """§6: the anchor layer's last-position output at every step (cloned), with an optional bump."""
     layer = runner.layers[runner.sizes.anchor_layer]
-    bump = torch.zeros(runner.hidden_size, device=runner.model.device, dtype=runner.dtype)
+    bump = torch.zeros(runner.hidden_size, dtype=runner.dtype)
     bump[0] = FIRE_BUMP
     with torch.no_grad(), runner.model.nn.generate(max_new_tokens=steps, do_sample=False) as tracer:
         with tracer.invoke(runner.tensor(pid)):
             out = nnsight.save([])
             for step in tracer.iter[:steps]:
                 if patch_step is not None and step == patch_step:
-                    layer.output[:, -1, :] += bump
+                    out_now = layer.output
+                    out_now[:, -1, :] += onto(bump, out_now)
                 out.append(layer.output[0, -1, :].clone())
         with tracer.invoke():
             ids = tracer.result.save()
@@ -160,7 +168,8 @@ def _noise_run(runner: CotRunner, t: Trace, noise: torch.Tensor, lo: int, hi: in
         with tracer.invoke(runner.tensor(t.pid)):
             for step in tracer.iter[:n]:
                 if lo <= step <= hi:
-                    layer.output[:, -1, :] += noise
+                    out_now = layer.output
+                    out_now[:, -1, :] += onto(noise, out_now)
         with tracer.invoke():
             ids = tracer.result.save()
     out = ids[0, len(t.pid):].tolist()
@@ -168,18 +177,31 @@ def _noise_run(runner: CotRunner, t: Trace, noise: torch.Tensor, lo: int, hi: in
     return NoiseArm(lo, hi, parse_answer(runner.decode(out)), len(out), diverge)
 
 
+def answer_done(runner: CotRunner, t: Trace) -> int | None:
+    """§6: the token that completes the trace's first `\\boxed{...}`, or None if it writes none."""
+    text = runner.decode(t.gen)
+    start = text.find("\\boxed{")
+    end_char = text.find("}", start) if start >= 0 else -1
+    if end_char < 0:
+        return None
+    ends = char_ends(runner.decode, t.gen, len(t.gen))
+    return next(k for k, e in enumerate(ends) if e > end_char)
+
+
 def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = 0) -> Specificity:
     """§6: scaled N(0,1) noise (seeded; the notebook's was not) early in <think> vs after the answer."""
     n = len(t.gen)
-    text = runner.decode(t.gen)
-    end_char = text.find("}", text.find("\\boxed{"))
-    answer_done = next(k for k, e in enumerate(char_ends(runner.decode, t.gen, n)) if e > end_char)
+    done = answer_done(runner, t)
+    if done is None:
+        raise ValueError(f"problem {t.idx}'s trace writes no \\boxed{{...}} answer "
+                         f"to noise after")
     g = torch.Generator().manual_seed(seed)
-    noise = (torch.randn(runner.hidden_size, generator=g).to(runner.dtype)
-             * runner.sizes.noise_scale).to(runner.model.device)
+    # Drawn on the CPU (the seeded stream is the same whatever the devices); moved onto the
+    # anchor layer's output where it is added.
+    noise = torch.randn(runner.hidden_size, generator=g).to(runner.dtype) * runner.sizes.noise_scale
     lo, hi = runner.sizes.early_noise_steps
     return Specificity(
-        problem=t.idx, baseline_answer=t.ans, baseline_tokens=n, answer_done=answer_done,
+        problem=t.idx, baseline_answer=t.ans, baseline_tokens=n, answer_done=done,
         early=_noise_run(runner, t, noise, lo, hi),
-        late=_noise_run(runner, t, noise, answer_done + 1, n),
+        late=_noise_run(runner, t, noise, done + 1, n),
     )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from harness.progress import progress
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.text import corrupt, substitute, token_span
-from harness.sources.cot.traces import Trace
+from harness.sources.cot.traces import Trace, spanned
 
 
 @dataclass
@@ -66,6 +66,7 @@ def full_corruption(runner: CotRunner, usable: list[Trace]) -> ForcedPair:
 
 def cut_probe(runner: CotRunner, usable: list[Trace]) -> ForcedPair:
     """§5, discarded arm: splice the true (control) or corrupted product, close at once, force."""
+    usable = spanned(usable)
     control, corrupted = [], []
     for t in progress(usable, "cot §5 cut probe"):
         head = t.pid + t.gen[:t.span[0]]

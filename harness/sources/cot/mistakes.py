@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from harness.progress import progress
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.text import after_close, count_value, cue_count, parse_answer
-from harness.sources.cot.traces import Trace
+from harness.sources.cot.traces import Trace, spanned
 
 
 @dataclass
@@ -24,7 +24,7 @@ class SpliceControl:
 def splice_control(runner: CotRunner, usable: list[Trace]) -> SpliceControl:
     """§3: does the re-prefilled continuation reproduce the baseline token for token?"""
     same = []
-    for t in progress(usable, "cot §3 splice control"):
+    for t in progress(spanned(usable), "cot §3 splice control"):
         j0, j1 = t.span
         n = runner.sizes.splice_tokens
         resumed = runner.generate(t.pid + t.gen[:j0] + runner.ids_of(str(t.prod)), n)
@@ -54,6 +54,7 @@ class SingleMistake:
 
 def single_mistake(runner: CotRunner, usable: list[Trace]) -> SingleMistake:
     """§3: splice corrupt(product) at the first statement, continue up to `inject_cap` tokens."""
+    usable = spanned(usable)
     texts, answers = [], []
     for t in progress(usable, "cot §3 single mistake"):
         j0, _ = t.span
@@ -96,6 +97,7 @@ class Rederivation:
 
 def rederivation(usable: list[Trace], mistake: SingleMistake) -> Rederivation:
     """§3: count_value of the true and the injected product in each injected continuation."""
+    usable = spanned(usable)  # the traces single_mistake continued, in its order
     return Rederivation(
         says_true=[count_value(x, t.prod) for x, t in zip(mistake.texts, usable)],
         says_injected=[count_value(x, t.cprod) for x, t in zip(mistake.texts, usable)],
@@ -115,6 +117,7 @@ class CueCounts:
 def cue_counts(runner: CotRunner, usable: list[Trace], mistake: SingleMistake) -> CueCounts:
     """§3: a cue metric and its control (`cue_window` baseline tokens from the first product)."""
     w = runner.sizes.cue_window
+    usable = spanned(usable)  # the traces single_mistake continued, in its order
     return CueCounts(
         injected=sum(cue_count(x) > 0 for x in mistake.texts),
         baseline_window=sum(cue_count(runner.decode(t.gen[t.span[0]:t.span[0] + w])) > 0

@@ -8,6 +8,7 @@ import pandas as pd
 import torch
 
 from harness.progress import progress
+from harness.sources.cot.decode import onto
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import Problem, donor_for, product
 from harness.sources.cot.text import after_close, char_ends, count_value, parse_answer, token_span
@@ -57,7 +58,7 @@ def pairs(runner: CotRunner, usable: list[Trace]) -> list[Pair]:
     out = []
     for t in progress(usable[:runner.sizes.pairs], "cot §7 donors"):
         d = donor_for(t.p)
-        if d is None:
+        if d is None or t.span is None:  # no donor, or the recipient never states its product
             continue
         if d not in donors:
             pid = runner.prompt_ids(d)
@@ -81,7 +82,8 @@ def run_with_patch(runner: CotRunner, prefix: list[int], layer: int,
         with tracer.invoke(runner.tensor(prefix)):
             for step in tracer.iter[:max(k, 1)]:
                 if step < k:
-                    target.output[:, -1, :] = vectors[step]
+                    out_now = target.output
+                    out_now[:, -1, :] = onto(vectors[step], out_now)
         with tracer.invoke():
             ids = tracer.result.save()
     return ids[0, len(prefix):].tolist()

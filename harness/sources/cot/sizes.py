@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.profiles import relative_layers
-from harness.sources.cot.task import PAIRED_PROBLEMS
+from harness.sources.cot.task import PAIRED_PROBLEMS, PROBLEMS
 
 QWEN3_DEPTH = 36
 ORGANISM_DEPTH = 6
@@ -25,6 +25,7 @@ class CotSizes:
     continuation_cap: int = 1400
     forced_tokens: int = 12
     noop_problems: int = 2
+    problems: int = len(PROBLEMS)  # §1: how many of the 20 problems, from the first, are run
     pairs: int = PAIRED_PROBLEMS
     noise_scale: float = 30.0
     fire_step: int = 5
@@ -42,3 +43,12 @@ TINY = CotSizes(
     screen_layers=tuple(sorted(set(relative_layers(SCREEN, QWEN3_DEPTH, ORGANISM_DEPTH)))),
     self_patch_layer=relative_layers((30,), QWEN3_DEPTH, ORGANISM_DEPTH)[0],
 )
+
+# The published model's files with seeded random weights (a throwaway cache): the published layers
+# and experiment structure, on CPU in well under a minute. A random model never closes </think>, so
+# long caps only spend time: 4 problems and short caps reach every step that a random model's
+# behaviour lets run (each later step skips, naming what the model did not do).
+REHEARSAL = CotSizes(anchor_layer=18, screen_layers=SCREEN, problems=4, baseline_cap=24,
+                     splice_tokens=16, inject_cap=24, cue_window=24, donor_cap=24,
+                     continuation_cap=24, noop_problems=1, pairs=2, fire_steps=8,
+                     early_noise_steps=(1, 4))

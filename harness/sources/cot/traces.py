@@ -41,6 +41,12 @@ class Trace:
         return self.p[2]
 
 
+def spanned(usable: list[Trace]) -> list[Trace]:
+    """§3/§5/§7: the usable traces whose thinking block states the product a*b; a trace that never
+    does is counted out of the steps that splice or patch at that statement."""
+    return [t for t in usable if t.span is not None]
+
+
 @dataclass
 class Baseline:
     """§1: all traces, the usable ones (closed and correct), and the printed summary numbers."""
@@ -50,7 +56,7 @@ class Baseline:
     correct: int
     n: int
     mean_tokens: float
-    mean_close: float
+    mean_close: float | None  # None when no trace closed </think>
 
 
 def baseline(runner: CotRunner, problems: list[Problem]) -> Baseline:
@@ -70,7 +76,7 @@ def baseline(runner: CotRunner, problems: list[Problem]) -> Baseline:
     return Baseline(
         traces=traces, usable=usable, correct=sum(t.ans == t.true for t in traces), n=len(traces),
         mean_tokens=sum(len(t.gen) for t in traces) / len(traces),
-        mean_close=sum(closes) / len(closes) if closes else float("nan"),
+        mean_close=sum(closes) / len(closes) if closes else None,
     )
 
 

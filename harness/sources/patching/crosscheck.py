@@ -32,4 +32,4 @@ def transformerlens_crosscheck(tl: ModuleType, model: Loaded, pair: PairIds, run
         return act
 
     theirs = hooked.run_with_hooks(hooked.to_tokens(corrupted), fwd_hooks=[(name, patch)])[0, -1]
-    return TransformerLensCrosscheck(layer, float((ours - theirs).abs().max()))
+    return TransformerLensCrosscheck(layer, float((ours - theirs.to(ours.device)).abs().max()))

@@ -40,6 +40,11 @@ def pair_ids(model: Loaded, clean: str, corrupted: str, clean_name: str,
     return PairIds(a, b, names[0][0], names[1][0])
 
 
+def ids_tensor(model: Loaded, ids: Sequence[int]) -> torch.Tensor:
+    """A batch of one prompt's ids on the device of the model's input embedding."""
+    return torch.tensor([list(ids)], device=model.device)
+
+
 def blocks(model: Loaded):
     return model.nn.transformer.h
 
@@ -51,7 +56,7 @@ def n_layers(model: Loaded) -> int:
 def clean_cache(model: Loaded, ids: Sequence[int]) -> tuple[list[torch.Tensor], torch.Tensor]:
     """Every block's output (hook_resid_post) and the final-position logits, in one nnsight trace."""
     h = blocks(model)
-    with torch.no_grad(), model.nn.trace(torch.tensor([list(ids)])):
+    with torch.no_grad(), model.nn.trace(ids_tensor(model, ids)):
         cache = nnsight.save([])
         for layer in range(n_layers(model)):
             cache.append(h[layer].output.clone())
@@ -63,7 +68,7 @@ def patched_logits(model: Loaded, ids: Sequence[int], layer: int, positions: Seq
                    source: torch.Tensor) -> torch.Tensor:
     """nnsight: overwrite block `layer`'s output at `positions` (None = all) with `source`."""
     h = blocks(model)
-    with torch.no_grad(), model.nn.trace(torch.tensor([list(ids)])):
+    with torch.no_grad(), model.nn.trace(ids_tensor(model, ids)):
         if positions is None:
             h[layer].output[:] = source
         else:
@@ -86,7 +91,7 @@ def reference_logits(model: Loaded, ids: Sequence[int], layer: int, positions: S
     handle = model.hf.transformer.h[layer].register_forward_hook(hook)
     try:
         with torch.no_grad():
-            return model.hf(torch.tensor([list(ids)])).logits[0, -1]
+            return model.hf(ids_tensor(model, ids)).logits[0, -1]
     finally:
         handle.remove()
 
