@@ -32,10 +32,11 @@ def load(spec: ModelSpec) -> Loaded:
     """Load spec's model (published or organism) and wrap it with nnsight.TransformersModel."""
     from nnsight import TransformersModel
 
-    if spec.device == "cpu":
-        # Bit-identity anchors: at 2 threads CPU matmuls round batch rows differently.
-        torch.set_num_threads(1)
     hf, tok, provenance = _load_published(spec) if spec.hf_id else _load_organism(spec)
+    if next(hf.parameters()).device.type == "cpu":
+        # Wherever the model lands on the CPU (a CPU spec, or a device map without CUDA):
+        # bit-identity anchors need one thread, since at 2 CPU matmuls round batch rows differently.
+        torch.set_num_threads(1)
     nn = TransformersModel(hf, tokenizer=tok, **pipeline_placement(hf))
     return Loaded(nn=nn, tok=tok, hf=hf, spec=spec, provenance=provenance)
 

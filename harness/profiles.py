@@ -35,7 +35,7 @@ class ModelSpec:
     revision: str | None = None  # pinned hub commit; updated deliberately, resolved one recorded
     gated: bool = False
     attn_implementation: str | None = None
-    device_map: str | None = None
+    device_map: str | None = None  # "sequential": one GPU while the model fits, more if not
     organism: str | None = None  # the organism's name under <source data>/fixtures/organisms/
     source: str = ""
 

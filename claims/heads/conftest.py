@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Callable
 
 import pytest
-import torch
 
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
@@ -23,12 +22,7 @@ from harness.sources.heads.task import ProblemSets, problem_sets, single_token_f
 @pytest.fixture(scope="package")
 def heads_model(request: pytest.FixtureRequest) -> Loaded:
     """This source's model on the session's profile."""
-    loaded = model_for(request, "heads")
-    if loaded.device.type == "cpu":
-        # The exactness anchors compare runs bit for bit; at 2 threads CPU matmuls round batch
-        # rows differently (harness.models.load does the same for the CPU profiles' models).
-        torch.set_num_threads(1)
-    return loaded
+    return model_for(request, "heads")
 
 
 @pytest.fixture(scope="package")

@@ -13,7 +13,7 @@ SOURCE = Source(
         ProfileName.PUBLISHED: ModelSpec("Qwen3ForCausalLM", "bfloat16", "cuda",
                                          hf_id="Qwen/Qwen3-4B-Thinking-2507",
                                          revision="768f209d9ea81521153ed38c47d515654e938aea",
-                                         device_map="auto"),
+                                         device_map="sequential"),
         ProfileName.TINY: ModelSpec("Qwen3ForCausalLM", "float32", "cpu", organism="cot"),
     },
     sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,

@@ -16,7 +16,7 @@ SOURCE = Source(
         ProfileName.PUBLISHED: ModelSpec("Qwen2ForCausalLM", "bfloat16", "cuda",
                                          hf_id="Qwen/Qwen2.5-3B-Instruct",
                                          revision="aa8e72537993ba99e69dfaafa59ed015b17504d1",
-                                         attn_implementation="eager", device_map="auto"),
+                                         attn_implementation="eager", device_map="sequential"),
         ProfileName.TINY: ModelSpec("Qwen2ForCausalLM", "float32", "cpu",
                                     attn_implementation="eager", organism="heads"),
     },

@@ -15,7 +15,7 @@ SOURCE = Source(
         ProfileName.PUBLISHED: ModelSpec("LlamaForCausalLM", "bfloat16", "cuda",
                                          hf_id="meta-llama/Llama-3.1-8B-Instruct",
                                          revision="0e9e39f249a16976918f6564b8830bc894c89659",
-                                         gated=True, device_map="auto"),
+                                         gated=True, device_map="sequential"),
         ProfileName.TINY: ModelSpec("LlamaForCausalLM", "float32", "cpu", organism="lookback"),
     },
     sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,
