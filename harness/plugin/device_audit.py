@@ -28,9 +28,12 @@ class DeviceAudit(TorchFunctionMode):
     def __torch_function__(self, func: Any, types: Any, args: tuple = (), kwargs: Any = None):
         kwargs = kwargs or {}
         if func in FACTORIES and kwargs.get("device") is None:
-            caller = sys._getframe(1).f_code.co_filename
+            frame = sys._getframe(1)
+            while frame.f_code.co_name == "__torch_function__" and frame.f_back:
+                frame = frame.f_back  # another mode forwarding a call: blame who made it
+            caller = frame.f_code.co_filename
             if caller.startswith(self.roots):
-                where = f"{Path(caller).parent.name}/{Path(caller).name}:{sys._getframe(1).f_lineno}"
+                where = f"{Path(caller).parent.name}/{Path(caller).name}:{frame.f_lineno}"
                 self.found.append(f"{where} torch.{func.__name__} names no device")
         return func(*args, **kwargs)
 

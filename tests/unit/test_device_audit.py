@@ -32,3 +32,15 @@ def test_calls_from_outside_the_audited_folders_are_not_flagged():
 
 def test_the_audited_folders_are_the_registered_sources():
     assert any(root.endswith("/harness/sources/cot/") for root in source_roots())
+
+
+class Forwarding(torch.overrides.TorchFunctionMode):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+def test_a_mode_forwarding_someone_elses_call_is_not_blamed_for_it():
+    library_call = compile("torch.ones(2)", "/a/library/outside/the/sources.py", "exec")
+    with DeviceAudit(HERE) as audit, Forwarding():
+        exec(library_call, {"torch": torch})
+    assert audit.found == []
