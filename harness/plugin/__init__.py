@@ -14,7 +14,8 @@ from harness.plugin.blocking import (pytest_collection_modifyitems, pytest_desel
 from harness.plugin.device_audit import pytest_runtest_protocol  # noqa: F401
 from harness.plugin.judging import judge, pytest_runtest_makereport  # noqa: F401
 from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
-from harness.plugin.scheduling import pytest_xdist_make_scheduler  # noqa: F401
+from harness.plugin.scheduling import (pin_worker_gpus, pytest_configure_node,  # noqa: F401
+                                       pytest_xdist_make_scheduler)
 from harness.plugin.state import ANCHORS, DESELECTED, MODELS, PROFILE, RECORD, SPEC
 from harness.profiles import Profile, ProfileName, get_profile
 
@@ -35,6 +36,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "default: published with CUDA or when -m selects gpu/hub, else tiny")
     group.addoption("--results", default="reports/results.json",
                     help="where the run record is written (relative to the rootdir)")
+    group.addoption("--gpus", default=None,
+                    help="comma-separated GPU ids to spread xdist workers over (default: "
+                         "CUDA_VISIBLE_DEVICES, else every CUDA device); each worker gets its own")
     group.addoption("--device-audit", action="store_true", default=False,
                     help="fail a test whose source code made a tensor without naming its device "
                          "(the rehearsal runs with it)")
@@ -64,6 +68,7 @@ def resolve_profile(config: pytest.Config) -> Profile:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    pin_worker_gpus(config)  # first: resolving the profile may start CUDA
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {text}")
     config.stash[PROFILE] = resolve_profile(config)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
@@ -93,6 +94,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
         "tolerance": state.tolerance,
         "duration": round(state.duration, 3),
         "peak_gpu_bytes": peak_gpu_bytes(),
+        "gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
         "device_audit": sorted(set(item.stash.get(AUDIT, []))) or None,
         "model": item.config.stash[MODELS].get(spec.source_name),
     }

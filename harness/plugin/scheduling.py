@@ -1,9 +1,13 @@
-"""Under xdist, one worker per source: its model loads once and its anchors run before its claims."""
+"""Under xdist, one worker per source (its model loads once and its anchors run before its
+claims), and each worker on its own GPUs."""
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
+
+GPU_INPUT = "interp_claims_gpus"  # the workerinput key carrying a worker's CUDA_VISIBLE_DEVICES
 
 
 def source_scope(nodeid: str, sources: set[str]) -> str:
@@ -31,3 +35,35 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             return source_scope(nodeid, sources)
 
     return BySource(config, log)
+
+
+def visible_gpus(config: pytest.Config) -> list[str]:
+    """The GPUs this run may use: --gpus, else CUDA_VISIBLE_DEVICES, else every CUDA device."""
+    chosen = config.getoption("gpus") or os.environ.get("CUDA_VISIBLE_DEVICES")
+    if chosen is not None:
+        return [g for g in chosen.split(",") if g.strip()]
+    import torch
+
+    return [str(i) for i in range(torch.cuda.device_count())]
+
+
+def share_of(gpus: list[str], worker: int, workers: int) -> list[str]:
+    """Worker `worker`'s own GPUs: a disjoint slice where there are enough, else one, shared."""
+    return gpus[worker::workers] if len(gpus) >= workers else [gpus[worker % len(gpus)]]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Give each xdist worker its own GPUs, set as CUDA_VISIBLE_DEVICES before CUDA starts there."""
+    gpus = visible_gpus(node.config)
+    if gpus:
+        worker = int(node.gateway.id.removeprefix("gw"))
+        node.workerinput[GPU_INPUT] = ",".join(share_of(gpus, worker,
+                                                        node.workerinput["workercount"]))
+
+
+def pin_worker_gpus(config: pytest.Config) -> None:
+    """On a worker, restrict CUDA to the GPUs the controller gave it (before anything starts CUDA)."""
+    gpus = getattr(config, "workerinput", {}).get(GPU_INPUT)
+    if gpus is not None:
+        os.environ["CUDA_VISIBLE_DEVICES"] = gpus

@@ -85,3 +85,36 @@ def test_marker_selection_implies_published_profile(pytester, monkeypatch):
     result = pytester.runpytest("-p", "no:cacheprovider", "-m", "gpu")
     result.stdout.fnmatch_lines(["interp-claims profile: published"])
     assert results(pytester)["environment"]["profile"] == "published"
+
+
+THREE_SOURCES = '''
+from harness.claims import claim
+from harness.criteria import Exact
+
+@claim("cot.gpu-probe", kind="measurement", section="1", needs="cpu", statement="s",
+       published={}, provenance="p", criterion=Exact("v"))
+def test_cot(judge):
+    judge({"v": 1})
+
+@claim("heads.gpu-probe", kind="measurement", section="1", needs="cpu", statement="s",
+       published={}, provenance="p", criterion=Exact("v"))
+def test_heads(judge):
+    judge({"v": 1})
+
+@claim("lookback.gpu-probe", kind="measurement", section="1", needs="cpu", statement="s",
+       published={}, provenance="p", criterion=Exact("v"))
+def test_lookback(judge):
+    judge({"v": 1})
+'''
+
+
+def test_each_xdist_worker_gets_its_own_gpu(tester):
+    for source in ("cot", "heads", "lookback"):
+        folder = tester.path / "claims" / source
+        folder.mkdir(parents=True)
+        part = THREE_SOURCES.split("@claim")
+        body = part[0] + "@claim" + next(p for p in part[1:] if f'"{source}.' in p)
+        (folder / f"test_{source}.py").write_text(body)
+    tester.runpytest("--snapshot-update", "-n", "3", "--gpus=0,1,2,3,4,5").assert_outcomes(passed=3)
+    gpus = {e["id"]: e["gpu"] for e in results(tester)["tests"]}
+    assert sorted(gpus.values()) == ["0,3", "1,4", "2,5"]
