@@ -1,0 +1,58 @@
+"""What changed since the previous complete run, on fabricated pairs of runs."""
+from __future__ import annotations
+
+from harness.changes import what_changed
+from harness.history import History
+
+
+def run(started: str, verdicts: dict[str, str], drift: dict[str, str] | None = None,
+        completed: bool = True, **env: str) -> dict:
+    drift = drift or {}
+    return {"environment": {"started": started, "torch": "2.13.0", "transformers": "5.24.0",
+                            "duration_s": 1.0, **env},
+            "run": {"completed": completed},
+            "tests": [{"id": i, "verdict": v, "message": f"{i} message",
+                       "drift": drift.get(i, "no drift"), "drift_detail": ["x moved"]}
+                      for i, v in verdicts.items()]}
+
+
+BEFORE = run("2026-11-29T00:00:00", {"a": "replicated", "b": "replicated", "c": "replicated"})
+
+
+def test_an_unchanged_run_has_nothing_to_say():
+    now = run("2026-11-30T00:00:00", {"a": "replicated", "b": "replicated", "c": "replicated"})
+    changes = what_changed(now, History(runs=[("r1", BEFORE), ("r2", now)]))
+    assert changes.previous == "r1" and not changes.any
+
+
+def test_a_changed_verdict_names_both_verdicts():
+    now = run("2026-11-30T00:00:00", {"a": "not replicated", "b": "replicated", "c": "replicated"})
+    changes = what_changed(now, History(runs=[("r1", BEFORE), ("r2", now)]))
+    assert changes.verdicts == [{"id": "a", "before": "replicated", "after": "not replicated"}]
+
+
+def test_drift_comes_with_the_versions_that_differed():
+    now = run("2026-11-30T00:00:00", {"a": "replicated", "b": "replicated", "c": "replicated"},
+              drift={"b": "drifted"}, transformers="5.25.0")
+    changes = what_changed(now, History(runs=[("r1", BEFORE), ("r2", now)]))
+    assert [d["id"] for d in changes.drifted] == ["b"]
+    assert changes.environment == {"transformers": ("5.24.0", "5.25.0")}
+
+
+def test_a_new_skip_is_listed_once():
+    now = run("2026-11-30T00:00:00", {"a": "replicated", "b": "skipped", "c": "replicated"})
+    changes = what_changed(now, History(runs=[("r1", BEFORE), ("r2", now)]))
+    assert changes.new_skips == [{"id": "b", "message": "b message"}]
+
+
+def test_a_partial_run_is_never_the_one_compared_with():
+    partial = run("2026-11-29T12:00:00", {"a": "error"}, completed=False)
+    now = run("2026-11-30T00:00:00", {"a": "replicated", "b": "replicated", "c": "replicated"})
+    changes = what_changed(now, History(runs=[("r1", BEFORE), ("r2", partial), ("r3", now)]))
+    assert changes.previous == "r1" and not changes.verdicts
+
+
+def test_a_first_run_has_no_previous_run():
+    now = run("2026-11-30T00:00:00", {"a": "replicated"}, drift={"a": "drifted"})
+    changes = what_changed(now, History(runs=[("r1", now)]))
+    assert changes.previous is None and [d["id"] for d in changes.drifted] == ["a"]
