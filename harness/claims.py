@@ -68,6 +68,7 @@ class ClaimSpec:
     decisions: tuple[str, ...] = ()
     organism_tolerance: Tolerance | None = None
     organism_tolerance_reason: str = ""
+    headline: str = ""
     source_name: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
@@ -91,6 +92,13 @@ class ClaimSpec:
     def source(self) -> Source:
         return registered()[self.source_name]
 
+    def headline_of(self, values: Mapping[str, Any] | None) -> str | None:
+        """The headline's format string filled from measured or published values (a missing
+        value shows as an em dash); None without a headline or values."""
+        if not self.headline or not values:
+            return None
+        return self.headline.format_map(_Lenient(values))
+
     def as_record(self) -> dict[str, Any]:
         """The declaration as it appears in the run record."""
         return {
@@ -101,6 +109,21 @@ class ClaimSpec:
             "requires": list(self.requires), "needs": str(self.needs),
             "decisions": list(self.decisions),
         }
+
+
+class _Absent:
+    """A value the headline names but the dict lacks: formats as an em dash, whatever the spec."""
+
+    def __format__(self, spec: str) -> str:
+        return "—"
+
+    def __getitem__(self, key: Any) -> "_Absent":
+        return self
+
+
+class _Lenient(dict):
+    def __missing__(self, key: str) -> _Absent:
+        return _Absent()
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -121,13 +144,14 @@ def claim(
     decisions: tuple[str, ...] | list[str] = (),
     organism_tolerance: Tolerance | None = None,
     organism_tolerance_reason: str = "",
+    headline: str = "",
 ) -> Callable[[F], F]:
     """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict."""
     spec = ClaimSpec(id=id, kind=Kind(kind), section=section, statement=statement,
                      published=published, provenance=provenance, criterion=criterion,
                      requires=tuple(requires), needs=Needs(needs), tolerance=tolerance,
                      decisions=tuple(decisions), organism_tolerance=organism_tolerance,
-                     organism_tolerance_reason=organism_tolerance_reason)
+                     organism_tolerance_reason=organism_tolerance_reason, headline=headline)
 
     def attach(fn: F) -> F:
         setattr(fn, CLAIM_ATTR, spec)

@@ -1,0 +1,26 @@
+"""A claim's headline: its declared format string filled from measured or published values."""
+from __future__ import annotations
+
+from harness.claims import ClaimSpec, Kind
+from harness.criteria import Exact
+
+
+def spec(headline: str) -> ClaimSpec:
+    return ClaimSpec(id="cot.headline-probe", kind=Kind.CLAIM, section="1", statement="s",
+                     published={"recovered": 19, "n": 20}, provenance="p",
+                     criterion=Exact("recovered"), headline=headline)
+
+
+def test_the_headline_reads_measured_and_published_values_alike():
+    s = spec("recovered {recovered}/{n}")
+    assert s.headline_of({"recovered": 16, "n": 20}) == "recovered 16/20"
+    assert s.headline_of(s.published) == "recovered 19/20"
+
+
+def test_a_value_the_dict_lacks_shows_as_a_dash_whatever_its_format():
+    assert spec("IIA {iia:.3f} at {layers[3]}").headline_of({"n": 1}) == "IIA — at —"
+
+
+def test_no_headline_or_no_values_gives_none():
+    assert spec("").headline_of({"n": 1}) is None
+    assert spec("{n}").headline_of(None) is None
