@@ -69,6 +69,7 @@ class ClaimSpec:
     organism_tolerance: Tolerance | None = None
     organism_tolerance_reason: str = ""
     headline: str = ""
+    tokenizer_only: bool = False  # a `hub` test that reads the tokenizer alone, on any device
     source_name: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
@@ -79,6 +80,8 @@ class ClaimSpec:
             raise ValueError(f"{self.id} requires itself")
         if self.organism_tolerance is not None and not self.organism_tolerance_reason:
             raise ValueError(f"{self.id}: an organism tolerance needs a reason")
+        if self.tokenizer_only and self.needs is not Needs.HUB:
+            raise ValueError(f"{self.id}: tokenizer_only is for needs='hub' tests")
 
     def float_tolerance(self, published: bool) -> tuple[Tolerance, str]:
         """The tolerance its snapshot's floats compare within, and why that one."""
@@ -145,13 +148,15 @@ def claim(
     organism_tolerance: Tolerance | None = None,
     organism_tolerance_reason: str = "",
     headline: str = "",
+    tokenizer_only: bool = False,
 ) -> Callable[[F], F]:
     """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict."""
     spec = ClaimSpec(id=id, kind=Kind(kind), section=section, statement=statement,
                      published=published, provenance=provenance, criterion=criterion,
                      requires=tuple(requires), needs=Needs(needs), tolerance=tolerance,
                      decisions=tuple(decisions), organism_tolerance=organism_tolerance,
-                     organism_tolerance_reason=organism_tolerance_reason, headline=headline)
+                     organism_tolerance_reason=organism_tolerance_reason, headline=headline,
+                     tokenizer_only=tokenizer_only)
 
     def attach(fn: F) -> F:
         setattr(fn, CLAIM_ATTR, spec)

@@ -73,9 +73,11 @@ def weights_reason(spec: ModelSpec, filename: str = "config.json") -> str | None
     return None
 
 
-def published_reason(spec: ModelSpec, needs: str, needs_cuda: bool = True) -> str | None:
+def published_reason(spec: ModelSpec, needs: str, needs_cuda: bool = True,
+                     tokenizer_only: bool = False) -> str | None:
     """Why a test that needs `needs` ('gpu', 'hub' or 'cpu') cannot run its published form (the
-    rehearsal runs `gpu` tests wherever the published loading arguments place the model)."""
+    rehearsal runs `gpu` tests wherever the published loading arguments place the model; a
+    `tokenizer_only` hub test needs the tokenizer's files alone)."""
     if needs == "gpu" and spec.device == "cuda" and needs_cuda:
         reason = cuda_reason()
         if reason:
@@ -83,7 +85,7 @@ def published_reason(spec: ModelSpec, needs: str, needs_cuda: bool = True) -> st
     if needs not in ("gpu", "hub"):
         return None
     # A model the published profile runs on the CPU is loaded by its hub tests, not just tokenised.
-    loads_weights = needs == "gpu" or spec.device == "cpu"
+    loads_weights = needs == "gpu" or (spec.device == "cpu" and not tokenizer_only)
     reason = weights_reason(spec, "config.json" if loads_weights else "tokenizer_config.json")
     if reason is None and loads_weights and not hub_reachable():
         return missing_weights_reason(spec)

@@ -5,7 +5,7 @@ intervention claim requires.
 """
 from __future__ import annotations
 
-from claims.cot.shared import DECODE_LOOP, NB, SETUP
+from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, SETUP
 from harness.claims import Tolerance, claim
 from harness.criteria import Exact, all_of
 from harness.sources.cot.chat import GENERATION_TAIL
@@ -107,7 +107,7 @@ def test_post_answer_specificity(judge, cot_specificity):
 @claim("cot.resplice-last-control", kind="anchor", section="4",
        statement="Re-splicing the true answer at its last statement, closing and forcing gives the true answer.",
        published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
-       criterion=Exact("control_correct"), requires=SETUP)
+       criterion=Exact("control_correct"), requires=SETUP + FORCED + NUMBERS)
 def test_resplice_last_control(judge, cot_last_answer):
     r = cot_last_answer
     assert r.n > 0 and r.control_correct == r.n, r.control
@@ -117,7 +117,7 @@ def test_resplice_last_control(judge, cot_last_answer):
 @claim("cot.verbatim-block-control", kind="anchor", section="4",
        statement="The decoded thinking block, re-tokenised, closed and forced, gives the true answer.",
        published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
-       criterion=Exact("control_correct"), requires=SETUP)
+       criterion=Exact("control_correct"), requires=SETUP + FORCED)
 def test_verbatim_block_control(judge, cot_full_corruption):
     r = cot_full_corruption
     assert r.n > 0 and r.control_correct == r.n, r.control
@@ -128,7 +128,7 @@ def test_verbatim_block_control(judge, cot_full_corruption):
        statement="Patching a recipient with its own residuals at its 3 product steps reproduces its product.",
        published={"reproduced": 8, "unpatched": 8, "n": 8}, provenance=NB.format(7),
        criterion=all_of(Exact("reproduced"), Exact("unpatched")),
-       requires=SETUP + ("cot.donor-pairs",) + DECODE_LOOP,
+       requires=SETUP + NUMBERS + ("cot.donor-pairs",) + DECODE_LOOP,
        decisions=("the layer is the profile's self_patch_layer: 30 published, the same relative "
                   "depth on the organism",))
 def test_self_patch(judge, cot_self_patch):
@@ -141,7 +141,7 @@ def test_self_patch(judge, cot_self_patch):
        statement="The recipient's own residual plus a matched-norm random vector changes neither product nor answer.",
        published={"different_product": 0.0, "answer_true": 1.0, "n": 8}, provenance=NB.format(7),
        criterion=all_of(Exact("different_product"), Exact("answer_true")),
-       requires=SETUP + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP,
+       requires=SETUP + NUMBERS + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP,
        decisions=("run at the screen's best layer with ≤1400-token continuations, the same runs as "
                   "cot.activation-patch-not-propagated",))
 def test_random_direction_null(judge, cot_continuations):

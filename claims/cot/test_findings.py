@@ -5,7 +5,7 @@ test_anchors.py.
 """
 from __future__ import annotations
 
-from claims.cot.shared import DECODE_LOOP, NB, SETUP
+from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, SETUP
 from harness.claims import Tolerance, claim
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, NeighbourOf, PoissonMean, all_of
 
@@ -45,7 +45,7 @@ def test_restatements(judge, cot_restatements):
                   "correct_rate": [0.35, 0.25, 0.60, 0.95, 1.00, 1.00], "changed_by_cot": 13, "n": 20},
        provenance=NB.format(2),
        criterion=all_of(CurveBinomial("correct_rate"), Binomial("changed_by_cot")),
-       requires=SETUP, tolerance=Tolerance(abs=0.05))
+       requires=SETUP + FORCED, tolerance=Tolerance(abs=0.05))
 def test_early_answering(judge, cot_early):
     e = cot_early
     judge({"fractions": list(e.fractions), "correct_rate": e.correct_rate,
@@ -55,7 +55,7 @@ def test_early_answering(judge, cot_early):
 @claim("cot.splice-true-value", kind="measurement", section="3",
        statement="Re-prefilling up to the first product and splicing the true value reproduces 200 tokens in 13/20.",
        published={"exact": 13, "n": 20}, provenance=NB.format(3), criterion=Binomial("exact"),
-       requires=SETUP, tolerance=ONE_PROBLEM)
+       requires=SETUP + NUMBERS, tolerance=ONE_PROBLEM)
 def test_splice_true_value(judge, cot_splice):
     judge({"exact": cot_splice.exact, "n": len(cot_splice.identical)})
 
@@ -64,7 +64,7 @@ def test_splice_true_value(judge, cot_splice):
        statement="One corrupted product statement is recovered from in 19/20 free continuations.",
        published={"recovered": 19, "faithful": 1, "neither": 0, "n": 20, "faithful_problems": [2]},
        provenance=NB.format(3),
-       criterion=all_of(Binomial("recovered"), Binomial("faithful")), requires=SETUP,
+       criterion=all_of(Binomial("recovered"), Binomial("faithful")), requires=SETUP + NUMBERS,
        tolerance=ONE_PROBLEM)
 def test_single_mistake(judge, cot_single_mistake):
     m = cot_single_mistake
@@ -76,7 +76,8 @@ def test_single_mistake(judge, cot_single_mistake):
        statement="Injected continuations re-derive the true product and state it more often than the injected one.",
        published={"true_at_all": 20, "true_more": 19, "median_true": 17, "median_injected": 0, "n": 20},
        provenance=NB.format(3),
-       criterion=all_of(Binomial("true_at_all"), Binomial("true_more")), requires=SETUP,
+       criterion=all_of(Binomial("true_at_all"), Binomial("true_more")),
+       requires=SETUP + NUMBERS,
        tolerance=ONE_PROBLEM)
 def test_rederivation(judge, cot_rederivation):
     r = cot_rederivation
@@ -88,7 +89,8 @@ def test_rederivation(judge, cot_rederivation):
 @claim("cot.cue-counting-uninformative", kind="claim", section="3",
        statement="Self-correction cues appear as often in uncorrupted baseline windows as in injected continuations.",
        published={"injected": 20, "baseline_window": 20, "n": 20}, provenance=NB.format(3),
-       criterion=all_of(Binomial("injected"), Binomial("baseline_window")), requires=SETUP,
+       criterion=all_of(Binomial("injected"), Binomial("baseline_window")),
+       requires=SETUP + NUMBERS,
        tolerance=ONE_PROBLEM)
 def test_cue_counting_uninformative(judge, cot_cues):
     c = cot_cues
@@ -99,7 +101,7 @@ def test_cue_counting_uninformative(judge, cot_cues):
        statement="Corrupting the last stated answer, closing and forcing is recovered from in 20/20.",
        published={"recovered": 20, "faithful": 0, "n": 20}, provenance=NB.format(4),
        criterion=all_of(Binomial("recovered"), Binomial("faithful")),
-       requires=SETUP + ("cot.resplice-last-control",), tolerance=ONE_PROBLEM)
+       requires=SETUP + FORCED + NUMBERS + ("cot.resplice-last-control",), tolerance=ONE_PROBLEM)
 def test_last_answer_corruption(judge, cot_last_answer):
     r = cot_last_answer
     judge({"recovered": r.recovered, "faithful": r.faithful, "n": r.n, "answers": r.corrupted})
@@ -109,7 +111,7 @@ def test_last_answer_corruption(judge, cot_last_answer):
        statement="With every product and answer in the block corrupted, the forced answer follows the corruption in 20/20.",
        published={"recovered": 0, "faithful": 20, "n": 20}, provenance=NB.format(4),
        criterion=all_of(Binomial("recovered"), Binomial("faithful")),
-       requires=SETUP + ("cot.verbatim-block-control",), tolerance=ONE_PROBLEM)
+       requires=SETUP + FORCED + ("cot.verbatim-block-control",), tolerance=ONE_PROBLEM)
 def test_full_corruption(judge, cot_full_corruption):
     r = cot_full_corruption
     judge({"recovered": r.recovered, "faithful": r.faithful, "n": r.n, "answers": r.corrupted})
@@ -122,7 +124,7 @@ def test_full_corruption(judge, cot_full_corruption):
                   "recovered": 0, "faithful": 0},
        provenance=NB.format(5),
        criterion=all_of(Binomial("control_correct"), Binomial("recovered"), Binomial("faithful")),
-       requires=SETUP, tolerance=ONE_PROBLEM)
+       requires=SETUP + FORCED + NUMBERS, tolerance=ONE_PROBLEM)
 def test_cut_probe_control(judge, cot_cut_probe):
     r = cot_cut_probe
     judge({"control_correct": r.control_correct, "n": r.n, "control_first8": r.control[:8],
@@ -140,7 +142,8 @@ def test_cut_probe_control(judge, cot_cut_probe):
        provenance=NB.format(7) + " (36 layers: the setup cell)",
        criterion=all_of(CurveBinomial("donor_rate"), CurveBinomial("changed_rate"),
                         NeighbourOf("best_layer", "layers")),
-       requires=SETUP + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP, tolerance=ONE_PAIR,
+       requires=SETUP + NUMBERS + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP,
+       tolerance=ONE_PAIR,
        decisions=("best layer = the notebook's own rule, summary.sort_values(\"is donor's product\", "
                   "ascending=False)[\"layer\"].iloc[0], on a summary frame built as the notebook "
                   "builds it; pandas' default sort is not stable, so among tied layers the pick is "
@@ -163,7 +166,8 @@ def test_product_layer_screen(judge, cot_screen, cot_pairs, cot_runner):
        provenance=NB.format(7),
        criterion=all_of(BinomialRate("different_product"), BinomialRate("donor_product"),
                         BinomialRate("answer_true"), BinomialRate("answer_donor_faithful")),
-       requires=SETUP + ("cot.donor-pairs", "cot.self-patch", "cot.random-direction-null") + DECODE_LOOP,
+       requires=SETUP + NUMBERS + ("cot.donor-pairs", "cot.self-patch", "cot.random-direction-null")
+       + DECODE_LOOP,
        tolerance=ONE_PAIR)
 def test_activation_patch_not_propagated(judge, cot_continuations):
     donor = cot_continuations.rates("donor patch")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.models import Loaded
+from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Profile
 from harness.sources.patching import experiments as patching
@@ -14,17 +14,21 @@ from harness.sources.patching.crosscheck import (TL_MODEL, TransformerLensCrossc
 
 
 @pytest.fixture(scope="package")
+def patching_tokenizer(profile: Profile):
+    """Seed 004's tokenizer alone: the published GPT-2's from the hub cache, or the organism's."""
+    return load_tokenizer(profile.models["patching"])
+
+
+@pytest.fixture(scope="package")
 def seed_pair(patching_model: Loaded) -> patching.PairIds:
     """The seed's pair: 'John gave the book to' (clean) vs 'Mary gave the book to'."""
-    return patching.pair_ids(patching_model, ioi.CLEAN, ioi.CORRUPTED, ioi.CLEAN_NAME,
-                             ioi.CORRUPTED_NAME)
+    return patching.pair_ids(patching_model, *ioi.PAIRS["seed"])
 
 
 @pytest.fixture(scope="package")
 def ioi_pair(patching_model: Loaded) -> patching.PairIds:
     """The corrected pair: the expected name is in context; the corrupted run swaps the names."""
-    return patching.pair_ids(patching_model, ioi.IOI_CLEAN.prompt, ioi.IOI_CORRUPTED.prompt,
-                             ioi.IOI_CLEAN.answer, ioi.IOI_CORRUPTED.answer)
+    return patching.pair_ids(patching_model, *ioi.PAIRS["ioi"])
 
 
 @pytest.fixture(scope="package")

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from harness.claims import Tolerance, claim
 from harness.criteria import Exact, Recorded, all_of
+from harness.sources.patching import tokens
 
 SEED = "seed 004's code and comments (it prints no numbers)"
+TOKENS = ("patching.single-token-words", "patching.aligned-pairs")
 FLOAT = Tolerance(abs=1e-3, rel=1e-3)
 # Logit differences are rounded to 4 places: a 1e-7 kernel difference that crosses a rounding
 # boundary moves the last digit by one.
@@ -12,7 +14,39 @@ ROUNDED = {"organism_tolerance": Tolerance(abs=1e-4, rel=1e-5),
            "organism_tolerance_reason": "rounded to 4 places: one unit in the last place"}
 
 
+@claim("patching.single-token-words", kind="anchor", section="code cell", needs="hub",
+       tokenizer_only=True,
+       statement="Both answers, each prompt's first word and every IOI name, place and object (with its leading space) are one token.",
+       published={"multi_token": []},
+       provenance=SEED + ": '# expect \"Mary\"' reads one next token; that every word is one "
+                  "token is the seed's assumption",
+       criterion=Exact("multi_token"),
+       decisions=("the words are those of every pair the experiments run (the seed's and the "
+                  "corrected IOI pair) and of the IOI sentences the organism learns",))
+def test_single_token_words(judge, patching_tokenizer):
+    r = tokens.single_token_words(patching_tokenizer)
+    assert not r.multi_token, r.multi_token
+    judge({"words": r.words, "multi_token": r.multi_token})
+
+
+@claim("patching.aligned-pairs", kind="anchor", section="code cell", needs="hub",
+       tokenizer_only=True,
+       statement="Each pair's clean and corrupted prompts have equal length and differ only where the two names swap.",
+       published={"misaligned": []},
+       provenance=SEED + ": patch_hook returns clean_cache[hook.name] to the corrupted run, which "
+                  "needs equal shapes; that the pair differs only at the names is its assumption",
+       criterion=Exact("misaligned"),
+       decisions=("BOS first, as TransformerLens prepends it and pair_ids builds the ids",
+                  "checked for the seed's pair and the corrected IOI pair, every pair the "
+                  "experiments run"))
+def test_aligned_pairs(judge, patching_tokenizer):
+    r = tokens.aligned_pairs(patching_tokenizer)
+    assert not r.misaligned, r.misaligned
+    judge({"pairs": r.pairs, "differing": r.differing, "misaligned": r.misaligned})
+
+
 @claim("patching.full-patch-identity", kind="anchor", section="code cell", needs="hub",
+       requires=TOKENS,
        statement="Patching the clean run's whole residual stream at layer L reproduces the clean logits exactly.",
        published={"equal_at_every_layer": True}, provenance=SEED + "; the register's reading of it",
        criterion=Exact("equal_at_every_layer"),
@@ -26,6 +60,7 @@ def test_full_patch_identity(judge, seed_full_patch):
 
 
 @claim("patching.hook-reference", kind="anchor", section="code cell", needs="hub",
+       requires=TOKENS,
        statement="nnsight's patched logits are torch.equal to a plain forward-hook implementation's.",
        published={}, provenance="issue: an independent reference for the nnsight patches",
        criterion=Recorded())
@@ -36,6 +71,7 @@ def test_hook_reference(judge, seed_hook_reference):
 
 
 @claim("patching.transformerlens-crosscheck", kind="anchor", section="code cell", needs="hub",
+       requires=TOKENS,
        statement="TransformerLens' run_with_hooks patch agrees with ours within float tolerance.",
        published={}, provenance="issue: optional cross-check against the seed's own library",
        criterion=Recorded())
@@ -47,6 +83,7 @@ def test_transformerlens_crosscheck(judge, seed_transformerlens):
 
 
 @claim("patching.minimal-pair-behaviour", kind="measurement", section="code cell", needs="hub",
+       requires=TOKENS,
        statement="What the model predicts after 'John gave the book to' and 'Mary gave the book to'.",
        published={"clean_top1": " Mary", "corrupted_top1": " John"},
        provenance="the seed's comments: '# expect \"Mary\"' and '# expect \"John\"'",
@@ -58,6 +95,7 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
 
 
 @claim("patching.layer-flip", kind="claim", section="code cell", needs="hub",
+       requires=TOKENS,
        statement="Patching layer 9's residual at the positions where the prompts differ moves the prediction toward the clean run's answer.",
        published={"layer": 9, "moves_toward_clean": True},
        provenance=SEED + ": 'check whether the output shifts back toward the clean answer'",
@@ -75,6 +113,7 @@ def test_layer_flip(judge, seed_layer_flip, seed_sweep):
 
 
 @claim("patching.ioi-pair", kind="measurement", section="issue: corrected pair", needs="hub",
+       requires=TOKENS,
        statement="With the name in context ('When Mary and John went to the store, John gave the book to'), the layer × position patching map.",
        published={}, provenance="not in the seed: the corrected minimal pair the issue asks for",
        criterion=Recorded(), tolerance=FLOAT, **ROUNDED)

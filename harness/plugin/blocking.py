@@ -24,7 +24,8 @@ def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
         return f"the {prof.name.value} profile has no model for source {spec.source_name!r}"
     from harness.resources import published_reason
 
-    return published_reason(model, spec.needs.value, needs_cuda=prof.rules.needs_cuda)
+    return published_reason(model, spec.needs.value, needs_cuda=prof.rules.needs_cuda,
+                            tokenizer_only=spec.tokenizer_only)
 
 
 @pytest.hookimpl(trylast=True)

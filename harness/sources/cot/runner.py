@@ -14,6 +14,17 @@ from harness.sources.cot.text import parse_answer
 FORCE = "\n\n</think>\n\nThe final answer is \\boxed{"
 
 
+def ids_of(tok, text: str) -> list[int]:
+    """§1: token ids of text, no special tokens added."""
+    return tok(text, add_special_tokens=False).input_ids
+
+
+def prompt_text(tok, p: Problem) -> str:
+    """§1: the chat template with the generation prompt (ends `<think>\\n`)."""
+    return tok.apply_chat_template([{"role": "user", "content": question(p)}], tokenize=False,
+                                   add_generation_prompt=True)
+
+
 @dataclass
 class CotRunner:
     """A model and the sizes it runs seed 000 at; every generation is greedy and batch 1."""
@@ -42,16 +53,14 @@ class CotRunner:
 
     def ids_of(self, text: str) -> list[int]:
         """§1: token ids of text, no special tokens added."""
-        return self.model.tok(text, add_special_tokens=False).input_ids
+        return ids_of(self.model.tok, text)
 
     def decode(self, ids: Sequence[int]) -> str:
         return self.model.tok.decode(list(ids))
 
     def prompt_ids(self, p: Problem) -> list[int]:
-        """§1: the chat template with the generation prompt (ends `<think>\\n`)."""
-        chat = self.model.tok.apply_chat_template(
-            [{"role": "user", "content": question(p)}], tokenize=False, add_generation_prompt=True)
-        return self.ids_of(chat)
+        """§1: the chat template with the generation prompt (ends `<think>\\n`), as ids."""
+        return self.ids_of(prompt_text(self.model.tok, p))
 
     def generate(self, prefix: Sequence[int], max_new: int) -> list[int]:
         """§1: continue greedily from token ids; return only the new ids."""

@@ -25,13 +25,16 @@ class PairIds:
         return [i for i, (a, b) in enumerate(zip(self.clean, self.corrupted)) if a != b]
 
 
+def bos_ids(tok, text: str) -> list[int]:
+    """A prompt's ids with BOS first, as TransformerLens' to_tokens gives them."""
+    return [tok.bos_token_id] + tok(text, add_special_tokens=False).input_ids
+
+
 def pair_ids(model: Loaded, clean: str, corrupted: str, clean_name: str,
              corrupted_name: str) -> PairIds:
     """Tokenise a minimal pair; both prompts must have the same length and single-token names."""
     tok = model.tok
-    bos = [tok.bos_token_id]
-    a = bos + tok(clean, add_special_tokens=False).input_ids
-    b = bos + tok(corrupted, add_special_tokens=False).input_ids
+    a, b = bos_ids(tok, clean), bos_ids(tok, corrupted)
     if len(a) != len(b):
         raise ValueError(f"prompts differ in length: {len(a)} vs {len(b)} tokens")
     names = [tok(n, add_special_tokens=False).input_ids for n in (clean_name, corrupted_name)]

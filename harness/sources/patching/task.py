@@ -45,3 +45,8 @@ def sample(rng: random.Random) -> IoiSentence:
     """One sentence with two distinct names, a place, an object and a random name order."""
     io, s = rng.sample(NAMES, 2)
     return IoiSentence(io, s, rng.choice(PLACES), rng.choice(OBJECTS), rng.random() < 0.5)
+
+
+# Every pair the experiments run: (clean prompt, corrupted prompt, clean answer, corrupted answer).
+PAIRS = {"seed": (CLEAN, CORRUPTED, CLEAN_NAME, CORRUPTED_NAME),
+         "ioi": (IOI_CLEAN.prompt, IOI_CORRUPTED.prompt, IOI_CLEAN.answer, IOI_CORRUPTED.answer)}
