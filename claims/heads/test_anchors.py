@@ -4,11 +4,17 @@ Each anchor reads a set-up readout, a machinery check or the session's record, a
 """
 from __future__ import annotations
 
-from claims.heads.declarations import ANCHOR_SITES, CONTENT, MACHINERY, NB, SETUP, judge_checks
+from claims.heads.declarations import (ANCHOR_SITES, CONTENT, MACHINERY, MAIN, NB, SETUP,
+                                       judge_checks)
 from harness.claims import claim
 from harness.criteria import Exact, all_of
 from harness.sources.heads import anchors as A
+from harness.sources.heads import layouts as L
 from harness.sources.heads import problem_sets as P
+
+ASSERTED = ("seed 001 notebook, §1–§3: its assertions on every prompt it renders "
+            "(render_prompt's single-token labels, one token per label span, the 'Box' extension) "
+            "and {}, which held in its run; {} its assumption")
 
 
 @claim("heads.problem-sets", kind="anchor", section="1", needs="cpu",
@@ -50,6 +56,35 @@ def test_disjoint_sets(judge, heads_families, heads_single_token):
                   "the profile's tokenizer, as the notebook filters under Qwen2.5's",))
 def test_main_example(judge, heads_families, heads_tokenizer):
     judge(P.main_example(heads_families, heads_tokenizer))
+
+
+@claim("heads.opening-prompts", kind="anchor", section="1", needs="hub",
+       statement="Every opening family's R, D and O render with one-token labels at their offsets and one final 'Box'; R and D match in length.",
+       published={"failed": 0},
+       provenance=ASSERTED.format("§2's that R and D have equal length",
+                                  "a one-token 'Box' (printed at 192 for main family 0) is"),
+       criterion=Exact("failed"),
+       decisions=("all 8 opening families are checked whatever the profile's sizes run; their "
+                  "objects need not be one token (the notebook does not filter them)",
+                  "the final position every patch writes and every readout reads is "
+                  "len(ids) - 1, so 'Box' must add exactly one token to the rendered chat"))
+def test_opening_prompts(judge, heads_families, heads_tokenizer):
+    judge_checks(judge, L.prompt_layouts("opening", heads_families.opening, heads_tokenizer))
+
+
+@claim("heads.main-prompts", kind="anchor", section="3", needs="hub",
+       statement="Every main family's R, D and O render with one-token labels, each object one token four before its label, one final 'Box', and O and D aligned.",
+       published={"failed": 0},
+       provenance=ASSERTED.format("§3's that O and D share their label positions",
+                                  "a one-token 'Box' (printed at 192 for main family 0) and "
+                                  "one-token objects in context are"),
+       criterion=Exact("failed"),
+       decisions=("all 32 main families are checked whatever the profile's sizes run",
+                  "each object must be one token with its leading space in context, four tokens "
+                  "before its label ('the <object> is in Box <label>'), as §3's single-token "
+                  "filter intends"))
+def test_main_prompts(judge, heads_families, heads_tokenizer):
+    judge_checks(judge, L.prompt_layouts("main", heads_families.main, heads_tokenizer))
 
 
 @claim("heads.reference-forward", kind="anchor", section="1",
@@ -104,7 +139,7 @@ def test_head_identity(judge, heads_model, heads_families, heads_sizes):
 @claim("heads.av-identity", kind="anchor", section="4",
        statement="O-attention with O-values recomposes a head's Z slice and the logits exactly.",
        published={"all_exact": True}, provenance=NB.format(4) + " (checks['content_identity:…'])",
-       criterion=Exact("all_exact"), requires=MACHINERY,
+       criterion=Exact("all_exact"), requires=MAIN,
        decisions=("checked for every head at every block on main family 0; the selected heads' "
                   "identity over every family is re-checked by heads.record-counts",
                   ANCHOR_SITES))

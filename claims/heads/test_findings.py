@@ -4,7 +4,7 @@ Each claim reads a session fixture's study through its readout and judges it.
 """
 from __future__ import annotations
 
-from claims.heads.declarations import CONTENT, MACHINERY, NB, PROB
+from claims.heads.declarations import CONTENT, MACHINERY, MAIN, NB, PROB
 from harness.claims import Tolerance, claim
 from harness.criteria import Binomial, CoversPublished, Exact, InInterval, all_of
 from harness.sources.heads import readouts as R
@@ -57,7 +57,7 @@ def test_opening_screen(judge, heads_opening, heads_site):
        criterion=all_of(InInterval("H_top_loss", "H_top_loss_ci"),
                         InInterval("O_top_loss", "O_top_loss_ci"),
                         Binomial("ordinary_survivors", "deletions")),
-       requires=MACHINERY + ("heads.residual-identity", "heads.head-identity"), tolerance=PROB,
+       requires=MAIN + ("heads.residual-identity", "heads.head-identity"), tolerance=PROB,
        decisions=("which head tops a screen whose intervals include zero is recorded, not judged; "
                   "the judged finding is the size of the largest loss and the survival count",
                   "survival is judged per (family, head) deletion: 32 × 16 = 512"))

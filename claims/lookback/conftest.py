@@ -14,7 +14,8 @@ from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, beh
 from harness.sources.lookback.identity import SelfPatch, self_patch
 from harness.sources.lookback.interchange import SourceSweep, Sweep, source_sweep, sweeps
 from harness.sources.lookback.low_rank import LowRank, low_rank
-from harness.sources.lookback.positions import (PromptAlignment, SingleTokenEntities,
+from harness.sources.lookback.positions import (InterventionTokens, PromptAlignment,
+                                                SingleTokenEntities, intervention_tokens,
                                                 prompt_alignment, single_token_entities)
 from harness.sources.lookback.runner import LookbackRunner
 from harness.sources.lookback.sizes import LookbackSizes
@@ -49,6 +50,11 @@ def lookback_single_tokens(lookback_tokenizer) -> SingleTokenEntities:
 @pytest.fixture(scope="package")
 def lookback_alignment(lookback_tokenizer, lookback_instruction) -> PromptAlignment:
     return prompt_alignment(lookback_tokenizer, lookback_instruction)
+
+
+@pytest.fixture(scope="package")
+def lookback_intervention_tokens(lookback_tokenizer, lookback_instruction) -> InterventionTokens:
+    return intervention_tokens(lookback_tokenizer, lookback_instruction)
 
 
 @pytest.fixture(scope="package")

@@ -57,9 +57,28 @@ def test_aligned_prompts(judge, lookback_alignment):
     judge({**vars(a.first), "all_aligned": not a.misaligned, "prompts_checked": a.checked})
 
 
+@claim("lookback.intervention-tokens", kind="anchor", section="4–6", needs="hub",
+       statement="In every binding, source and answer prompt, each position an intervention writes holds that prompt's own one-token entity, '.'/'.\\n' after each drink, 'opaque', BOS first and ':' last.",
+       published={"after_drink_tokens": [".", ".\n"]},
+       provenance="seed 003 notebook output, §4 (positions 156 '.' and 168 '.\\n' printed for "
+                  "build_binding row 0); elsewhere its assumption that the literal indices "
+                  "(STATE_POS, OPAQUE_POS, CHAR_POS, OBJ_POS) fit every prompt",
+       criterion=Exact("after_drink_tokens"),
+       decisions=("positions are binding row 0's clean layout, as the notebook's literal indices "
+                  "are; every row of the three sets, clean and counterfactual, must hold its own "
+                  "entities there (names, containers, drinks), tokenised with BOS as the model "
+                  "reads them",
+                  "prompts are built as the profile builds them (the organism's drop the instruction)"))
+def test_intervention_tokens(judge, lookback_intervention_tokens):
+    t = lookback_intervention_tokens
+    assert not t.failures, f"{len(t.failures)} mismatches of {t.prompts} prompts: {t.failures[:8]}"
+    judge(t.measured())
+
+
 NB = "seed 003 notebook output, §{}"
 SETUP = ("lookback.samples", "lookback.single-token-entities")
-BINDING = SETUP + ("lookback.aligned-prompts", "lookback.self-patch-identity")
+ALIGNED = ("lookback.aligned-prompts", "lookback.intervention-tokens")
+BINDING = SETUP + ALIGNED + ("lookback.self-patch-identity",)
 RATE = Tolerance(abs=0.03)
 REVERSED = [0.0] * 8 + [0.0098, 0.0196, 0.0490, 0.3431, 0.7255, 0.7255, 0.7549, 0.7745, 0.7255,
                         0.2157, 0.1765, 0.3529, 0.2353, 0.1569, 0.1667, 0.1078, 0.0294, 0.0098,
@@ -107,7 +126,7 @@ def test_error_filter(judge, lookback_kept, lookback_binding_rows):
        statement="Writing the clean run's own drink-position values back through the barrier machinery is bit-identical.",
        published={"layers": [0, 8, 16, 24, 31], "all_identical": True, "max_abs_diff": 0.0},
        provenance=NB.format(4), criterion=Exact("all_identical"),
-       requires=SETUP + ("lookback.aligned-prompts",),
+       requires=SETUP + ALIGNED,
        decisions=("run on the first 24 kept samples, as the notebook does, or on the first 24 "
                   "binding rows when fewer are kept",))
 def test_self_patch_identity(judge, lookback_self_patch):
@@ -164,15 +183,15 @@ SOURCE_FREEZE = [0.0, 0.0, 0.0, 0.011, 0.275, 0.473, 0.473, 0.473, 0.473, 0.473,
                  0.473, 0.473, 0.484, 0.473]
 POINTER = [0.0] * 12 + [0.23, 0.29, 0.41, 0.82, 0.90, 0.77, 0.73, 0.81, 0.76, 0.66, 0.60, 0.43, 0.05]
 PAYLOAD = [0.0] * 23 + [0.09, 0.23, 0.48, 0.64, 0.95, 0.94, 0.94, 1.00, 1.00]
-SOURCE = SETUP + ("lookback.aligned-prompts", "lookback.source-identity")
-ANSWER = SETUP + ("lookback.aligned-prompts", "lookback.self-patch-identity")
+SOURCE = SETUP + ALIGNED + ("lookback.source-identity",)
+ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity",)
 
 
 @claim("lookback.source-identity", kind="anchor", section="5",
        statement="The source swap at layer 0 only moves entities between slots, not identities: the answer is unchanged.",
        published={"iia": 0.0, "clean_survives": 1.0, "n": 91}, provenance=REGISTER.format(5),
        criterion=all_of(BinomialRate("iia"), BinomialRate("clean_survives")),
-       requires=SETUP + ("lookback.aligned-prompts",),
+       requires=SETUP + ALIGNED,
        decisions=("read off the no-freeze sweep's L = 0 point (the register does not say whether "
                   "the freeze applies; at layer 0 only, the entities have not yet been bound)",))
 def test_source_identity(judge, lookback_source_plain):
