@@ -19,6 +19,7 @@ ASSERTED = ("seed 001 notebook, §1–§3: its assertions on every prompt it ren
 
 @claim("heads.problem-sets", kind="anchor", section="1", needs="cpu",
        statement="sha256-seeded families reproduce opening family 0's questions and tables.",
+       headline="family 0 asks R {questions[R][0]}→{questions[R][1]}, D {questions[D][0]}→{questions[D][1]}, O {questions[O][0]}→{questions[O][1]}",
        published={"questions": {"R": ["cross", "O"], "D": ["machine", "L"], "O": ["machine", "Y"]},
                   "rows": {"4": [["machine", "Y"], ["camera", "J"]],
                            "6": [["dress", "K"], ["machine", "L"]],
@@ -33,6 +34,7 @@ def test_problem_sets(judge):
 
 @claim("heads.disjoint-sets", kind="anchor", section="1", needs="hub",
        statement="The 8 opening and 32 single-token main families share no R or D binding table.",
+       headline="opening and main binding tables disjoint: {disjoint}",
        published={"disjoint": True},
        provenance="seed 001 notebook, §1 (its assertion binding_tables(all_opening_problems)"
                   ".isdisjoint(binding_tables(all_main_problems)))",
@@ -46,6 +48,7 @@ def test_disjoint_sets(judge, heads_families, heads_single_token):
 
 @claim("heads.main-example", kind="anchor", section="1", needs="hub",
        statement="Main family 0 renders with single-token labels; its prompt ends ' Answer', ':', the chat turn and 'Box'.",
+       headline="query {query} → label {answer_L}; 'Box' at position {last8_positions[7]}",
        published={"first_row": ["stone", "V"], "last_row": ["train", "M"], "query": "brick",
                   "answer_L": "Y", "last8_ids": [21806, 25, 151645, 198, 151644, 77091, 198, 1611],
                   "last8_positions": [185, 186, 187, 188, 189, 190, 191, 192]},
@@ -60,6 +63,7 @@ def test_main_example(judge, heads_families, heads_tokenizer):
 
 @claim("heads.opening-prompts", kind="anchor", section="1", needs="hub",
        statement="Every opening family's R, D and O render with one-token labels at their offsets and one final 'Box'; R and D match in length.",
+       headline="{failed} of {prompts} prompts fail",
        published={"failed": 0},
        provenance=ASSERTED.format("§2's that R and D have equal length",
                                   "a one-token 'Box' (printed at 192 for main family 0) is"),
@@ -74,6 +78,7 @@ def test_opening_prompts(judge, heads_families, heads_tokenizer):
 
 @claim("heads.main-prompts", kind="anchor", section="3", needs="hub",
        statement="Every main family's R, D and O render with one-token labels, each object one token four before its label, one final 'Box', and O and D aligned.",
+       headline="{failed} of {prompts} prompts fail",
        published={"failed": 0},
        provenance=ASSERTED.format("§3's that O and D share their label positions",
                                   "a one-token 'Box' (printed at 192 for main family 0) and "
@@ -89,6 +94,7 @@ def test_main_prompts(judge, heads_families, heads_tokenizer):
 
 @claim("heads.reference-forward", kind="anchor", section="1",
        statement="The nnsight run's logits equal an independent plain-PyTorch pre-hook forward's, edits included.",
+       headline="logits exact: {all_exact} over {checked} comparisons",
        published={"all_exact": True}, provenance=NB.format(1) + " (checks['reference:…'] all True)",
        criterion=Exact("all_exact"), requires=SETUP,
        decisions=("checked on opening family 0 for no edit and, at every block, a donor residual, "
@@ -102,6 +108,7 @@ def test_reference_forward(judge, heads_model, heads_families, heads_sizes):
 
 @claim("heads.edit-receipts", kind="anchor", section="1",
        statement="Every edit is the tensor consumed; unpatched tokens and heads, the previous token's logits and the hooks are untouched.",
+       headline="receipts exact: {all_exact} over {checked} edits",
        published={"all_exact": True}, provenance=NB.format(1) + " (_verify_block_patches, hook_ids)",
        criterion=Exact("all_exact"), requires=SETUP,
        decisions=("nnsight 0.8 edits inside the wrapped forward, after PyTorch pre-hooks run, so the "
@@ -115,6 +122,7 @@ def test_edit_receipts(judge, heads_model, heads_families, heads_sizes):
 
 @claim("heads.residual-identity", kind="anchor", section="2",
        statement="R's own final residual patched into a block input leaves the logits identical.",
+       headline="logits identical: {all_exact} over {checked} blocks",
        published={"all_exact": True}, provenance=NB.format(2) + " (checks['residual_identity'])",
        criterion=Exact("all_exact"), requires=MACHINERY,
        decisions=("checked at every block, not only at block 31 as the notebook does",
@@ -126,6 +134,7 @@ def test_residual_identity(judge, heads_model, heads_families, heads_sizes):
 
 @claim("heads.head-identity", kind="anchor", section="2",
        statement="A head's own final-position output patched back, in H and in O, leaves the logits identical.",
+       headline="logits identical: {all_exact} over {checked} heads",
        published={"all_exact": True}, provenance=NB.format(2) + " (checks['opening_head_identity:H/O'])",
        criterion=Exact("all_exact"), requires=MACHINERY,
        decisions=("checked for every head at every block on opening family 0, with H's transplant at "
@@ -138,6 +147,7 @@ def test_head_identity(judge, heads_model, heads_families, heads_sizes):
 
 @claim("heads.av-identity", kind="anchor", section="4",
        statement="O-attention with O-values recomposes a head's Z slice and the logits exactly.",
+       headline="recomposition exact: {all_exact} over {checked} heads",
        published={"all_exact": True}, provenance=NB.format(4) + " (checks['content_identity:…'])",
        criterion=Exact("all_exact"), requires=MAIN,
        decisions=("checked for every head at every block on main family 0; the selected heads' "
@@ -150,6 +160,7 @@ def test_av_identity(judge, heads_model, heads_families, heads_sizes):
 
 @claim("heads.record-counts", kind="anchor", section="7",
        statement="Every condition was recorded once: 61 per main family and 72 per opening family, and every check held.",
+       headline="{main_records} main and {opening_records} opening records",
        published={"main_records": 1952, "opening_records": 576},
        provenance=NB.format(7) + " ('1952 main and 576 opening observations')",
        criterion=all_of(Exact("main_records"), Exact("opening_records")), requires=CONTENT,

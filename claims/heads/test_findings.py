@@ -21,6 +21,7 @@ RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02
 
 @claim("heads.residual-transplant", kind="claim", section="2",
        statement="D's final residual transplanted into R favours L at block 31, the latest block the selection rule admits.",
+       headline="mean p(L) {p_L_at_block} at block {retrieval_block}",
        published={"retrieval_block": 31, "p_L_at_block": 0.646},
        provenance=NB.format(2) + " (Observation: 'At input 31, mean p(L) is 0.646')",
        criterion=all_of(Exact("retrieval_block"), CoversPublished("p_L_at_block", "p_L_ci")),
@@ -33,6 +34,7 @@ def test_residual_transplant(judge, heads_sweep):
 
 @claim("heads.opening-screen", kind="claim", section="2",
        statement="Zeroing 31.7's final output loses the most p(L) in H and almost none in O; H's L answers drop 5 to 4 of 8.",
+       headline="zeroing {site} loses {H_loss:.3f} p(L) in H, {O_loss:.5f} in O; H right {H_correct_before}→{H_correct_after} of {n}",
        published={"site": "31.7", "H_loss": 0.18741, "H_loss_ci": [0.02514, 0.43268],
                   "O_loss": -0.00002, "O_loss_ci": [-0.00005, 0.00000],
                   "H_correct_before": 5, "H_correct_after": 4, "n": 8},
@@ -50,6 +52,7 @@ def test_opening_screen(judge, heads_opening, heads_site):
 
 @claim("heads.block32-screen", kind="claim", section="3",
        statement="Single-head deletions one block later barely move p(L) in H or O, and every ordinary answer survives.",
+       headline="top loss {H_top_loss:.5f} in H ({H_top}), {O_top_loss:.5f} in O ({O_top}); {ordinary_survivors}/{deletions} answers survive",
        published={"H_top": "32.6", "H_top_loss": 0.01110, "H_top_loss_ci": [-0.00008, 0.02647],
                   "O_top": "32.7", "O_top_loss": 0.00021, "O_top_loss_ci": [0.00003, 0.00049],
                   "ordinary_survivors": 512, "deletions": 512},
@@ -67,6 +70,7 @@ def test_block32_screen(judge, heads_main_screen, heads_site):
 
 @claim("heads.example-crossing", kind="claim", section="4",
        statement="Crossing 31.7 (O attention, D values) in main family 0 moves evidence to C while Y still wins.",
+       headline="top {native_top} → {crossed_top}; p(C) {native_p_C:.2g} → {crossed_p_C:.3f}, C−L margin {native_margin:.1f} → {crossed_margin:.1f}",
        published={"native_p_L": 0.9999961853, "native_p_C": 2.06e-9, "native_margin": -20.0,
                   "native_top": "Y", "crossed_p_L": 0.9924147784, "crossed_p_C": 0.0075771803,
                   "crossed_margin": -4.875, "crossed_top": "Y"},
@@ -81,6 +85,7 @@ def test_example_crossing(judge, heads_first_crossing):
 
 @claim("heads.crossing-31.7", kind="claim", section="4",
        statement="Over 32 families, crossing 31.7 raises mean p(C) to 0.199 and leaves 27/32 answers correct.",
+       headline="mean p(C) {native_mean_p_C:.2g} → {crossed_mean_p_C:.3f}; L answers {native_L}/{n} → {crossed_L}/{n}",
        published={"native_mean_p_L": 0.99969, "native_mean_p_C": 1.67e-8, "native_L": 32,
                   "crossed_mean_p_L": 0.80070, "crossed_mean_p_C": 0.19908, "crossed_L": 27, "n": 32},
        provenance=NB.format(4) + " (cohort table)",
@@ -92,6 +97,7 @@ def test_crossing(judge, heads_first_crossing, heads_site):
 
 @claim("heads.challenged-screen", kind="claim", section="5",
        statement="Under the fixed 31.7 crossing, zeroing 32.7 loses the most p(L), uniquely in 32/32 families.",
+       headline="zeroing {support_site} loses {top_loss:.3f} p(L), top in {unique_wins}/{n} families, {gap:.3f} ahead of {runner_up_site}",
        published={"support_site": "32.7", "top_loss": 0.60715, "top_loss_ci": [0.50600, 0.70182],
                   "unique_wins": 32, "n": 32, "runner_up_site": "32.5", "gap": 0.59875,
                   "gap_ci": [0.49415, 0.69676],
@@ -106,6 +112,7 @@ def test_challenged_screen(judge, heads_challenged):
 
 @claim("heads.content-effects", kind="claim", section="5",
        statement="Crossing either head shifts the C−L margin towards C (31.7 by 19.4, 32.7 by 6.2); the label token alone carries most of it.",
+       headline="C−L margin shift {first_margin:.2f} (label alone {first_label_margin:.2f}), second head {second_margin:.2f} ({second_label_margin:.2f})",
        published={"first_margin": 19.41602, "first_margin_ci": [17.85547, 21.01763],
                   "first_label_margin": 19.63867, "first_label_margin_ci": [18.11714, 21.18955],
                   "second_margin": 6.21680, "second_margin_ci": [5.36523, 7.12700],
@@ -120,6 +127,7 @@ def test_content_effects(judge, heads_content):
 
 @claim("heads.joint-flip", kind="claim", section="6",
        statement="Supplying both crossed messages flips the answer to C in 32/32 families (Y → P in the example).",
+       headline="C wins {c_wins}/{n}, mean p(C) {mean_p_C:.3f}; example top {example_top}",
        published={"mean_p_C": 0.992, "c_wins": 32, "n": 32, "example_top": "P",
                   "example_p_L": 0.0011695, "example_p_C": 0.9988258, "second_alone_p_L": 0.9997330},
        provenance=NB.format(6) + " (worked-example table and Observation)",
@@ -134,6 +142,7 @@ def test_joint_flip(judge, heads_joint):
 
 @claim("heads.grid", kind="claim", section="6",
        statement="Zeroing both heads spares every answer; under the 31.7 crossing, crossing 32.7 adds 0.186 p(C) over zeroing it.",
+       headline="{zero_zero_survivors}/{n} answers survive zeroing both; crossing adds {both_minus_zero:.3f} p(C) over zeroing",
        published={"zero_zero_survivors": 32, "n": 32, "cross_normal_p_C": 0.199,
                   "cross_zero_p_C": 0.806, "cross_cross_p_C": 0.992,
                   "both_minus_zero": 0.18641, "both_minus_zero_ci": [0.09941, 0.28687],

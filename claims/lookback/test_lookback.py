@@ -12,6 +12,7 @@ from harness.sources.lookback.task import build_binding, build_eval, worked_exam
 
 @claim("lookback.samples", kind="anchor", section="1–4", needs="cpu",
        statement="The seeded generators reproduce the notebook's worked example, eval split and binding row 0.",
+       headline="eval split {own} own / {other} other; binding row 0 answers {binding_target}",
        published={"worked_example": [["Joe", "Ellen"], ["tun", "cup"], ["gin", "bourbon"]],
                   "own": 104, "other": 96,
                   "binding_row0": [["Diane", "Karen"], ["horn", "cup"], ["tea", "port"]],
@@ -30,6 +31,7 @@ def test_samples(judge):
 
 @claim("lookback.single-token-entities", kind="anchor", section="1", needs="hub",
        statement="Every character, object and state is one token when preceded by a space.",
+       headline="{characters} characters, {objects} objects, {states} states; all one token: {all_single_token}",
        published={"characters": 30, "objects": 18, "states": 21, "all_single_token": True},
        provenance="seed 003 notebook output, §1",
        criterion=all_of(Exact("characters"), Exact("objects"), Exact("states"),
@@ -42,6 +44,7 @@ def test_single_token_entities(judge, lookback_single_tokens):
 
 @claim("lookback.aligned-prompts", kind="anchor", section="4", needs="hub",
        statement="Every clean and counterfactual prompt has the same length and the same entity positions.",
+       headline="length {length}, drinks at {drinks[0]} and {drinks[1]}; all aligned: {all_aligned}",
        published={"length": 181, "names": [131, 133, 146, 158], "objects": [150, 162],
                   "drinks": [155, 167], "after_drinks": [156, 168], "opaque": [149, 161],
                   "all_aligned": True},
@@ -59,6 +62,7 @@ def test_aligned_prompts(judge, lookback_alignment):
 
 @claim("lookback.intervention-tokens", kind="anchor", section="4–6", needs="hub",
        statement="In every binding, source and answer prompt, each position an intervention writes holds that prompt's own one-token entity, '.'/'.\\n' after each drink, 'opaque', BOS first and ':' last.",
+       headline="{after_drink_tokens[0]!r} and {after_drink_tokens[1]!r} after the drinks",
        published={"after_drink_tokens": [".", ".\n"]},
        provenance="seed 003 notebook output, §4 (positions 156 '.' and 168 '.\\n' printed for "
                   "build_binding row 0); elsewhere its assumption that the literal indices "
@@ -87,6 +91,7 @@ REVERSED = [0.0] * 8 + [0.0098, 0.0196, 0.0490, 0.3431, 0.7255, 0.7255, 0.7549, 
 
 @claim("lookback.belief-accuracy", kind="claim", section="2",
        statement="The model answers the no-visibility belief question above the 0.50 reality strategy, worse on 'unknown'.",
+       headline="belief {belief:.3f} of {n} (own {belief_own:.3f}, other {belief_other:.3f}); reality {reality:.3f}",
        published={"belief": 0.745, "belief_own": 0.856, "belief_other": 0.625, "n": 200,
                   "n_own": 104, "n_other": 96, "reality": 0.940, "reality_own": 0.942,
                   "reality_other": 0.938, "explicit": 0.565, "explicit_own": 0.625,
@@ -106,6 +111,7 @@ def test_belief_accuracy(judge, lookback_behaviour):
 
 @claim("lookback.visibility-fails", kind="claim", section="2",
        statement="In the visibility condition each question is near chance and both are right for 0.295 of stories.",
+       headline="observer {observer:.3f}, non-observer {non_observer:.3f}, both right {paired:.3f} of {n}",
        published={"observer": 0.535, "non_observer": 0.515, "paired": 0.295, "n": 200},
        provenance=NB.format(2),
        criterion=all_of(BinomialRate("observer"), BinomialRate("non_observer"), BinomialRate("paired")),
@@ -116,6 +122,7 @@ def test_visibility_fails(judge, lookback_visibility):
 
 @claim("lookback.error-filter", kind="measurement", section="4",
        statement="Samples answered correctly on both the clean and the counterfactual prompt.",
+       headline="{kept}/{n} samples kept",
        published={"kept": 102, "n": 120}, provenance=NB.format(4), criterion=Binomial("kept"),
        requires=SETUP, tolerance=Tolerance(abs=3))
 def test_error_filter(judge, lookback_kept, lookback_binding_rows):
@@ -124,6 +131,7 @@ def test_error_filter(judge, lookback_kept, lookback_binding_rows):
 
 @claim("lookback.self-patch-identity", kind="anchor", section="4",
        statement="Writing the clean run's own drink-position values back through the barrier machinery is bit-identical.",
+       headline="identical: {all_identical}, max abs diff {max_abs_diff:g} at layers {layers}",
        published={"layers": [0, 8, 16, 24, 31], "all_identical": True, "max_abs_diff": 0.0},
        provenance=NB.format(4), criterion=Exact("all_identical"),
        requires=SETUP + ALIGNED,
@@ -142,6 +150,7 @@ def _peak(sweep) -> dict:
 
 @claim("lookback.binding-iia", kind="claim", section="4",
        statement="Swapping the drink tokens' residuals between reversed-order stories moves the answer (IIA 0.775 at layer 15).",
+       headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
        published={"peak_iia": 0.775, "peak_layer": 15, "n": 102}, provenance=NB.format(4),
        criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
        tolerance=RATE)
@@ -151,6 +160,7 @@ def test_binding_iia(judge, lookback_sweeps):
 
 @claim("lookback.same-position", kind="claim", section="4",
        statement="Copying the counterfactual's drink residuals straight across peaks at IIA 0.912 at layer 5.",
+       headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
        published={"peak_iia": 0.912, "peak_layer": 5, "n": 102}, provenance=NB.format(4),
        criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
        tolerance=RATE)
@@ -160,6 +170,7 @@ def test_same_position(judge, lookback_sweeps):
 
 @claim("lookback.opaque-control", kind="claim", section="4",
        statement="The same reversed swap at the two 'opaque' tokens never moves the answer.",
+       headline="peak IIA {peak_iia:.3f} (n={n})",
        published={"peak_iia": 0.0, "n": 102}, provenance=NB.format(4),
        criterion=BinomialRate("peak_iia"), requires=BINDING, tolerance=RATE)
 def test_opaque_control(judge, lookback_sweeps):
@@ -168,6 +179,7 @@ def test_opaque_control(judge, lookback_sweeps):
 
 @claim("lookback.reversed-curve", kind="claim", section="4",
        statement="The whole reversed-swap IIA curve: zero to layer 7, a plateau near 0.75 at layers 12–16, back to zero.",
+       headline="IIA curve peaks at layer {peak_layer} (n={n})",
        published={"iia": REVERSED, "peak_layer": 15, "n": 102}, provenance=NB.format(4),
        criterion=all_of(CurveBinomial("iia"), PeakLayer("iia")), requires=BINDING,
        tolerance=RATE,
@@ -189,6 +201,7 @@ ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity",)
 
 @claim("lookback.source-identity", kind="anchor", section="5",
        statement="The source swap at layer 0 only moves entities between slots, not identities: the answer is unchanged.",
+       headline="IIA {iia:.3f}, clean answer kept {clean_survives:.3f} (n={n})",
        published={"iia": 0.0, "clean_survives": 1.0, "n": 91}, provenance=REGISTER.format(5),
        criterion=all_of(BinomialRate("iia"), BinomialRate("clean_survives")),
        requires=SETUP + ALIGNED,
@@ -203,6 +216,7 @@ def test_source_identity(judge, lookback_source_plain):
 
 @claim("lookback.source-oi", kind="claim", section="5",
        statement="Swapping character and object residuals at layers 0..L with the drinks frozen moves the answer from L = 8 on (IIA 0.473).",
+       headline="IIA curve on {kept}/{rows} kept samples",
        published={"last_layers": list(range(0, 31, 2)), "iia": SOURCE_FREEZE, "n": 91, "kept": 91,
                   "rows": 120},
        provenance=REGISTER.format(5),
@@ -219,6 +233,7 @@ def test_source_oi(judge, lookback_source_freeze, lookback_source_kept, lookback
 
 @claim("lookback.source-no-freeze", kind="claim", section="5",
        statement="Without the drink freeze the same source swap never moves the answer (IIA ≤ 0.033).",
+       headline="max IIA {max_iia:.3f} (n={n})",
        published={"max_iia": 0.033, "n": 91}, provenance=REGISTER.format(5),
        criterion=BinomialAtMost("max_iia"), requires=SOURCE, tolerance=RATE)
 def test_source_no_freeze(judge, lookback_source_plain):
@@ -229,6 +244,7 @@ def test_source_no_freeze(judge, lookback_source_plain):
 
 @claim("lookback.answer-pointer", kind="claim", section="6",
        statement="The final token carries a pointer from layer 12 to 23: its residual from an other-character story answers the clean story's other drink (0.90 at L16).",
+       headline="pointer curve on {kept}/{rows} kept samples",
        published={"pointer_l0_l24": POINTER, "peak_layer": 16, "n": 102, "kept": 102, "rows": 140},
        provenance=REGISTER.format(6),
        criterion=all_of(CurveBinomial("pointer_l0_l24"), PeakLayer("pointer"),
@@ -244,6 +260,7 @@ def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_a
 
 @claim("lookback.answer-payload", kind="claim", section="6",
        statement="From layer 23 on the final token carries the payload: the counterfactual-only drink (0.95 at L27, 1.00 at L30–31).",
+       headline="payload curve over {n} samples",
        published={"payload": PAYLOAD, "n": 102}, provenance=REGISTER.format(6),
        criterion=CurveBinomial("payload"), requires=ANSWER, tolerance=RATE)
 def test_answer_payload(judge, lookback_answer):
@@ -253,6 +270,7 @@ def test_answer_payload(judge, lookback_answer):
 
 @claim("lookback.low-rank-anchor", kind="anchor", section="7",
        statement="The unrestricted reversed swap at the peak layer on the held-out half gives IIA 0.745.",
+       headline="unrestricted IIA {unrestricted:.3f} on {n} held-out samples",
        published={"unrestricted": 0.745, "n": 51}, provenance=REGISTER.format(7),
        criterion=BinomialRate("unrestricted"), requires=BINDING,
        decisions=("the machinery check: writing h_src (the unrestricted h_dst + (h_src − h_dst), "
@@ -267,6 +285,7 @@ def test_low_rank_anchor(judge, lookback_low_rank):
 
 @claim("lookback.low-rank", kind="claim", section="7",
        statement="A rank-2 fitted subspace of the swap differences carries the ordering ID; random subspaces carry nothing.",
+       headline="rank {ranks[1]}: fitted IIA {fitted[1]:.3f}, random {random[1]:.3f} (n={n})",
        published={"ranks": [1, 2, 4, 8, 16, 32, 64, 128],
                   "fitted": [0.0, 0.725, 0.706, 0.725, 0.725, 0.706, 0.745, 0.765],
                   "random": [0.0] * 8, "directions": 204, "difference_vectors": 204, "n": 51},
