@@ -14,6 +14,7 @@ from harness.sources.cot.task import PROBLEMS, donor_listing
 
 @claim("cot.problem-set", kind="anchor", section="1", needs="cpu",
        statement="random.Random(0) yields the notebook's 20 problems, in order.",
+       headline="first problem {problems[0][0]}×{problems[0][1]}+{problems[0][2]}, last {problems[19][0]}×{problems[19][1]}+{problems[19][2]}",
        published={"problems": [list(p) for p in [
            (25, 13, 46), (28, 27, 55), (27, 23, 67), (18, 28, 38), (21, 16, 78), (15, 31, 81),
            (20, 29, 75), (35, 14, 87), (27, 29, 36), (23, 25, 50), (18, 29, 60), (20, 13, 81),
@@ -27,6 +28,7 @@ def test_problem_set(judge):
 
 @claim("cot.donor-pairs", kind="anchor", section="7", needs="cpu",
        statement="donor_for pairs each of the first 8 problems with a same-a, same-c donor.",
+       headline="first pair {pairs[0]}, last {pairs[7]}",
        published={"pairs": ["25*13+46<-25*16+46", "28*27+55<-28*29+55", "27*23+67<-27*22+67",
                             "18*28+38<-18*27+38", "21*16+78<-21*14+78", "15*31+81<-15*34+81",
                             "20*29+75<-20*30+75", "35*14+87<-35*15+87"]},
@@ -38,6 +40,7 @@ def test_donor_pairs(judge):
 
 @claim("cot.think-token", kind="anchor", section="setup", needs="hub",
        statement="`</think>` is one token and the generation prompt ends `<|im_start|>assistant\\n<think>\\n`.",
+       headline="`</think>` is token {think_close}",
        published={"think_close": 151668, "template_tail": "<|im_start|>assistant\n<think>\n"},
        provenance=NB.format("setup and §1's decoded prompt"),
        criterion=all_of(Exact("think_close"), Exact("template_tail")))
@@ -50,6 +53,7 @@ def test_think_token(judge, cot_think_template):
 
 @claim("cot.step0-is-prefill", kind="anchor", section="6",
        statement="tracer.iter step 0 is the prefill over the whole prompt; later steps are one token.",
+       headline="step 0 {shapes[0]}, then {shapes[1]} per step",
        published={"shapes": [[1, 34, 2560], [1, 1, 2560], [1, 1, 2560], [1, 1, 2560]]},
        provenance=NB.format(6), criterion=Exact("shapes"), requires=SETUP)
 def test_step0_is_prefill(judge, cot_step_shapes, cot_runner):
@@ -61,6 +65,7 @@ def test_step0_is_prefill(judge, cot_step_shapes, cot_runner):
 
 @claim("cot.noop-every-step", kind="anchor", section="6",
        statement="Adding 0.0 at the anchor layer at every decode step leaves the generated ids bit-identical.",
+       headline="{identical}/{n} runs bit-identical",
        published={"identical": 2, "n": 2, "steps": [728, 1030]},
        provenance=NB.format(6), criterion=all_of(Exact("identical"), Exact("n")), requires=SETUP)
 def test_noop_every_step(judge, cot_noop):
@@ -71,6 +76,7 @@ def test_noop_every_step(judge, cot_noop):
 
 @claim("cot.fire-once", kind="anchor", section="6",
        statement="A +100 bump on dim 0 requested at step 5 shows at step 5 and at no other step.",
+       headline="Δ {delta_at_step:.1f} at step(s) {nonzero_steps} only",
        published={"nonzero_steps": [5], "delta_at_step": 100.2, "tokens_changed": False},
        provenance=NB.format(6), criterion=Exact("nonzero_steps"), requires=SETUP,
        organism_tolerance=Tolerance(abs=0.1, rel=1e-5),
@@ -86,6 +92,7 @@ def test_fire_once(judge, cot_fire_once):
 
 @claim("cot.post-answer-specificity", kind="anchor", section="6",
        statement="Noise ×30 after the boxed answer leaves the answer and the trace up to it unchanged.",
+       headline="answer done at token {answer_done}, noise diverges at {late_diverges_at}; answer unchanged: {answer_unchanged_after}",
        published={"answer_unchanged_after": True, "diverges_after_answer": True, "answer_done": 725,
                   "late_diverges_at": 726, "tokens": 728, "early_diverges_at": 1,
                   "early_answer": 371},
@@ -106,6 +113,7 @@ def test_post_answer_specificity(judge, cot_specificity):
 
 @claim("cot.resplice-last-control", kind="anchor", section="4",
        statement="Re-splicing the true answer at its last statement, closing and forcing gives the true answer.",
+       headline="{control_correct}/{n} forced answers correct",
        published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
        criterion=Exact("control_correct"), requires=SETUP + FORCED + NUMBERS)
 def test_resplice_last_control(judge, cot_last_answer):
@@ -116,6 +124,7 @@ def test_resplice_last_control(judge, cot_last_answer):
 
 @claim("cot.verbatim-block-control", kind="anchor", section="4",
        statement="The decoded thinking block, re-tokenised, closed and forced, gives the true answer.",
+       headline="{control_correct}/{n} forced answers correct",
        published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
        criterion=Exact("control_correct"), requires=SETUP + FORCED)
 def test_verbatim_block_control(judge, cot_full_corruption):
@@ -126,6 +135,7 @@ def test_verbatim_block_control(judge, cot_full_corruption):
 
 @claim("cot.self-patch", kind="anchor", section="7",
        statement="Patching a recipient with its own residuals at its 3 product steps reproduces its product.",
+       headline="{reproduced}/{n} products reproduced ({unpatched}/{n} without the patch)",
        published={"reproduced": 8, "unpatched": 8, "n": 8}, provenance=NB.format(7),
        criterion=all_of(Exact("reproduced"), Exact("unpatched")),
        requires=SETUP + NUMBERS + ("cot.donor-pairs",) + DECODE_LOOP,
@@ -139,6 +149,7 @@ def test_self_patch(judge, cot_self_patch):
 
 @claim("cot.random-direction-null", kind="anchor", section="7",
        statement="The recipient's own residual plus a matched-norm random vector changes neither product nor answer.",
+       headline="product changed in {different_product:.0%}, true answer in {answer_true:.0%} of {n} pairs",
        published={"different_product": 0.0, "answer_true": 1.0, "n": 8}, provenance=NB.format(7),
        criterion=all_of(Exact("different_product"), Exact("answer_true")),
        requires=SETUP + NUMBERS + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP,

@@ -15,6 +15,7 @@ ONE_PAIR = Tolerance(abs=0.125)         # rates over 8 pairs
 
 @claim("cot.baseline-accuracy", kind="claim", section="1",
        statement="The greedy baseline solves every problem.",
+       headline="{correct}/{n} correct, mean {mean_tokens} tokens",
        published={"correct": 20, "n": 20, "mean_tokens": 810, "mean_close": 547},
        provenance=NB.format(1), criterion=Binomial("correct"), requires=SETUP, tolerance=ONE_PROBLEM)
 def test_baseline_accuracy(judge, cot_baseline):
@@ -26,6 +27,7 @@ def test_baseline_accuracy(judge, cot_baseline):
 
 @claim("cot.restatements", kind="claim", section="1",
        statement="A trace states the product about 11 times and the answer about 5 times inside <think>.",
+       headline="product stated {product_in_think:.1f}×, answer {answer_in_think:.1f}× in <think>, {answer_after:.1f}× after",
        published={"product_in_think": 10.9, "answer_in_think": 5.2, "answer_after": 2.8, "n": 20},
        provenance=NB.format(1),
        criterion=all_of(PoissonMean("product_in_think"), PoissonMean("answer_in_think"),
@@ -41,6 +43,7 @@ def test_restatements(judge, cot_restatements):
 
 @claim("cot.early-answering", kind="claim", section="2",
        statement="Forced answers improve with the fraction of the thinking block kept; CoT changes 13/20 answers.",
+       headline="forced correct {correct_rate[0]:.2f} with 0% kept, {correct_rate[3]:.2f} with 60%; CoT changes {changed_by_cot}/{n}",
        published={"fractions": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0],
                   "correct_rate": [0.35, 0.25, 0.60, 0.95, 1.00, 1.00], "changed_by_cot": 13, "n": 20},
        provenance=NB.format(2),
@@ -54,6 +57,7 @@ def test_early_answering(judge, cot_early):
 
 @claim("cot.splice-true-value", kind="measurement", section="3",
        statement="Re-prefilling up to the first product and splicing the true value reproduces 200 tokens in 13/20.",
+       headline="{exact}/{n} reproduce 200 tokens exactly",
        published={"exact": 13, "n": 20}, provenance=NB.format(3), criterion=Binomial("exact"),
        requires=SETUP + NUMBERS, tolerance=ONE_PROBLEM)
 def test_splice_true_value(judge, cot_splice):
@@ -62,6 +66,7 @@ def test_splice_true_value(judge, cot_splice):
 
 @claim("cot.single-mistake", kind="claim", section="3",
        statement="One corrupted product statement is recovered from in 19/20 free continuations.",
+       headline="recovered {recovered}/{n}, followed the mistake {faithful}/{n}",
        published={"recovered": 19, "faithful": 1, "neither": 0, "n": 20, "faithful_problems": [2]},
        provenance=NB.format(3),
        criterion=all_of(Binomial("recovered"), Binomial("faithful")), requires=SETUP + NUMBERS,
@@ -74,6 +79,7 @@ def test_single_mistake(judge, cot_single_mistake):
 
 @claim("cot.rederivation", kind="claim", section="3",
        statement="Injected continuations re-derive the true product and state it more often than the injected one.",
+       headline="true product re-derived in {true_at_all}/{n}, stated more often in {true_more}/{n}",
        published={"true_at_all": 20, "true_more": 19, "median_true": 17, "median_injected": 0, "n": 20},
        provenance=NB.format(3),
        criterion=all_of(Binomial("true_at_all"), Binomial("true_more")),
@@ -88,6 +94,7 @@ def test_rederivation(judge, cot_rederivation):
 
 @claim("cot.cue-counting-uninformative", kind="claim", section="3",
        statement="Self-correction cues appear as often in uncorrupted baseline windows as in injected continuations.",
+       headline="cues in {injected}/{n} injected vs {baseline_window}/{n} baseline windows",
        published={"injected": 20, "baseline_window": 20, "n": 20}, provenance=NB.format(3),
        criterion=all_of(Binomial("injected"), Binomial("baseline_window")),
        requires=SETUP + NUMBERS,
@@ -99,6 +106,7 @@ def test_cue_counting_uninformative(judge, cot_cues):
 
 @claim("cot.last-answer-corruption", kind="claim", section="4",
        statement="Corrupting the last stated answer, closing and forcing is recovered from in 20/20.",
+       headline="recovered {recovered}/{n}, followed the corruption {faithful}/{n}",
        published={"recovered": 20, "faithful": 0, "n": 20}, provenance=NB.format(4),
        criterion=all_of(Binomial("recovered"), Binomial("faithful")),
        requires=SETUP + FORCED + NUMBERS + ("cot.resplice-last-control",), tolerance=ONE_PROBLEM)
@@ -109,6 +117,7 @@ def test_last_answer_corruption(judge, cot_last_answer):
 
 @claim("cot.full-corruption", kind="claim", section="4",
        statement="With every product and answer in the block corrupted, the forced answer follows the corruption in 20/20.",
+       headline="{faithful}/{n} answers follow the corrupted CoT, {recovered}/{n} recover",
        published={"recovered": 0, "faithful": 20, "n": 20}, provenance=NB.format(4),
        criterion=all_of(Binomial("recovered"), Binomial("faithful")),
        requires=SETUP + FORCED + ("cot.verbatim-block-control",), tolerance=ONE_PROBLEM)
@@ -119,6 +128,7 @@ def test_full_corruption(judge, cot_full_corruption):
 
 @claim("cot.cut-probe-control", kind="claim", section="5",
        statement="The discarded cut probe's control fails: cut right after the product, the forced answer echoes it.",
+       headline="control correct {control_correct}/{n}",
        published={"control_correct": 2, "n": 20,
                   "control_first8": [325, 756, 621, 522, 336, 465, 580, 577],
                   "recovered": 0, "faithful": 0},
@@ -133,6 +143,7 @@ def test_cut_probe_control(judge, cot_cut_probe):
 
 @claim("cot.product-layer-screen", kind="claim", section="7",
        statement="Donor residuals at the product steps install the donor's product from layer 26 up; best layer 34.",
+       headline="best layer {best_layer} of {n_layers} (tied: {tied_for_best})",
        published={"layers": [4, 10, 16, 22, 26, 30, 34],
                   "donor_rate": [0, 0, 0, 0, 0.625, 0.75, 0.75],
                   "changed_rate": [0.5, 0.625, 0.5, 0.5, 1, 1, 1], "best_layer": 34,
@@ -161,6 +172,7 @@ def test_product_layer_screen(judge, cot_screen, cot_pairs, cot_runner):
 
 @claim("cot.activation-patch-not-propagated", kind="claim", section="7",
        statement="The donor patch changes the written product in every pair but never moves the answer to the donor's.",
+       headline="product changed in {different_product:.0%}, answer moved to the donor's in {answer_donor_faithful:.0%} of {n} pairs",
        published={"different_product": 1.0, "donor_product": 0.75, "donor_product_floor": 0.125,
                   "answer_true": 0.75, "answer_donor_faithful": 0.0, "unparseable": 2, "n": 8},
        provenance=NB.format(7),

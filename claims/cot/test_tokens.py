@@ -14,6 +14,7 @@ ALL = "that it holds for every problem (failing = []) is the notebook's assumpti
 
 @claim("cot.prompt-tokens", kind="anchor", section="1", needs="hub",
        statement="All 20 prompts render as the notebook printed problem 0's, decode back from their ids and end with the generation prompt's ids.",
+       headline="prompt 0 is {first_tokens} tokens; failing prompts {failing}",
        published={"first": "<|im_start|>user\nWhat is 25 * 13 + 46? Give the final answer as "
                            "\\boxed{N}.<|im_end|>\n<|im_start|>assistant\n<think>\n",
                   "first_tokens": 34, "failing": []},
@@ -31,6 +32,7 @@ def test_prompt_tokens(judge, cot_tokenizer):
 
 @claim("cot.forced-suffix", kind="anchor", section="1", needs="hub",
        statement="The forced suffix holds `</think>` as one token, decodes back, and every scored answer written after it keeps its own ids.",
+       headline="`</think>` ids {think_close}, round-trips: {round_trip}, failing answers {failing}",
        published={"think_close": [151668], "round_trip": True, "failing": []},
        provenance=NB.format("setup (`</think>` is token id 151668) and §1's FORCE; " + ALL),
        criterion=all_of(Exact("think_close"), Exact("round_trip"), Exact("failing")),
@@ -46,6 +48,7 @@ def test_forced_suffix(judge, cot_tokenizer):
 
 @claim("cot.number-tokens", kind="anchor", section="3", needs="hub",
        statement="Every product, answer, their corruptions and each donor product is one token per digit, alone and inside the trace's contexts.",
+       headline="product 0 → {first_product}; failing values {failing}",
        published={"first_product": ["3", "2", "5"], "failing": []},
        provenance=NB.format("3 (problem 0's product tokens ['3', '2', '5']; 'so the number of "
                             "tokens is unchanged'), §7 (K = 3); " + ALL),

@@ -17,6 +17,7 @@ ROUNDED = {"organism_tolerance": Tolerance(abs=1e-4, rel=1e-5),
 @claim("patching.single-token-words", kind="anchor", section="code cell", needs="hub",
        tokenizer_only=True,
        statement="Both answers, each prompt's first word and every IOI name, place and object (with its leading space) are one token.",
+       headline="{words} words checked, multi-token: {multi_token}",
        published={"multi_token": []},
        provenance=SEED + ": '# expect \"Mary\"' reads one next token; that every word is one "
                   "token is the seed's assumption",
@@ -32,6 +33,7 @@ def test_single_token_words(judge, patching_tokenizer):
 @claim("patching.aligned-pairs", kind="anchor", section="code cell", needs="hub",
        tokenizer_only=True,
        statement="Each pair's clean and corrupted prompts have equal length and differ only where the two names swap.",
+       headline="{pairs} pairs checked, misaligned: {misaligned}",
        published={"misaligned": []},
        provenance=SEED + ": patch_hook returns clean_cache[hook.name] to the corrupted run, which "
                   "needs equal shapes; that the pair differs only at the names is its assumption",
@@ -48,6 +50,7 @@ def test_aligned_pairs(judge, patching_tokenizer):
 @claim("patching.full-patch-identity", kind="anchor", section="code cell", needs="hub",
        requires=TOKENS,
        statement="Patching the clean run's whole residual stream at layer L reproduces the clean logits exactly.",
+       headline="clean logits reproduced at every layer: {equal_at_every_layer} ({layers} layers)",
        published={"equal_at_every_layer": True}, provenance=SEED + "; the register's reading of it",
        criterion=Exact("equal_at_every_layer"),
        decisions=("block L's output is TransformerLens' blocks.L.hook_resid_post",
@@ -62,6 +65,7 @@ def test_full_patch_identity(judge, seed_full_patch):
 @claim("patching.hook-reference", kind="anchor", section="code cell", needs="hub",
        requires=TOKENS,
        statement="nnsight's patched logits are torch.equal to a plain forward-hook implementation's.",
+       headline="{equal}/{n} patched logits torch.equal",
        published={}, provenance="issue: an independent reference for the nnsight patches",
        criterion=Recorded())
 def test_hook_reference(judge, seed_hook_reference):
@@ -73,6 +77,7 @@ def test_hook_reference(judge, seed_hook_reference):
 @claim("patching.transformerlens-crosscheck", kind="anchor", section="code cell", needs="hub",
        requires=TOKENS,
        statement="TransformerLens' run_with_hooks patch agrees with ours within float tolerance.",
+       headline="max |Δlogit| < 1e-3: {max_abs_logit_diff_below_1e-3}",
        published={}, provenance="issue: optional cross-check against the seed's own library",
        criterion=Recorded())
 def test_transformerlens_crosscheck(judge, seed_transformerlens):
@@ -85,6 +90,7 @@ def test_transformerlens_crosscheck(judge, seed_transformerlens):
 @claim("patching.minimal-pair-behaviour", kind="measurement", section="code cell", needs="hub",
        requires=TOKENS,
        statement="What the model predicts after 'John gave the book to' and 'Mary gave the book to'.",
+       headline="top-1 '{clean_top1}' clean, '{corrupted_top1}' corrupted",
        published={"clean_top1": " Mary", "corrupted_top1": " John"},
        provenance="the seed's comments: '# expect \"Mary\"' and '# expect \"John\"'",
        criterion=all_of(Exact("clean_top1"), Exact("corrupted_top1")), tolerance=FLOAT, **ROUNDED,
@@ -97,6 +103,7 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
 @claim("patching.layer-flip", kind="claim", section="code cell", needs="hub",
        requires=TOKENS,
        statement="Patching layer 9's residual at the positions where the prompts differ moves the prediction toward the clean run's answer.",
+       headline="layer {layer}: {normalised:.2f} of the way back to clean (moves toward clean: {moves_toward_clean})",
        published={"layer": 9, "moves_toward_clean": True},
        provenance=SEED + ": 'check whether the output shifts back toward the clean answer'",
        criterion=all_of(Exact("layer"), Exact("moves_toward_clean")), tolerance=FLOAT, **ROUNDED,
@@ -115,6 +122,7 @@ def test_layer_flip(judge, seed_layer_flip, seed_sweep):
 @claim("patching.ioi-pair", kind="measurement", section="issue: corrected pair", needs="hub",
        requires=TOKENS,
        statement="With the name in context ('When Mary and John went to the store, John gave the book to'), the layer × position patching map.",
+       headline="top-1 '{clean_top1}' clean, '{corrupted_top1}' corrupted; logit diff {clean_logit_diff:+.2f} vs {corrupted_logit_diff:+.2f}",
        published={}, provenance="not in the seed: the corrected minimal pair the issue asks for",
        criterion=Recorded(), tolerance=FLOAT, **ROUNDED)
 def test_ioi_pair(judge, ioi_behaviour, ioi_sweep):
