@@ -115,16 +115,24 @@ class ClaimSpec:
 
 
 class _Absent:
-    """A value the headline names but the dict lacks: formats as an em dash, whatever the spec."""
+    """A value the headline cannot format: a key the dict lacks shows as an em dash and a None
+    as "none", whatever the format spec."""
+
+    def __init__(self, text: str = "—") -> None:
+        self.text = text
 
     def __format__(self, spec: str) -> str:
-        return "—"
+        return self.text
 
     def __getitem__(self, key: Any) -> "_Absent":
         return self
 
 
 class _Lenient(dict):
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        return _Absent("none") if value is None else value
+
     def __missing__(self, key: str) -> _Absent:
         return _Absent()
 

@@ -24,3 +24,8 @@ def test_a_value_the_dict_lacks_shows_as_a_dash_whatever_its_format():
 def test_no_headline_or_no_values_gives_none():
     assert spec("").headline_of({"n": 1}) is None
     assert spec("{n}").headline_of(None) is None
+
+
+def test_a_none_value_reads_as_none_even_with_a_float_format():
+    assert spec("p(L) {p:.3f} at block {block}").headline_of({"p": None, "block": None}) == \
+        "p(L) none at block none"
