@@ -3,13 +3,23 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The locked environment: every package pinned with its sha256 (pip-compile --generate-hashes from
+# pyproject.toml). requirements.lock has the CPU build of torch (make test, make replicate, CI);
+# the GPU runner installs requirements-cuda.lock (the CUDA build of the same torch) with
+# `make setup LOCK=requirements-cuda.lock`. The run record names the lock and its sha256.
+LOCK ?= requirements.lock
+LOCK_TOOLS := .lock-tools
+PIP_TOOLS := pip-tools==7.6.2
+CANARY := .canary
 
-.PHONY: test replicate setup report clean gpu-rehearsal
+.PHONY: test replicate setup report clean gpu-rehearsal lock canary
 
-$(STAMP): pyproject.toml
+$(STAMP): $(LOCK) pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PY) -c "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest(), sys.argv[1])" \
+	  $(LOCK) > $(VENV)/interp-claims-lock.sha256
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -36,8 +46,48 @@ replicate: $(STAMP)
 	  if [ $$status -eq 5 ]; then echo "no claim tests were collected"; status=0; fi; \
 	  $(PY) -m harness.report reports/results.json; exit $$status
 
+# Re-resolve the locks after pyproject.toml changed, keeping the pins that still fit;
+# `make lock UPGRADE=1` moves every pin to the newest release. requirements.lock takes torch's CPU
+# build from the index or find-links pip is configured with (here: this machine's wheels; elsewhere
+# PIP_EXTRA_INDEX_URL=<PyTorch's CPU index>); requirements-cuda.lock is resolved against PyPI alone.
+PIP_COMPILE = $(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+  --no-reuse-hashes --no-emit-find-links --no-emit-index-url $(if $(UPGRADE),--upgrade)
+lock:
+	$(PYTHON) -m venv $(LOCK_TOOLS)
+	$(LOCK_TOOLS)/bin/pip install --quiet $(PIP_TOOLS)
+	$(PIP_COMPILE) -o requirements.lock pyproject.toml
+	env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
+	  $(PIP_COMPILE) -o requirements-cuda.lock pyproject.toml
+
+# Upgrade canary: the tiny profile in the locked environment (reports/results.json) and in .canary/
+# with the newest release of every dependency (pyproject.toml's names, not its ranges, not the
+# lock), compared by harness.canary into reports/canary.json. torch stays at the locked version:
+# PyPI serves newer torch for Linux only as CUDA builds (GBs of nvidia-* wheels). Not part of `make test`.
+CANARY_PYTEST = -m pytest --profile=tiny claims -p no:cacheprovider -q
+canary: $(STAMP)
+	@start=$$(date +%s); set -e; \
+	$(PYTHON) -m venv --clear $(CANARY); \
+	$(CANARY)/bin/python -m pip install --quiet --upgrade pip; \
+	torch=$$(grep -E '^torch==' $(LOCK) | cut -d' ' -f1); \
+	deps=$$($(PY) -c "import re, tomllib; print(' '.join(re.split(r'[<>=!~ ;\[]', d)[0] for d in tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies'] if not d.startswith('torch')))"); \
+	$(CANARY)/bin/python -m pip install --quiet --upgrade "$$torch" $$deps; \
+	$(CANARY)/bin/python -m pip install --quiet --no-deps --no-build-isolation -e . || \
+	  $(CANARY)/bin/python -m pip install --quiet --no-deps -e .; \
+	mkdir -p reports/canary; \
+	$(CANARY)/bin/python -m pip freeze --all --exclude-editable > reports/canary/packages.txt; \
+	set +e; \
+	$(PY) $(CANARY_PYTEST) --results=reports/results.json; \
+	$(CANARY)/bin/python $(CANARY_PYTEST) --results=reports/canary/results.json; \
+	set -e; \
+	$(PY) -m harness.canary --locked reports/results.json --canary reports/canary/results.json \
+	  --locked-packages $(LOCK) --canary-packages reports/canary/packages.txt \
+	  --note "torch kept at the locked $$torch: newer torch on PyPI for Linux is a CUDA build only (GBs of nvidia-* wheels)" \
+	  --wall-s $$(( $$(date +%s) - start )); \
+	$(PY) -m harness.report reports/results.json
+
 report: $(STAMP)
 	$(PY) -m harness.report reports/results.json
 
 clean:
-	rm -rf $(VENV) reports/results.json reports/claims.html reports/history
+	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) reports/results.json reports/claims.html reports/history \
+	  reports/canary reports/canary.json

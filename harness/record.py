@@ -5,6 +5,7 @@ import datetime as dt
 import json
 import platform
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,17 +40,34 @@ def _version(module: str) -> str | None:
         return None
 
 
+LOCK_MARKER = "interp-claims-lock.sha256"
+
+
+def installed_lock(prefix: Path | None = None) -> tuple[str | None, str | None]:
+    """The lock file this environment was installed from and its sha256, as `make setup` wrote
+    them into the environment (`<sha256>  <lock file>`); (None, None) when it was not installed
+    from a lock (a hand-made venv, the canary's newest releases)."""
+    try:
+        digest, name = (Path(prefix or sys.prefix) / LOCK_MARKER).read_text().split(maxsplit=1)
+    except (OSError, ValueError):
+        return None, None
+    return name.strip(), digest
+
+
 def environment(profile: str, root: Path, started: dt.datetime) -> dict[str, Any]:
     """The environment block: versions, device, profile, commit and start time."""
     import torch
 
     cuda = torch.cuda.is_available()
+    lock, lock_sha256 = installed_lock()
     return {
         "profile": profile,
         "python": platform.python_version(),
         "torch": torch.__version__,
         "transformers": _version("transformers"),
         "nnsight": _version("nnsight"),
+        "lock": lock,
+        "lock_sha256": lock_sha256,
         "device": torch.cuda.get_device_name(0) if cuda else f"cpu ({platform.machine()})",
         "cuda": torch.version.cuda if cuda else None,
         "aten_cpu_capability": torch.backends.cpu.get_cpu_capability(),

@@ -33,8 +33,9 @@ def _cells(hist: run_history.History, claim_id: str) -> list[dict[str, str]]:
     return cells
 
 
-def render(data: dict[str, Any], hist: run_history.History) -> str:
-    """The page for one run record and its history."""
+def render(data: dict[str, Any], hist: run_history.History,
+           canary: dict[str, Any] | None = None) -> str:
+    """The page for one run record and its history (and the upgrade canary's comparison, if any)."""
     by_id = {e["id"]: e for e in data["tests"]}
     sections = []
     for name in sorted({e["source"] for e in data["tests"]}):
@@ -62,7 +63,7 @@ def render(data: dict[str, Any], hist: run_history.History) -> str:
     template = jinja2.Template(TEMPLATE.read_text(), autoescape=True)
     return template.render(env=data["environment"], run=data.get("run", {"completed": True}),
                            sections=sections, count_rows=count_rows, verdict_names=VERDICTS,
-                           warnings=hist.warnings, history_len=30)
+                           warnings=hist.warnings, history_len=30, canary=canary)
 
 
 def write_report(results: Path, out: Path | None = None, history_dir: Path | None = None) -> Path:
@@ -70,7 +71,9 @@ def write_report(results: Path, out: Path | None = None, history_dir: Path | Non
     data = json.loads(results.read_text())
     out = out or results.with_name("claims.html")
     hist = run_history.load(history_dir or results.parent / "history")
-    out.write_text(render(data, hist))
+    canary_file = results.with_name("canary.json")  # written by `make canary`
+    canary = json.loads(canary_file.read_text()) if canary_file.exists() else None
+    out.write_text(render(data, hist, canary))
     return out
 
 

@@ -1,0 +1,41 @@
+"""The run record names the lock file its environment was installed from, with the lock's sha256."""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from pathlib import Path
+
+from harness import history as run_history
+from harness import record
+from harness.report import render
+from tests.sample_results import results
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_marker_make_setup_writes_is_read_back(tmp_path):
+    digest = hashlib.sha256(b"torch==2.13.0 --hash=sha256:00\n").hexdigest()
+    (tmp_path / record.LOCK_MARKER).write_text(f"{digest} requirements.lock\n")
+    assert record.installed_lock(tmp_path) == ("requirements.lock", digest)
+
+
+def test_an_environment_not_installed_from_a_lock_records_none(tmp_path):
+    assert record.installed_lock(tmp_path) == (None, None)
+    (tmp_path / record.LOCK_MARKER).write_text("")
+    assert record.installed_lock(tmp_path) == (None, None)
+
+
+def test_the_environment_block_has_the_lock(monkeypatch, tmp_path):
+    monkeypatch.setattr(record, "installed_lock", lambda prefix=None: ("requirements.lock", "ab" * 32))
+    env = record.environment("tiny", ROOT, dt.datetime.now(dt.timezone.utc))
+    assert (env["lock"], env["lock_sha256"]) == ("requirements.lock", "ab" * 32)
+    page = render(dict(results(), environment=dict(results()["environment"], **env)),
+                  run_history.load(tmp_path / "history"))
+    assert f"requirements.lock sha256 {'ab' * 32}" in page
+    assert "not installed from a lock" in render(results(), run_history.load(tmp_path / "history"))
+
+
+def test_the_makefile_writes_the_marker_record_reads():
+    makefile = (ROOT / "Makefile").read_text()
+    assert f"$(VENV)/{record.LOCK_MARKER}" in makefile
+    assert "--require-hashes -r $(LOCK)" in makefile
