@@ -9,6 +9,7 @@ from typing import Any
 import jinja2
 
 from harness import history as run_history
+from harness.changes import what_changed
 from harness.figures import figure_for
 from harness.sources import registered
 
@@ -33,6 +34,18 @@ def _cells(hist: run_history.History, claim_id: str) -> list[dict[str, str]]:
     return cells
 
 
+def _headline(e: dict[str, Any]) -> str:
+    """The row's one line of numbers: measured, then published in brackets (older records,
+    without a headline, fall back to nothing)."""
+    h = e.get("headline") or {}
+    measured, published = h.get("measured"), h.get("published")
+    if measured and published and published != measured:
+        return f"{measured} (published: {published})"
+    if measured:
+        return measured
+    return f"not measured (published: {published})" if published else ""
+
+
 def render(data: dict[str, Any], hist: run_history.History,
            canary: dict[str, Any] | None = None) -> str:
     """The page for one run record and its history (and the upgrade canary's comparison, if any)."""
@@ -49,6 +62,7 @@ def render(data: dict[str, Any], hist: run_history.History,
                        for a in e["requires"]]
             rows.append({**e, "published_text": _text(e["published"]),
                          "measured_text": _text(e["measured"]), "anchors": anchors,
+                         "headline_text": _headline(e),
                          "cells": _cells(hist, e["id"]), "since": hist.since(e["id"], e["verdict"]),
                          "drift_since": hist.drift_since(e["id"])})
             svg = figure_for(e, by_id)
@@ -63,7 +77,10 @@ def render(data: dict[str, Any], hist: run_history.History,
     template = jinja2.Template(TEMPLATE.read_text(), autoescape=True)
     return template.render(env=data["environment"], run=data.get("run", {"completed": True}),
                            sections=sections, count_rows=count_rows, verdict_names=VERDICTS,
-                           warnings=hist.warnings, history_len=30, canary=canary)
+                           warnings=hist.warnings, history_len=30, canary=canary,
+                           changes=what_changed(data, hist),
+                           sources=sorted({e["source"] for e in data["tests"]}),
+                           kinds=sorted({e["kind"] for e in data["tests"]}))
 
 
 def write_report(results: Path, out: Path | None = None, history_dir: Path | None = None) -> Path:

@@ -30,6 +30,9 @@ def results(profile: str = "tiny", started: str = "2026-11-30T06:00:00+00:00") -
         entry("cot.early-answering", "claim", "not applicable", measured=early_meas,
               published=early_pub),
     ]
+    tests[2]["headline"] = {"text": "forced correct {correct_rate[0]:.2f} with 0% kept",
+                            "measured": "forced correct 0.00 with 0% kept",
+                            "published": "forced correct 0.35 with 0% kept"}
     counts: dict[str, dict[str, int]] = {}
     for t in tests:
         for key in (t["source"], "all"):

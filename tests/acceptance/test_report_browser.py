@@ -1,4 +1,4 @@
-"""The report as a person sees it: rendered by headless Chromium, read back as visible text."""
+"""The report as a person sees it: rendered by headless Chromium (Selenium), read as visible text."""
 from __future__ import annotations
 
 import json
@@ -7,50 +7,104 @@ from pathlib import Path
 import pytest
 
 from harness.report import write_report
-from tests.acceptance.browser import Browser, chromium_path
+from tests.acceptance.browser import chromium, chromium_paths
 from tests.sample_results import results
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "reports" / "report-screenshot.png"
+EARLY = "claim-cot.early-answering"
+
+
+def two_runs(directory: Path) -> Path:
+    """This run, and an earlier complete one in its history: a verdict changed, a library moved."""
+    earlier = results(started="2026-11-29T06:00:00+00:00")
+    earlier["environment"]["transformers"] = "5.23.0"
+    for e in earlier["tests"]:
+        if e["id"] == "cot.full-corruption":
+            e["verdict"] = "replicated"
+    (directory / "history").mkdir()
+    (directory / "history" / "20261129T060000Z.json").write_text(json.dumps(earlier))
+    path = directory / "results.json"
+    path.write_text(json.dumps(results()))
+    return write_report(path)
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory):
-    binary = chromium_path()
-    if binary is None:
-        pytest.skip("Chromium is not installed (Debian package `chromium`; .ci/run installs it)")
-    directory = tmp_path_factory.mktemp("report")
-    path = directory / "results.json"
-    path.write_text(json.dumps(results()))
-    page = write_report(path)
-    browser = Browser(binary)
-    try:
-        yield browser.render(page, SCREENSHOT)
-    finally:
-        browser.close()
+def page(tmp_path_factory):
+    paths = chromium_paths()
+    if paths is None:
+        pytest.skip("Chromium or its driver is not installed (Debian packages `chromium` and "
+                    "`chromium-driver`; .ci/run installs them)")
+    html = two_runs(tmp_path_factory.mktemp("report"))
+    with chromium(*paths) as browser:
+        browser.get(html.as_uri())
+        yield browser
 
 
-def test_browser_shows_the_verdict_counts(rendered):
-    assert "Verdicts" in rendered.text
-    assert "not applicable" in rendered.text and "blocked" in rendered.text
+def visible(browser, element_id: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return browser.find_element(By.ID, element_id).text
 
 
-def test_browser_shows_a_claim_row(rendered):
-    assert "cot.early-answering" in rendered.text
-    assert "statement of cot.early-answering" in rendered.text
+def test_browser_shows_the_verdict_counts(page):
+    text = visible(page, "counts")
+    assert "Verdicts" in text
+    from selenium.webdriver.common.by import By
+
+    table = page.find_element(By.CSS_SELECTOR, "table.counts").text
+    assert "not applicable" in table and "blocked" in table
 
 
-def test_browser_shows_why_a_claim_is_blocked(rendered):
-    assert "blocked by cot.verbatim-block-control: AssertionError: the machinery is broken" in rendered.text
+def test_a_claim_row_reads_its_headline_numbers_as_text(page):
+    row = visible(page, EARLY)
+    assert "forced correct 0.00 with 0% kept (published: forced correct 0.35 with 0% kept)" in row
+    assert "criterion:" in row
 
 
-def test_browser_shows_the_organism_banner(rendered):
-    assert "organism run: published values do not apply" in rendered.text
+def test_the_full_json_is_one_click_away(page):
+    from selenium.webdriver.common.by import By
+
+    row = page.find_element(By.ID, EARLY)
+    measured = row.find_elements(By.CSS_SELECTOR, "details.values pre")[1]
+    assert not measured.is_displayed()
+    row.find_element(By.CSS_SELECTOR, "details.values summary").click()
+    assert measured.is_displayed() and '"changed_by_cot": 20' in measured.text
 
 
-def test_figures_render_at_nonzero_size(rendered):
-    assert rendered.figure_sizes
-    assert all(w > 0 and h > 0 for w, h in rendered.figure_sizes)
+def test_what_changed_names_the_changed_verdict_and_the_library_that_moved(page):
+    assert "cot.full-corruption: replicated → blocked" in visible(page, "changed-verdicts")
+    assert "transformers 5.23.0 5.24.0" in visible(page, "environment-diff")
 
 
-def test_screenshot_is_saved(rendered):
+def test_filters_show_only_the_chosen_verdict(page):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    Select(page.find_element(By.ID, "f-verdict")).select_by_visible_text("blocked")
+    rows = page.find_elements(By.CSS_SELECTOR, "tr.claim-row")
+    shown = [r.get_attribute("id") for r in rows if r.is_displayed()]
+    assert shown == ["claim-cot.full-corruption"] and visible(page, "f-count") == "1 shown"
+    Select(page.find_element(By.ID, "f-verdict")).select_by_index(0)
+    assert all(r.is_displayed() for r in rows)
+
+
+def test_browser_shows_why_a_claim_is_blocked(page):
+    assert ("blocked by cot.verbatim-block-control: AssertionError: the machinery is broken"
+            in visible(page, "claim-cot.full-corruption"))
+
+
+def test_browser_shows_the_organism_banner(page):
+    assert visible(page, "tiny-banner") == "organism run: published values do not apply"
+
+
+def test_the_curve_claims_figure_renders_at_nonzero_size(page):
+    from selenium.webdriver.common.by import By
+
+    figure = page.find_element(By.CSS_SELECTOR, "#fig-cot\\.early-answering svg")
+    assert figure.size["width"] > 0 and figure.size["height"] > 0
+
+
+def test_screenshot_is_saved(page):
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.save_screenshot(str(SCREENSHOT))
     assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

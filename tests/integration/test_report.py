@@ -82,7 +82,8 @@ def test_page_is_self_contained(tmp_path):
     path.write_text(json.dumps(results()))
     html = write_report(path).read_text()
     assert "<svg" in html
-    for loads_something in ("<script", "<link", "src=", 'href="http', "url(http", "@import"):
+    for loads_something in ("<script src", "<link", "src=", 'href="http', "url(http", "@import",
+                            "fetch(", "XMLHttpRequest"):
         assert loads_something not in html
 
 
