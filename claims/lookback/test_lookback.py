@@ -7,7 +7,7 @@ from __future__ import annotations
 from harness.claims import Tolerance, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
                               PeakLayer, all_of)
-from harness.sources.lookback.task import build_binding, build_eval, worked_example
+from harness.sources.lookback.task import sample_summary
 
 
 @claim("lookback.samples", kind="anchor", section="1–4", needs="cpu",
@@ -21,12 +21,7 @@ from harness.sources.lookback.task import build_binding, build_eval, worked_exam
        criterion=all_of(Exact("worked_example"), Exact("own"), Exact("other"),
                         Exact("binding_row0"), Exact("binding_queried"), Exact("binding_target")))
 def test_samples(judge):
-    rows = build_eval()
-    row0 = build_binding()[0]
-    judge({"worked_example": [list(x) for x in worked_example()],
-           "own": sum(r.own for r in rows), "other": sum(not r.own for r in rows),
-           "binding_row0": [list(x) for x in row0.entities], "binding_queried": row0.queried,
-           "binding_target": row0.target})
+    judge(sample_summary())
 
 
 @claim("lookback.single-token-entities", kind="anchor", section="1", needs="hub",

@@ -237,3 +237,12 @@ def layout(tok, text: str, c: Pair, o: Pair, s: Pair) -> Layout:
         objects=[at(text.index(f" {o[0]}", op0) + 1), at(text.index(f" {o[1]}", op1) + 1)],
         drinks=drinks, after_drinks=[d + 1 for d in drinks], opaque=[at(op0 + 1), at(op1 + 1)],
     )
+
+
+def sample_summary() -> dict[str, object]:
+    """§1–§2: the worked example, the evaluation set's own/other split and binding row 0."""
+    rows, row0 = build_eval(), build_binding()[0]
+    return {"worked_example": [list(x) for x in worked_example()],
+            "own": sum(r.own for r in rows), "other": sum(not r.own for r in rows),
+            "binding_row0": [list(x) for x in row0.entities], "binding_queried": row0.queried,
+            "binding_target": row0.target}
