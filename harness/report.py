@@ -43,7 +43,9 @@ def _headline(e: dict[str, Any]) -> str:
         return f"{measured} (published: {published})"
     if measured:
         return measured
-    return f"not measured (published: {published})" if published else ""
+    if published:
+        return f"not measured (published: {published})"
+    return "not measured" if h.get("text") else ""
 
 
 def render(data: dict[str, Any], hist: run_history.History,

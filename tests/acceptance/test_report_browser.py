@@ -8,6 +8,7 @@ import pytest
 
 from harness.report import write_report
 from tests.acceptance.browser import chromium, chromium_paths
+from tests.pinned import pinned_entries
 from tests.sample_results import results
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "reports" / "report-screenshot.png"
@@ -108,3 +109,32 @@ def test_screenshot_is_saved(page):
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.save_screenshot(str(SCREENSHOT))
     assert SCREENSHOT.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def every_claim(tmp_path_factory):
+    """The page for a run made of every claim's declaration and pinned tiny values."""
+    paths = chromium_paths()
+    if paths is None:
+        pytest.skip("Chromium or its driver is not installed (Debian packages `chromium` and "
+                    "`chromium-driver`; .ci/run installs them)")
+    data = results()
+    data["tests"] = pinned_entries()
+    data["counts"] = {"all": {"not applicable": len(data["tests"])}}
+    path = tmp_path_factory.mktemp("every-claim") / "results.json"
+    path.write_text(json.dumps(data))
+    html = write_report(path)
+    with chromium(*paths) as browser:
+        browser.get(html.as_uri())
+        yield browser, data["tests"]
+
+
+def test_every_claim_shows_its_headline_numbers_as_text(every_claim):
+    browser, entries = every_claim
+    missing = []
+    for e in entries:
+        row = visible(browser, f"claim-{e['id']}")
+        shown = e["headline"]["measured"] or e["headline"]["published"] or "not measured"
+        if shown not in row:
+            missing.append(e["id"])
+    assert len(entries) >= 64 and not missing
