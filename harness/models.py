@@ -88,7 +88,17 @@ def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any, dict[str, An
     if not spec.device_map:
         hf.to(spec.device)
     tok = load_tokenizer(spec)
-    return hf, tok, _provenance(spec, hf, resolved_revision=resolved_revision(spec))
+    return hf, tok, _provenance(spec, hf, resolved_revision=resolved_revision(spec),
+                                **placement(spec, hf))
+
+
+def placement(spec: ModelSpec, hf: torch.nn.Module) -> dict[str, Any]:
+    """Where the model's modules landed; `offloaded` when a CUDA model spilled onto the CPU or
+    disk (accelerate does so silently when the GPUs are too small)."""
+    devices = sorted({str(d) for d in (getattr(hf, "hf_device_map", None) or {}).values()})
+    devices = devices or [str(next(hf.parameters()).device)]
+    spilled = spec.device == "cuda" and any(d in ("cpu", "disk") for d in devices)
+    return {"placement": devices, "offloaded": spilled}
 
 
 def resolved_revision(spec: ModelSpec) -> str | None:

@@ -43,3 +43,14 @@ def test_a_published_model_that_fits_on_one_gpu_is_placed_on_one(source):
                                                  dtype=torch.bfloat16)
     placement = _get_device_map(model, spec.device_map, TWO_GPUS, None)
     assert set(placement.values()) == {0}
+
+
+def test_a_cuda_model_spilled_onto_the_cpu_is_flagged_as_offloaded():
+    from harness.models import placement
+
+    module = torch.nn.Linear(2, 2)
+    module.hf_device_map = {"model.layers.0": 0, "model.layers.31": "cpu"}
+    spec = get_profile("published").models["lookback"]
+    assert placement(spec, module) == {"placement": ["0", "cpu"], "offloaded": True}
+    module.hf_device_map = {"": 0}
+    assert placement(spec, module)["offloaded"] is False
