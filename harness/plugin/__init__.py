@@ -15,7 +15,7 @@ from harness.plugin.device_audit import pytest_runtest_protocol  # noqa: F401
 from harness.plugin.judging import judge, pytest_runtest_makereport  # noqa: F401
 from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
 from harness.plugin.scheduling import (pin_worker_gpus, pytest_configure_node,  # noqa: F401
-                                       pytest_xdist_make_scheduler)
+                                       pytest_report_collectionfinish, pytest_xdist_make_scheduler)
 from harness.plugin.state import ANCHORS, DESELECTED, MODELS, PROFILE, RECORD, SPEC
 from harness.profiles import Profile, ProfileName, get_profile
 

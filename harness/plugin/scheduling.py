@@ -67,3 +67,17 @@ def pin_worker_gpus(config: pytest.Config) -> None:
     gpus = getattr(config, "workerinput", {}).get(GPU_INPUT)
     if gpus is not None:
         os.environ["CUDA_VISIBLE_DEVICES"] = gpus
+
+
+def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> list[str]:
+    """Under --collect-only, the scheduling units: each goes to one xdist worker."""
+    if not config.option.collectonly:
+        return []
+    from harness.sources import registered
+
+    sources, units = set(registered()), {}
+    for item in items:
+        unit = source_scope(item.nodeid, sources)
+        units[unit] = units.get(unit, 0) + 1
+    return ["worker groups (one xdist worker each): "
+            + ", ".join(f"{unit} ({count})" for unit, count in units.items())]

@@ -108,13 +108,25 @@ def test_lookback(judge):
 '''
 
 
-def test_each_xdist_worker_gets_its_own_gpu(tester):
+def three_source_folders(tester) -> None:
+    """claims/<source>/test_<source>.py for cot, heads and lookback, one claim each."""
+    part = THREE_SOURCES.split("@claim")
     for source in ("cot", "heads", "lookback"):
         folder = tester.path / "claims" / source
         folder.mkdir(parents=True)
-        part = THREE_SOURCES.split("@claim")
         body = part[0] + "@claim" + next(p for p in part[1:] if f'"{source}.' in p)
         (folder / f"test_{source}.py").write_text(body)
+
+
+def test_each_xdist_worker_gets_its_own_gpu(tester):
+    three_source_folders(tester)
     tester.runpytest("--snapshot-update", "-n", "3", "--gpus=0,1,2,3,4,5").assert_outcomes(passed=3)
     gpus = {e["id"]: e["gpu"] for e in results(tester)["tests"]}
     assert sorted(gpus.values()) == ["0,3", "1,4", "2,5"]
+
+
+def test_collect_only_shows_each_tests_worker_group(tester):
+    three_source_folders(tester)
+    result = tester.runpytest("--collect-only", "-q")
+    result.stdout.fnmatch_lines(["worker groups (one xdist worker each): claims/cot (1), "
+                                 "claims/heads (1), claims/lookback (1)"])
