@@ -9,6 +9,7 @@ import torch
 
 from harness.models import load
 from harness.profiles import get_profile
+from harness.sources.lookback.interchange import interchange_logits
 from harness.sources.lookback.low_rank import _swap_pairs, random_basis, written_logits
 from harness.sources.lookback.positions import row_layout, state_positions
 from harness.sources.lookback.runner import LookbackRunner
@@ -22,26 +23,6 @@ def runner() -> LookbackRunner:
     loaded = load(get_profile("tiny").models["lookback"])
     loaded.hf.to(torch.bfloat16)
     return LookbackRunner(loaded, sizes)
-
-
-def interchange_logits(runner: LookbackRunner, rows, layer: int, src: list[int],
-                       dst: list[int]) -> torch.Tensor:
-    """interchange()'s barrier trace, keeping the final logits instead of the top token."""
-    out, bs, layer_mod = [], runner.sizes.interchange_batch, runner.layers[layer]
-    for i in range(0, len(rows), bs):
-        chunk = rows[i:i + bs]
-        box: dict[str, torch.Tensor] = {}
-        with torch.no_grad(), runner.model.nn.trace() as tracer:
-            barrier = tracer.barrier(2)
-            with tracer.invoke([r.cf for r in chunk]):
-                box["acts"] = layer_mod.output[:, src]
-                barrier()
-            with tracer.invoke([r.clean for r in chunk]):
-                barrier()
-                layer_mod.output[:, dst] = box["acts"]
-                final = runner.model.nn.lm_head.output[:, -1].save()
-        out.append(final.float().cpu())
-    return torch.cat(out)
 
 
 @pytest.mark.parametrize("layer", [0, 2])

@@ -12,13 +12,15 @@ from harness.sources.lookback.runner import LookbackRunner, read_layers, score
 from harness.sources.lookback.task import Counterfactual
 
 
-def interchange(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
-                src_pos: list[int], dst_pos: list[int], bs: int | None = None) -> list[str]:
-    """§4: copy layer residuals at src_pos of the counterfactual run into dst_pos of the clean run.
+def interchange_logits(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
+                       src_pos: list[int], dst_pos: list[int],
+                       bs: int | None = None) -> torch.Tensor:
+    """§4: copy layer residuals at src_pos of the counterfactual run into dst_pos of the clean run;
+    the clean run's final logits (float32, CPU), batch by batch.
 
     Two invokes in one trace with a barrier between the read and the write.
     """
-    out: list[str] = []
+    out: list[torch.Tensor] = []
     bs = bs or runner.sizes.interchange_batch
     layer_mod = runner.layers[layer]
     for i in range(0, len(rows), bs):
@@ -32,9 +34,15 @@ def interchange(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
             with tracer.invoke([r.clean for r in chunk]):
                 barrier()
                 layer_mod.output[:, dst_pos] = box["acts"]
-                top = runner.model.nn.lm_head.output[:, -1].argmax(-1).save()
-        out += runner.decode(top)
-    return out
+                final = runner.model.nn.lm_head.output[:, -1].save()
+        out.append(final.float().cpu())
+    return torch.cat(out)
+
+
+def interchange(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
+                src_pos: list[int], dst_pos: list[int], bs: int | None = None) -> list[str]:
+    """§4: the interchange's answers, the top token of each clean run's final logits."""
+    return runner.decode(interchange_logits(runner, rows, layer, src_pos, dst_pos, bs).argmax(-1))
 
 
 @dataclass
