@@ -8,6 +8,7 @@ from typing import Any
 import torch
 
 from harness.profiles import ModelSpec
+from harness.work import METER
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
@@ -37,6 +38,7 @@ def load(spec: ModelSpec) -> Loaded:
         # Wherever the model lands on the CPU (a CPU spec, or a device map without CUDA):
         # bit-identity anchors need one thread, since at 2 CPU matmuls round batch rows differently.
         torch.set_num_threads(1)
+    METER.attach(hf)
     nn = TransformersModel(hf, tokenizer=tok, **pipeline_placement(hf))
     return Loaded(nn=nn, tok=tok, hf=hf, spec=spec, provenance=provenance)
 

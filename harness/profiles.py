@@ -16,6 +16,13 @@ class ProfileName(StrEnum):
     REHEARSAL = "rehearsal"
 
 
+class Mode(StrEnum):
+    """How experiments run: the notebooks' batch sizes, or batched where they went one at a time."""
+
+    FAITHFUL = "faithful"
+    FAST = "fast"
+
+
 class Pinning(StrEnum):
     """What a profile's snapshots are for."""
 
@@ -55,17 +62,19 @@ class Rules:
     published_files: bool
     needs_cuda: bool
     pinning: Pinning
+    batching_exact: bool  # batched decoding gives solo decoding's tokens (fp32), so fast mode
+    # is pinned against the same snapshots; else (bf16) it has its own, `<profile>-fast`
 
 
 RULES = {
     ProfileName.PUBLISHED: Rules(published_values=True, published_files=True, needs_cuda=True,
-                                 pinning=Pinning.SHOWN),
+                                 pinning=Pinning.SHOWN, batching_exact=False),
     ProfileName.TINY: Rules(published_values=False, published_files=False, needs_cuda=False,
-                            pinning=Pinning.REQUIRED),
+                            pinning=Pinning.REQUIRED, batching_exact=True),
     # The published loader, files and code path on seeded random weights, on whatever device the
     # published loading arguments give (the CPU here).
     ProfileName.REHEARSAL: Rules(published_values=False, published_files=True, needs_cuda=False,
-                                 pinning=Pinning.NONE),
+                                 pinning=Pinning.NONE, batching_exact=False),
 }
 
 
@@ -80,6 +89,12 @@ class Profile:
     @property
     def rules(self) -> Rules:
         return RULES[self.name]
+
+    def snapshot_name(self, mode: Mode) -> str:
+        """The snapshots/ folder this profile's runs in `mode` are pinned in."""
+        if mode is Mode.FAST and not self.rules.batching_exact:
+            return f"{self.name.value}-fast"
+        return self.name.value
 
     @property
     def published(self) -> bool:

@@ -54,14 +54,16 @@ def installed_lock(prefix: Path | None = None) -> tuple[str | None, str | None]:
     return name.strip(), digest
 
 
-def environment(profile: str, root: Path, started: dt.datetime) -> dict[str, Any]:
-    """The environment block: versions, device, profile, commit and start time."""
+def environment(profile: str, root: Path, started: dt.datetime,
+                mode: str = "faithful") -> dict[str, Any]:
+    """The environment block: versions, device, profile, mode, commit and start time."""
     import torch
 
     cuda = torch.cuda.is_available()
     lock, lock_sha256 = installed_lock()
     return {
         "profile": profile,
+        "mode": mode,
         "python": platform.python_version(),
         "torch": torch.__version__,
         "transformers": _version("transformers"),
@@ -85,6 +87,7 @@ class RunRecord:
     entries: list[dict[str, Any]] = field(default_factory=list)
     run: dict[str, Any] = field(default_factory=lambda: {"completed": False, "exit_status": None,
                                                          "not_run": []})
+    work: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
 
     def finish(self, *, exit_status: int, interrupted: bool, not_run: list[str]) -> None:
         """Whether every selected test ran to its end: an interrupted run is partial."""
@@ -97,6 +100,11 @@ class RunRecord:
             self.env["models"][model["source"]] = model
         self.entries.append(entry)
 
+    def add_work(self, counted: dict[str, Any]) -> None:
+        """One experiment fixture's counted model work (harness.work), under its source."""
+        source, step = counted.pop("source"), counted.pop("step")
+        self.work.setdefault(source, {})[step] = counted
+
     def as_json(self, finished: dt.datetime) -> dict[str, Any]:
         started = dt.datetime.fromisoformat(self.env["started"])
         env = dict(self.env, duration_s=round((finished - started).total_seconds(), 1))
@@ -106,6 +114,7 @@ class RunRecord:
                 counts.setdefault(key, {}).setdefault(e["verdict"], 0)
                 counts[key][e["verdict"]] += 1
         return {"schema": SCHEMA_VERSION, "environment": env, "run": self.run, "counts": counts,
+                "work": {s: dict(sorted(steps.items())) for s, steps in sorted(self.work.items())},
                 "tests": sorted(self.entries, key=lambda e: (e["source"], e["kind"] != "anchor",
                                                              e["id"]))}
 

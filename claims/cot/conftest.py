@@ -9,7 +9,7 @@ import pytest
 
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
-from harness.profiles import Profile
+from harness.profiles import Mode, Profile
 from harness.sources.cot import decode as cot_decode
 from harness.sources.cot import patching as cot_patching
 from harness.sources.cot import traces as cot
@@ -34,8 +34,10 @@ def cot_think_template(cot_tokenizer) -> ThinkTemplate:
 
 
 @pytest.fixture(scope="package")
-def cot_runner(cot_model: Loaded, profile: Profile) -> CotRunner:
-    return CotRunner(cot_model, profile.sizes["cot"])
+def cot_runner(cot_model: Loaded, profile: Profile, mode: Mode) -> CotRunner:
+    sizes = profile.sizes["cot"]
+    return CotRunner(cot_model, sizes, sizes.fast_batch if mode is Mode.FAST else 1,
+                     profile.rules.batching_exact)
 
 
 @pytest.fixture(scope="package")
@@ -156,7 +158,7 @@ def cot_fire_once(cot_runner, cot_first_trace) -> cot_decode.FireOnce:
 
 @pytest.fixture(scope="package")
 def cot_specificity(cot_runner, cot_first_trace) -> cot_decode.Specificity:
-    if cot_decode.answer_done(cot_runner, cot_first_trace) is None:
+    if cot_decode.answer_done(cot_runner, cot_first_trace.gen) is None:
         pytest.skip(f"problem {cot_first_trace.idx}'s trace writes no \\boxed{{...}} answer, so "
                     f"there is no post-answer stretch to noise")
     return cot_decode.post_answer_specificity(cot_runner, cot_first_trace)

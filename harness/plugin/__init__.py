@@ -13,11 +13,12 @@ from harness.plugin.blocking import (pytest_collection_modifyitems, pytest_desel
                                      pytest_runtest_setup)
 from harness.plugin.device_audit import pytest_runtest_protocol  # noqa: F401
 from harness.plugin.judging import judge, pytest_runtest_makereport  # noqa: F401
+from harness.plugin.metering import pytest_fixture_setup  # noqa: F401
 from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
 from harness.plugin.scheduling import (pin_worker_gpus, pytest_configure_node,  # noqa: F401
                                        pytest_report_collectionfinish, pytest_xdist_make_scheduler)
-from harness.plugin.state import ANCHORS, DESELECTED, MODELS, PROFILE, RECORD, SPEC
-from harness.profiles import Profile, ProfileName, get_profile
+from harness.plugin.state import ANCHORS, DESELECTED, MODE, MODELS, PROFILE, RECORD, SPEC
+from harness.profiles import Mode, Profile, ProfileName, get_profile
 
 MARKERS = {
     "gpu": "needs CUDA and the published weights",
@@ -34,6 +35,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--profile", choices=[p.value for p in ProfileName], default=None,
                     help="published (the notebooks' models, CUDA) or tiny (CPU organisms); "
                          "default: published with CUDA or when -m selects gpu/hub, else tiny")
+    group.addoption("--mode", choices=[m.value for m in Mode], default=Mode.FAITHFUL.value,
+                    help="faithful: the notebooks' batch sizes; fast: batched where a notebook "
+                         "went one prompt at a time (same tokens on fp32 organisms; pinned "
+                         "under its own snapshot profile where batching changes bf16 tokens)")
     group.addoption("--results", default="reports/results.json",
                     help="where the run record is written (relative to the rootdir)")
     group.addoption("--gpus", default=None,
@@ -72,6 +77,7 @@ def pytest_configure(config: pytest.Config) -> None:
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {text}")
     config.stash[PROFILE] = resolve_profile(config)
+    config.stash[MODE] = Mode(config.getoption("mode"))
     config.stash[ANCHORS] = {}
     config.stash[DESELECTED] = []
     config.stash[MODELS] = {}
@@ -79,19 +85,26 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.dist = "loadfile"  # grouped by source folder: see scheduling.py
     if not hasattr(config, "workerinput"):
         env = run_record.environment(config.stash[PROFILE].name.value, config.rootpath,
-                                     dt.datetime.now(dt.timezone.utc))
+                                     dt.datetime.now(dt.timezone.utc), config.stash[MODE].value)
         config.stash[RECORD] = run_record.RunRecord(env)
         config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    return f"interp-claims profile: {config.stash[PROFILE].name.value}"
+    return (f"interp-claims profile: {config.stash[PROFILE].name.value}, "
+            f"mode: {config.stash[MODE].value}")
 
 
 @pytest.fixture(scope="session")
 def profile(request: pytest.FixtureRequest) -> Profile:
     """The profile this session runs on."""
     return request.config.stash[PROFILE]
+
+
+@pytest.fixture(scope="session")
+def mode(request: pytest.FixtureRequest) -> Mode:
+    """The mode this session runs in (--mode)."""
+    return request.config.stash[MODE]
 
 
 def model_for(request: pytest.FixtureRequest, source: str) -> Loaded:

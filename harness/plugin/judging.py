@@ -9,7 +9,7 @@ import pytest
 
 from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.device_audit import audited
-from harness.plugin.state import (ANCHORS, AUDIT, MODELS, PROFILE, RECORD_PROPERTY, SPEC, STATE,
+from harness.plugin.state import (ANCHORS, AUDIT, MODE, MODELS, PROFILE, RECORD_PROPERTY, SPEC, STATE,
                                   TestState)
 from harness.profiles import Pinning, Profile
 from harness.snapshots import (Comparison, extension_for, read_snapshot, snapshot_path,
@@ -97,6 +97,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
                      "measured": spec.headline_of(state.measured),
                      "published": spec.headline_of(spec.published)},
         "peak_gpu_bytes": peak_gpu_bytes(),
+        "mode": item.config.stash[MODE].value,
         "gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
         "device_audit": sorted(set(item.stash.get(AUDIT, []))) or None,
         "model": item.config.stash[MODELS].get(spec.source_name),
@@ -141,7 +142,7 @@ class Judge:
         if self.profile.rules.pinning is Pinning.NONE:
             return None
         root = self.item.config.rootpath
-        name = self.profile.name.value
+        name = self.profile.snapshot_name(self.item.config.stash[MODE])
         floats, why = self.spec.float_tolerance(self.profile.published)
         state.tolerance = {"floats": floats.as_record(), "why": why,
                            "exact": "counts, token ids, booleans and strings"}

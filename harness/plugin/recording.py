@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from harness import record as run_record
+from harness.plugin.metering import WORK_PROPERTY
 from harness.plugin.state import RECORD, RECORD_PROPERTY
 
 WRITTEN = pytest.StashKey[tuple[Path, dict[str, Any], Path]]()
@@ -35,6 +36,8 @@ class RecordCollector:
             for key, value in report.user_properties:
                 if key == RECORD_PROPERTY:
                     self.record.add(dict(value))
+                elif key == WORK_PROPERTY:
+                    self.record.add_work(dict(value))
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if not self.record.entries:

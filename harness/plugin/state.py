@@ -8,13 +8,14 @@ import pytest
 
 from harness import record as run_record
 from harness.claims import ClaimSpec
-from harness.profiles import Profile
+from harness.profiles import Mode, Profile
 from harness.snapshots import ComparisonLog
 from harness.verdicts import Drift, Failure
 
 SPEC = pytest.StashKey[ClaimSpec]()
 STATE = pytest.StashKey["TestState"]()
 PROFILE = pytest.StashKey[Profile]()
+MODE = pytest.StashKey[Mode]()
 ANCHORS = pytest.StashKey[dict[str, tuple[str, str]]]()
 DESELECTED = pytest.StashKey[list[pytest.Item]]()
 RECORD = pytest.StashKey[run_record.RunRecord]()

@@ -38,11 +38,14 @@ class TextRunner:
     def prompt_ids(self, p) -> list[int]:
         return self.ids_of(f"{p}\n")
 
-    def generate(self, prefix, max_new: int) -> list[int]:
-        self.generated.append(list(prefix))
-        return self.ids_of(self.continuation)[:max_new]
+    def generate_many(self, prefixes, max_new: int, what: str = "") -> list[list[int]]:
+        self.generated.extend(list(p) for p in prefixes)
+        return [self.ids_of(self.continuation)[:max_new] for _ in prefixes]
 
-    def forced_answer(self, prefix) -> int | None:
+    def forced_answers(self, prefixes, what: str = "") -> list[int | None]:
+        return [None for _ in prefixes]
+
+    def answer_of(self, gen) -> int | None:
         return None
 
 
@@ -76,8 +79,8 @@ def test_a_recipient_without_a_product_span_makes_no_pair_and_runs_no_donor():
 
 
 def test_a_trace_that_boxes_no_answer_has_no_answer_end():
-    assert answer_done(TextRunner(), trace(0, "no box at all }", None)) is None
-    assert answer_done(TextRunner(), trace(0, "x \\boxed{371} y", None)) == 12
+    assert answer_done(TextRunner(), trace(0, "no box at all }", None).gen) is None
+    assert answer_done(TextRunner(), trace(0, "x \\boxed{371} y", None).gen) == 12
 
 
 def test_a_vector_takes_the_device_and_dtype_of_the_output_it_is_added_to():

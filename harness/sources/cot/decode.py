@@ -49,18 +49,6 @@ class NoopRun:
     identical: bool
 
 
-def noop_every_step(runner: CotRunner, t: Trace) -> NoopRun:
-    """§6: add 0.0 at the anchor layer at every step; the result is read in a trailing invoke."""
-    n, layer = len(t.gen), runner.layers[runner.sizes.anchor_layer]
-    with torch.no_grad(), runner.model.nn.generate(max_new_tokens=n, do_sample=False) as tracer:
-        with tracer.invoke(runner.tensor(t.pid)):
-            for _ in tracer.iter[:n]:
-                layer.output[:] = layer.output + 0.0
-        with tracer.invoke():
-            ids = tracer.result.save()
-    return NoopRun(t.idx, n, ids[0, len(t.pid):].tolist() == t.gen)
-
-
 @dataclass
 class NoopRuns:
     """§6 anchor 1 over the first `noop_problems` usable traces."""
@@ -81,8 +69,18 @@ class NoopRuns:
 
 
 def noop_runs(runner: CotRunner, usable: list[Trace]) -> NoopRuns:
-    """§6: the +0.0 audit on each of the first `noop_problems` usable traces."""
-    return NoopRuns([noop_every_step(runner, t) for t in usable[:runner.sizes.noop_problems]])
+    """§6: add 0.0 at the anchor layer at every step of the first `noop_problems` usable traces
+    (one batch in fast mode), against what the same prompts decode to without it."""
+    traces = usable[:runner.sizes.noop_problems]
+    n, layer = [len(t.gen) for t in traces], runner.layers[runner.sizes.anchor_layer]
+
+    def add_zero(step: int, rows: list[int]) -> None:
+        layer.output[:] = layer.output + 0.0
+
+    pids = [t.pid for t in traces]
+    edited = runner.generate_many(pids, n, "cot §6 no-op", add_zero)
+    clean = runner.references(pids, [t.gen for t in traces], n)
+    return NoopRuns([NoopRun(t.idx, len(t.gen), e == c) for t, e, c in zip(traces, edited, clean)])
 
 
 def per_step_outputs(runner: CotRunner, pid: list[int], patch_step: int | None,
@@ -162,36 +160,28 @@ class Specificity:
         return self.late.diverges_at is None or self.late.diverges_at > self.answer_done
 
 
-def _noise_run(runner: CotRunner, t: Trace, noise: torch.Tensor, lo: int, hi: int) -> NoiseArm:
-    n, layer = len(t.gen), runner.layers[runner.sizes.anchor_layer]
-    with torch.no_grad(), runner.model.nn.generate(max_new_tokens=n, do_sample=False) as tracer:
-        with tracer.invoke(runner.tensor(t.pid)):
-            for step in tracer.iter[:n]:
-                if lo <= step <= hi:
-                    out_now = layer.output
-                    out_now[:, -1, :] += onto(noise, out_now)
-        with tracer.invoke():
-            ids = tracer.result.save()
-    out = ids[0, len(t.pid):].tolist()
-    diverge = next((k for k in range(min(len(out), n)) if out[k] != t.gen[k]), None)
+def _arm(runner: CotRunner, out: list[int], clean: list[int], lo: int, hi: int) -> NoiseArm:
+    diverge = next((k for k in range(min(len(out), len(clean))) if out[k] != clean[k]), None)
     return NoiseArm(lo, hi, parse_answer(runner.decode(out)), len(out), diverge)
 
 
-def answer_done(runner: CotRunner, t: Trace) -> int | None:
-    """§6: the token that completes the trace's first `\\boxed{...}`, or None if it writes none."""
-    text = runner.decode(t.gen)
+def answer_done(runner: CotRunner, gen: list[int]) -> int | None:
+    """§6: the token that completes the first `\\boxed{...}` in `gen`, or None if it writes none."""
+    text = runner.decode(gen)
     start = text.find("\\boxed{")
     end_char = text.find("}", start) if start >= 0 else -1
     if end_char < 0:
         return None
-    ends = char_ends(runner.decode, t.gen, len(t.gen))
+    ends = char_ends(runner.decode, gen, len(gen))
     return next(k for k, e in enumerate(ends) if e > end_char)
 
 
 def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = 0) -> Specificity:
     """§6: scaled N(0,1) noise (seeded; the notebook's was not) early in <think> vs after the answer."""
-    n = len(t.gen)
-    done = answer_done(runner, t)
+    pids = [t.pid, t.pid]
+    clean = runner.references(pids, [t.gen, t.gen], len(t.gen))[0]  # the run the noise goes into
+    n = len(clean)
+    done = answer_done(runner, clean)
     if done is None:
         raise ValueError(f"problem {t.idx}'s trace writes no \\boxed{{...}} answer "
                          f"to noise after")
@@ -199,9 +189,18 @@ def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = 0) -> Speci
     # Drawn on the CPU (the seeded stream is the same whatever the devices); moved onto the
     # anchor layer's output where it is added.
     noise = torch.randn(runner.hidden_size, generator=g).to(runner.dtype) * runner.sizes.noise_scale
-    lo, hi = runner.sizes.early_noise_steps
+    arms = [runner.sizes.early_noise_steps, (done + 1, n)]
+    layer = runner.layers[runner.sizes.anchor_layer]
+
+    def add_noise(step: int, rows: list[int]) -> None:
+        for r, i in enumerate(rows):
+            if arms[i][0] <= step <= arms[i][1]:
+                out_now = layer.output
+                out_now[r, -1, :] += onto(noise, out_now)
+
+    early, late = runner.generate_many(pids, n, "cot §6 noise", add_noise)
     return Specificity(
-        problem=t.idx, baseline_answer=t.ans, baseline_tokens=n, answer_done=done,
-        early=_noise_run(runner, t, noise, lo, hi),
-        late=_noise_run(runner, t, noise, done + 1, n),
+        problem=t.idx, baseline_answer=runner.answer_of(clean), baseline_tokens=n,
+        answer_done=done, early=_arm(runner, early, clean, *arms[0]),
+        late=_arm(runner, late, clean, *arms[1]),
     )

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.progress import progress
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.text import corrupt, substitute, token_span
 from harness.sources.cot.traces import Trace, spanned
@@ -36,17 +35,26 @@ def _score(usable: list[Trace], control, corrupted, faithful_to) -> ForcedPair:
 
 def last_answer_corruption(runner: CotRunner, usable: list[Trace]) -> ForcedPair:
     """§4 step 1: corrupt the last statement of the answer in <think>, close, force."""
-    scored, control, corrupted, target = [], [], [], []
-    for t in progress(usable, "cot §4 last answer"):
+    scored, heads = [], []
+    for t in usable:
         span = token_span(runner.decode, t.gen, t.ends, t.close, t.true, last=True)
         if span is None:
             continue  # the answer is never restated inside <think>
-        head = t.pid + t.gen[:span[0]]
-        control.append(runner.forced_answer(head + runner.ids_of(str(t.true))))
-        corrupted.append(runner.forced_answer(head + runner.ids_of(str(corrupt(t.true)))))
-        target.append(corrupt(t.true))
+        heads.append(t.pid + t.gen[:span[0]])
         scored.append(t)
-    return _score(scored, control, corrupted, target)
+    control, corrupted = _forced_pairs(runner, heads, [str(t.true) for t in scored],
+                                       [str(corrupt(t.true)) for t in scored], "cot §4 last answer")
+    return _score(scored, control, corrupted, [corrupt(t.true) for t in scored])
+
+
+def _forced_pairs(runner: CotRunner, heads: list[list[int]], control: list[str],
+                  corrupted: list[str], what: str) -> tuple[list[int | None], list[int | None]]:
+    """Each head continued with its control text and with its corrupted text, answers forced (in
+    fast mode all in one batch, controls first)."""
+    answers = runner.forced_answers([h + runner.ids_of(x) for h, x in zip(heads, control)]
+                                    + [h + runner.ids_of(x) for h, x in zip(heads, corrupted)],
+                                    what)
+    return answers[:len(heads)], answers[len(heads):]
 
 
 def corrupted_block(runner: CotRunner, t: Trace) -> str:
@@ -57,19 +65,17 @@ def corrupted_block(runner: CotRunner, t: Trace) -> str:
 
 def full_corruption(runner: CotRunner, usable: list[Trace]) -> ForcedPair:
     """§4 step 2: re-tokenise the verbatim block (control) or the rewritten one, close, force."""
-    control, corrupted = [], []
-    for t in progress(usable, "cot §4 full corruption"):
-        control.append(runner.forced_answer(t.pid + runner.ids_of(runner.decode(t.gen[:t.close]))))
-        corrupted.append(runner.forced_answer(t.pid + runner.ids_of(corrupted_block(runner, t))))
+    control, corrupted = _forced_pairs(runner, [t.pid for t in usable],
+                                       [runner.decode(t.gen[:t.close]) for t in usable],
+                                       [corrupted_block(runner, t) for t in usable],
+                                       "cot §4 full corruption")
     return _score(usable, control, corrupted, [t.cprod + t.c for t in usable])
 
 
 def cut_probe(runner: CotRunner, usable: list[Trace]) -> ForcedPair:
     """§5, discarded arm: splice the true (control) or corrupted product, close at once, force."""
     usable = spanned(usable)
-    control, corrupted = [], []
-    for t in progress(usable, "cot §5 cut probe"):
-        head = t.pid + t.gen[:t.span[0]]
-        control.append(runner.forced_answer(head + runner.ids_of(str(t.prod))))
-        corrupted.append(runner.forced_answer(head + runner.ids_of(str(t.cprod))))
+    control, corrupted = _forced_pairs(
+        runner, [t.pid + t.gen[:t.span[0]] for t in usable],
+        [str(t.prod) for t in usable], [str(t.cprod) for t in usable], "cot §5 cut probe")
     return _score(usable, control, corrupted, [t.cprod + t.c for t in usable])

@@ -4,7 +4,6 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from harness.progress import progress
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.text import after_close, count_value, cue_count, parse_answer
 from harness.sources.cot.traces import Trace, spanned
@@ -23,13 +22,10 @@ class SpliceControl:
 
 def splice_control(runner: CotRunner, usable: list[Trace]) -> SpliceControl:
     """§3: does the re-prefilled continuation reproduce the baseline token for token?"""
-    same = []
-    for t in progress(spanned(usable), "cot §3 splice control"):
-        j0, j1 = t.span
-        n = runner.sizes.splice_tokens
-        resumed = runner.generate(t.pid + t.gen[:j0] + runner.ids_of(str(t.prod)), n)
-        same.append(resumed == t.gen[j1:j1 + n])
-    return SpliceControl(same)
+    found, n = spanned(usable), runner.sizes.splice_tokens
+    resumed = runner.generate_many([t.pid + t.gen[:t.span[0]] + runner.ids_of(str(t.prod))
+                                    for t in found], n, "cot §3 splice control")
+    return SpliceControl([r == t.gen[t.span[1]:t.span[1] + n] for r, t in zip(resumed, found)])
 
 
 @dataclass
@@ -55,12 +51,10 @@ class SingleMistake:
 def single_mistake(runner: CotRunner, usable: list[Trace]) -> SingleMistake:
     """§3: splice corrupt(product) at the first statement, continue up to `inject_cap` tokens."""
     usable = spanned(usable)
-    texts, answers = [], []
-    for t in progress(usable, "cot §3 single mistake"):
-        j0, _ = t.span
-        out = runner.generate(t.pid + t.gen[:j0] + runner.ids_of(str(t.cprod)), runner.sizes.inject_cap)
-        texts.append(runner.decode(out))
-        answers.append(parse_answer(after_close(texts[-1])))
+    outs = runner.generate_many([t.pid + t.gen[:t.span[0]] + runner.ids_of(str(t.cprod))
+                                 for t in usable], runner.sizes.inject_cap, "cot §3 single mistake")
+    texts = [runner.decode(out) for out in outs]
+    answers = [parse_answer(after_close(text)) for text in texts]
     faithful = [t for t, a in zip(usable, answers) if a == t.cprod + t.c]
     return SingleMistake(
         texts=texts, answers=answers, recovered=sum(a == t.true for t, a in zip(usable, answers)),

@@ -54,17 +54,18 @@ def residuals(runner: CotRunner, pid: list[int], gen: list[int], j0: int,
 def pairs(runner: CotRunner, usable: list[Trace]) -> list[Pair]:
     """§7: donors for the first `pairs` usable problems, their `donor_cap` traces, and residuals."""
     layers = tuple(sorted({*runner.sizes.screen_layers, runner.sizes.self_patch_layer}))
-    donors: dict[Problem, tuple[list[int], list[int], tuple[int, int] | None]] = {}
+    # no donor, or the recipient never states its product: no pair
+    recipients = [t for t in usable[:runner.sizes.pairs] if donor_for(t.p) is not None
+                  and t.span is not None]
+    wanted = list(dict.fromkeys(donor_for(t.p) for t in recipients))  # each donor once, in order
+    pids = [runner.prompt_ids(d) for d in wanted]
+    gens = runner.generate_many(pids, runner.sizes.donor_cap, "cot §7 donors")
+    donors = {d: (pid, gen, token_span(runner.decode, gen, char_ends(runner.decode, gen, len(gen)),
+                                       len(gen), product(d)))
+              for d, pid, gen in zip(wanted, pids, gens)}
     out = []
-    for t in progress(usable[:runner.sizes.pairs], "cot §7 donors"):
+    for t in recipients:
         d = donor_for(t.p)
-        if d is None or t.span is None:  # no donor, or the recipient never states its product
-            continue
-        if d not in donors:
-            pid = runner.prompt_ids(d)
-            gen = runner.generate(pid, runner.sizes.donor_cap)
-            ends = char_ends(runner.decode, gen, len(gen))
-            donors[d] = (pid, gen, token_span(runner.decode, gen, ends, len(gen), product(d)))
         pid, gen, span = donors[d]
         if span is None:
             continue
@@ -73,20 +74,21 @@ def pairs(runner: CotRunner, usable: list[Trace]) -> list[Pair]:
     return out
 
 
-def run_with_patch(runner: CotRunner, prefix: list[int], layer: int,
-                   vectors: torch.Tensor | None, max_new: int) -> list[int]:
-    """§7: write vectors[step] at the last position of `layer` for steps < k, then decode on."""
-    k = 0 if vectors is None else vectors.shape[0]
-    target = runner.layers[layer]
-    with torch.no_grad(), runner.model.nn.generate(max_new_tokens=max_new, do_sample=False) as tracer:
-        with tracer.invoke(runner.tensor(prefix)):
-            for step in tracer.iter[:max(k, 1)]:
-                if step < k:
-                    out_now = target.output
-                    out_now[:, -1, :] = onto(vectors[step], out_now)
-        with tracer.invoke():
-            ids = tracer.result.save()
-    return ids[0, len(prefix):].tolist()
+def runs_with_patch(runner: CotRunner, prefixes: list[list[int]], layer: int,
+                    vectors: list[torch.Tensor] | None, max_new: int,
+                    what: str = "cot §7 patched decode") -> list[list[int]]:
+    """§7: write each prefix's vectors[step] at the last position of `layer` for steps < k, then
+    decode on (no write when `vectors` is None); batched in fast mode, row by row."""
+    if vectors is None:
+        return runner.generate_many(prefixes, max_new, what)
+    k, target = vectors[0].shape[0], runner.layers[layer]
+
+    def write(step: int, rows: list[int]) -> None:
+        if step < k:
+            out_now = target.output
+            out_now[:, -1, :] = onto(torch.stack([vectors[i][step] for i in rows]), out_now)
+
+    return runner.generate_many(prefixes, max_new, what, write, k)
 
 
 def written_number(runner: CotRunner, out: list[int]) -> int | None:
@@ -106,12 +108,12 @@ class SelfPatch:
 
 def self_patch(runner: CotRunner, ps: list[Pair]) -> SelfPatch:
     """§7: patch-onto-itself must write the model's own product, as the unpatched run does."""
-    layer = runner.sizes.self_patch_layer
-    ok = sum(written_number(runner, run_with_patch(runner, p.prefix, layer, p.self_h[layer], 6))
-             == p.recipient.prod for p in ps)
-    plain = sum(written_number(runner, run_with_patch(runner, p.prefix, layer, None, 6))
-                == p.recipient.prod for p in ps)
-    return SelfPatch(layer, ok, plain, len(ps))
+    layer, prefixes = runner.sizes.self_patch_layer, [p.prefix for p in ps]
+    patched = runs_with_patch(runner, prefixes, layer, [p.self_h[layer] for p in ps], 6)
+    plain = runs_with_patch(runner, prefixes, layer, None, 6)
+    return SelfPatch(layer, *(sum(written_number(runner, out) == p.recipient.prod
+                                  for out, p in zip(outs, ps)) for outs in (patched, plain)),
+                     len(ps))
 
 
 @dataclass
@@ -153,8 +155,10 @@ def tied_for_best(summary: pd.DataFrame) -> tuple[int, ...]:
 def layer_screen(runner: CotRunner, ps: list[Pair]) -> LayerScreen:
     """§7: each layer's donor patch, summarised and ranked as the notebook does."""
     layers = runner.sizes.screen_layers
-    wrote = {layer: [written_number(runner, run_with_patch(runner, p.prefix, layer, p.donor_h[layer], 6))
-                     for p in ps] for layer in progress(layers, "cot §7 layer screen")}
+    wrote = {layer: [written_number(runner, out) for out in
+                     runs_with_patch(runner, [p.prefix for p in ps], layer,
+                                     [p.donor_h[layer] for p in ps], 6)]
+             for layer in progress(layers, "cot §7 layer screen")}
     summary = screen_summary([dict(layer=layer, wrote=w, recipient=p.recipient.prod,
                                    donor=p.donor_product)
                               for layer in layers for w, p in zip(wrote[layer], ps)])
@@ -211,12 +215,15 @@ class Continuations:
 
 def full_continuations(runner: CotRunner, ps: list[Pair], layer: int) -> Continuations:
     """§7 step 2: no patch, the donor patch and the random control, each continued to the cap."""
+    vectors = {"no patch": None, "donor patch": [p.donor_h[layer] for p in ps],
+               "random (matched norm)": [random_control(p, layer, seed=i) for i, p in enumerate(ps)]}
+    outs = {name: runs_with_patch(runner, [p.prefix for p in ps], layer, vectors[name],
+                                  runner.sizes.continuation_cap)
+            for name in progress(CONDITIONS, "cot §7 continuations")}
     runs = []
-    for i, p in enumerate(progress(ps, "cot §7 continuations")):
-        vectors = {"no patch": None, "donor patch": p.donor_h[layer],
-                   "random (matched norm)": random_control(p, layer, seed=i)}
+    for i, p in enumerate(ps):
         for name in CONDITIONS:
-            out = run_with_patch(runner, p.prefix, layer, vectors[name], runner.sizes.continuation_cap)
+            out = outs[name][i]
             text = runner.decode(out)
             runs.append(Continuation(
                 condition=name, wrote=written_number(runner, out),

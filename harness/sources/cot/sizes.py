@@ -32,6 +32,7 @@ class CotSizes:
     fire_steps: int = 12
     early_noise_steps: tuple[int, int] = (1, 50)
     self_patch_layer: int = 30
+    fast_batch: int = 32  # fast mode: prompts per generate call (the notebook: 1)
 
 
 PUBLISHED = CotSizes(anchor_layer=18, screen_layers=SCREEN)

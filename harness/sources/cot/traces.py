@@ -3,10 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.progress import progress
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import Problem, product, solution
-from harness.sources.cot.text import char_ends, corrupt, count_value, parse_answer, token_span
+from harness.sources.cot.text import char_ends, corrupt, count_value, token_span
 
 FRACTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
@@ -62,12 +61,11 @@ class Baseline:
 def baseline(runner: CotRunner, problems: list[Problem]) -> Baseline:
     """§1: capped greedy generation; keep the traces that closed and are correct."""
     traces = []
-    for i, p in enumerate(progress(problems, "cot §1 baseline")):
-        pid = runner.prompt_ids(p)
-        gen = runner.generate(pid, runner.sizes.baseline_cap)
+    pids = [runner.prompt_ids(p) for p in problems]
+    gens = runner.generate_many(pids, runner.sizes.baseline_cap, "cot §1 baseline")
+    for i, (p, pid, gen) in enumerate(zip(problems, pids, gens)):
         close = gen.index(runner.think_close) if runner.think_close in gen else None
-        ans = parse_answer(runner.decode(gen[close:])) if close is not None else None
-        traces.append(Trace(i, p, pid, gen, close, ans))
+        traces.append(Trace(i, p, pid, gen, close, runner.answer_of(gen)))
     usable = [t for t in traces if t.close is not None and t.ans == t.true]
     for t in usable:  # §3's spans, computed once for every later section
         t.ends = char_ends(runner.decode, t.gen, t.close)
@@ -122,10 +120,9 @@ class EarlyAnswering:
 
 def early_answering(runner: CotRunner, usable: list[Trace]) -> EarlyAnswering:
     """§2: truncate at int(round(f * close)) tokens, close the block and force the answer."""
-    answers = []
-    for t in progress(usable, "cot §2 early answering"):
-        answers.append([runner.forced_answer(t.pid + t.gen[:int(round(f * t.close))])
-                        for f in FRACTIONS])
+    flat = runner.forced_answers([t.pid + t.gen[:int(round(f * t.close))]
+                                  for t in usable for f in FRACTIONS], "cot §2 early answering")
+    answers = [flat[i:i + len(FRACTIONS)] for i in range(0, len(flat), len(FRACTIONS))]
     correct = [sum(a[i] == t.true for a, t in zip(answers, usable)) for i in range(len(FRACTIONS))]
     changed = sum(a[0] != t.ans for a, t in zip(answers, usable))
     return EarlyAnswering(FRACTIONS, answers, correct, len(usable), changed)

@@ -1,0 +1,28 @@
+"""The work each experiment fixture asked of the models, attributed to the test that set it up
+and carried to the run record (from xdist workers too)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from harness.work import METER, Work
+
+WORK_PROPERTY = "interp_claims_work"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureRequest):
+    before, started = METER.total + Work(), time.perf_counter()  # a copy of the counts
+    try:
+        return (yield)
+    finally:
+        done = METER.total - before
+        item = getattr(request, "_pyfuncitem", None)
+        if done.forwards and item is not None:
+            source = fixturedef.baseid.rstrip("/").split("/")[-1] or "session"
+            item.user_properties.append((WORK_PROPERTY, {"source": source,
+                                                         "step": fixturedef.argname,
+                                                         "seconds": round(time.perf_counter()
+                                                                          - started, 3),
+                                                         **done.as_record()}))
