@@ -7,7 +7,7 @@ import pytest
 
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
-from harness.profiles import Profile
+from harness.profiles import Mode, Profile
 from harness.sources.lookback.answers import AnswerSweep, answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, behaviour,
                                                 keep_correct, visibility)
@@ -37,9 +37,9 @@ def lookback_instruction(lookback_sizes: LookbackSizes) -> str:
 
 
 @pytest.fixture(scope="package")
-def lookback_sizes(profile: Profile) -> LookbackSizes:
-    """This profile's sizes for seed 003."""
-    return profile.sizes["lookback"]
+def lookback_sizes(profile: Profile, mode: Mode) -> LookbackSizes:
+    """This profile's sizes for seed 003, batched as `mode` says."""
+    return profile.sizes["lookback"].in_mode(mode)
 
 
 @pytest.fixture(scope="package")

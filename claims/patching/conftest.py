@@ -6,7 +6,7 @@ import pytest
 
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
-from harness.profiles import Profile
+from harness.profiles import Mode, Profile
 from harness.sources.patching import experiments as patching
 from harness.sources.patching import task as ioi
 from harness.sources.patching.crosscheck import (TL_MODEL, TransformerLensCrosscheck,
@@ -84,8 +84,8 @@ def seed_layer_flip(patching_model, seed_pair, seed_runs, patch_layer) -> patchi
 
 
 @pytest.fixture(scope="package")
-def seed_sweep(patching_model, seed_pair, seed_runs) -> patching.Sweep:
-    return patching.sweep(patching_model, seed_pair, seed_runs)
+def seed_sweep(patching_model, seed_pair, seed_runs, mode: Mode) -> patching.Sweep:
+    return patching.sweep(patching_model, seed_pair, seed_runs, mode is Mode.FAST)
 
 
 @pytest.fixture(scope="package")
@@ -94,8 +94,8 @@ def ioi_behaviour(patching_model, ioi_pair, ioi_runs) -> patching.Behaviour:
 
 
 @pytest.fixture(scope="package")
-def ioi_sweep(patching_model, ioi_pair, ioi_runs) -> patching.Sweep:
-    return patching.sweep(patching_model, ioi_pair, ioi_runs)
+def ioi_sweep(patching_model, ioi_pair, ioi_runs, mode: Mode) -> patching.Sweep:
+    return patching.sweep(patching_model, ioi_pair, ioi_runs, mode is Mode.FAST)
 
 
 @pytest.fixture(scope="package")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from harness.profiles import relative_layers
+from harness.profiles import Mode, relative_layers
 
 LLAMA_DEPTH = 32
 ORGANISM_DEPTH = 4
@@ -26,6 +26,14 @@ class LookbackSizes:
     # How many rows of each of the notebook's seeded sample sets (task.py: EVAL_SAMPLES …
     # ANSWER_SAMPLES) the experiments run on, the first ones; None runs the notebook's counts.
     sample_cap: int | None = None
+    fast_batch: int = 64  # fast mode: rows per forward in every batched step (the notebook: above)
+
+    def in_mode(self, mode: Mode) -> "LookbackSizes":
+        """These sizes, with every batch at `fast_batch` in fast mode."""
+        if mode is Mode.FAITHFUL:
+            return self
+        return replace(self, predict_batch=self.fast_batch, interchange_batch=self.fast_batch,
+                       answer_batch=self.fast_batch)
 
     def first(self, rows: list) -> list:
         """The first `sample_cap` rows of a seeded sample set (all of them when uncapped)."""

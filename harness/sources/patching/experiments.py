@@ -80,6 +80,20 @@ def patched_logits(model: Loaded, ids: Sequence[int], layer: int, positions: Seq
     return logits
 
 
+def position_sweep_logits(model: Loaded, ids: Sequence[int], layer: int,
+                          source: torch.Tensor) -> torch.Tensor:
+    """Fast mode's sweep of one layer: row p of one batched forward has position p of block
+    `layer`'s output overwritten with `source`'s; the final-position logits of each row."""
+    n = len(ids)
+    rows = torch.arange(n, device=model.device)
+    h = blocks(model)
+    with torch.no_grad(), model.nn.trace(torch.tensor([list(ids)] * n, device=model.device)):
+        out = h[layer].output
+        out[rows, rows, :] = source[0].to(out)
+        logits = model.nn.lm_head.output[:, -1].save()
+    return logits
+
+
 def reference_logits(model: Loaded, ids: Sequence[int], layer: int, positions: Sequence[int] | None,
                      source: torch.Tensor) -> torch.Tensor:
     """Plain PyTorch: the same patch through a forward hook on the transformers block."""
@@ -184,12 +198,19 @@ class Sweep:
     normalised: list[list[float | None]]  # (raw − corrupted) / (clean − corrupted); None if equal
 
 
-def sweep(model: Loaded, pair: PairIds, runs: PairRuns) -> Sweep:
-    """Patch one (layer, position) of the clean run into the corrupted run, for all of them."""
+def sweep(model: Loaded, pair: PairIds, runs: PairRuns, batched: bool = False) -> Sweep:
+    """Patch one (layer, position) of the clean run into the corrupted run, for all of them: one
+    forward each (the seed's loop), or one batched forward per layer (fast mode)."""
     ld_clean, ld_corrupt = logit_diff(runs.clean, pair), logit_diff(runs.corrupted, pair)
     span = ld_clean - ld_corrupt
-    raw = [[logit_diff(patched_logits(model, pair.corrupted, layer, [pos], runs.cache[layer]), pair)
-            for pos in range(len(pair.corrupted))] for layer in range(n_layers(model))]
+    if batched:
+        raw = [[logit_diff(row, pair) for row in
+                position_sweep_logits(model, pair.corrupted, layer, runs.cache[layer])]
+               for layer in range(n_layers(model))]
+    else:
+        raw = [[logit_diff(patched_logits(model, pair.corrupted, layer, [pos], runs.cache[layer]),
+                           pair) for pos in range(len(pair.corrupted))]
+               for layer in range(n_layers(model))]
     norm = [[round((r - ld_corrupt) / span, 4) if span else None for r in row] for row in raw]
     return Sweep(model.tok.convert_ids_to_tokens(pair.corrupted), round(ld_clean, 4),
                  round(ld_corrupt, 4), [[round(r, 4) for r in row] for row in raw], norm)
