@@ -88,6 +88,7 @@ class RunRecord:
     run: dict[str, Any] = field(default_factory=lambda: {"completed": False, "exit_status": None,
                                                          "not_run": []})
     work: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    work_check: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def finish(self, *, exit_status: int, interrupted: bool, not_run: list[str]) -> None:
         """Whether every selected test ran to its end: an interrupted run is partial."""
@@ -115,6 +116,7 @@ class RunRecord:
                 counts[key][e["verdict"]] += 1
         return {"schema": SCHEMA_VERSION, "environment": env, "run": self.run, "counts": counts,
                 "work": {s: dict(sorted(steps.items())) for s, steps in sorted(self.work.items())},
+                "work_check": self.work_check,
                 "tests": sorted(self.entries, key=lambda e: (e["source"], e["kind"] != "anchor",
                                                              e["id"]))}
 

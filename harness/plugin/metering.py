@@ -1,11 +1,12 @@
-"""The work each experiment fixture asked of the models, attributed to the test that set it up
-and carried to the run record (from xdist workers too)."""
+"""The work each experiment fixture of a source's claims folder asked of the models, attributed
+to the test that set it up and carried to the run record (from xdist workers too)."""
 from __future__ import annotations
 
 import time
 
 import pytest
 
+from harness.sources import registered
 from harness.work import METER, Work
 
 WORK_PROPERTY = "interp_claims_work"
@@ -19,8 +20,8 @@ def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureR
     finally:
         done = METER.total - before
         item = getattr(request, "_pyfuncitem", None)
-        if done.forwards and item is not None:
-            source = fixturedef.baseid.rstrip("/").split("/")[-1] or "session"
+        source = fixturedef.baseid.rstrip("/").split("/")[-1]
+        if done.forwards and item is not None and source in registered():
             item.user_properties.append((WORK_PROPERTY, {"source": source,
                                                          "step": fixturedef.argname,
                                                          "seconds": round(time.perf_counter()

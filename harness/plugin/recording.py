@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 
+from harness import ledger
 from harness import record as run_record
 from harness.plugin.metering import WORK_PROPERTY
-from harness.plugin.state import RECORD, RECORD_PROPERTY
+from harness.plugin.state import MODE, PROFILE, RECORD, RECORD_PROPERTY
+from harness.profiles import Pinning
 
 WRITTEN = pytest.StashKey[tuple[Path, dict[str, Any], Path]]()
 
@@ -46,6 +48,9 @@ class RecordCollector:
         from harness.report import write_report
 
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
+        self.record.work_check = self.check_work()
+        if any(c["fails"] for c in self.record.work_check.values()) and not exitstatus:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
         self.record.finish(exit_status=int(exitstatus), interrupted=interrupted,
                            not_run=sorted(self.selected - self.ran))
         path = Path(self.config.getoption("results"))
@@ -55,6 +60,26 @@ class RecordCollector:
         self.config.stash[WRITTEN] = (path, data, write_report(path))
 
 
+    def check_work(self) -> dict[str, dict[str, Any]]:
+        """Each source's counted work against its pinned ledger; pinned anew by --snapshot-update.
+        On a profile whose snapshots are required (the organisms), moved work fails the run."""
+        profile, mode = self.config.stash[PROFILE], self.config.stash[MODE]
+        if profile.rules.pinning is Pinning.NONE:
+            return {}
+        updating = self.config.getoption("update_snapshots", False)
+        checks = {}
+        for source, counted in self.record.work.items():
+            path = ledger.ledger_path(self.config.rootpath, profile.snapshot_name(mode), source,
+                                      mode.value)
+            if updating:
+                ledger.write_ledger(path, counted)
+            moved = ledger.differences(ledger.read_ledger(path), counted)
+            checks[source] = {"ledger": str(path.relative_to(self.config.rootpath)),
+                              "differences": moved,
+                              "fails": bool(moved) and profile.rules.pinning is Pinning.REQUIRED}
+        return checks
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     if WRITTEN not in config.stash:
         return
@@ -62,5 +87,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     terminalreporter.section("interp-claims")
     for line in run_record.status_table(data):
         terminalreporter.write_line(line)
+    for source, check in data.get("work_check", {}).items():
+        for line in check["differences"]:
+            terminalreporter.write_line(f"WORK MOVED {source} {line} (pinned in {check['ledger']}; "
+                                        "re-pin with --snapshot-update)")
     terminalreporter.write_line(f"run record: {path}")
     terminalreporter.write_line(f"report: {html}")
