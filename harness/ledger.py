@@ -21,7 +21,7 @@ def read_ledger(path: Path) -> dict[str, Work]:
     if not path.exists():
         return {}
     steps = json.loads(path.read_text())["steps"]
-    return {step: Work(**{k: counts[k] for k in COUNTS}) for step, counts in steps.items()}
+    return {step: Work(**{k: counts.get(k, 0) for k in COUNTS}) for step, counts in steps.items()}
 
 
 def write_ledger(path: Path, counted: dict[str, dict[str, Any]]) -> None:

@@ -15,6 +15,7 @@ class Work:
     forwards: int = 0
     prefills: int = 0  # forwards with an empty cache: a trace, or a generation's first step
     rows: int = 0  # sequences over all forwards (a batch of 8 in one forward counts 8)
+    prefill_rows: int = 0  # sequences over prefills: prompts run
     prompt_tokens: int = 0  # real (unmasked) positions in prefills
     decode_tokens: int = 0  # positions in forwards that extend a cache: one per row and step
     padding: int = 0  # masked positions computed in prefills (left padding of a batch)
@@ -59,6 +60,7 @@ class WorkMeter:
             w.decode_tokens += rows * seq
             return
         w.prefills += 1
+        w.prefill_rows += rows
         mask = kwargs.get("attention_mask")
         real = int(mask[:, -seq:].sum()) if mask is not None and mask.dim() == 2 else rows * seq
         w.prompt_tokens += real

@@ -14,6 +14,8 @@ from harness.plugin.blocking import (pytest_collection_modifyitems, pytest_desel
 from harness.plugin.device_audit import pytest_runtest_protocol  # noqa: F401
 from harness.plugin.judging import judge, pytest_runtest_makereport  # noqa: F401
 from harness.plugin.metering import pytest_fixture_setup  # noqa: F401
+from harness.plugin.planning import add_options as add_plan_options
+from harness.plugin.planning import pytest_runtestloop  # noqa: F401
 from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
 from harness.plugin.scheduling import (pin_worker_gpus, pytest_configure_node,  # noqa: F401
                                        pytest_report_collectionfinish, pytest_xdist_make_scheduler)
@@ -50,6 +52,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--fail-on-drift", action="store_true", default=False,
                     help="on the published profile, fail a test whose numbers drifted from their "
                          "snapshot (drift never changes a verdict; on organisms it always fails)")
+    add_plan_options(group)
 
 
 def _selects_published(markexpr: str) -> bool:

@@ -1,0 +1,237 @@
+"""`pytest --plan`'s table: for each collected source, its steps' work in both modes (pinned
+ledgers, else the organisms' ledgers projected by the source's `plan.py`), priced by
+`harness.plan`, and each claim's share of it. Loads configs and tokenizers, never weights."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+
+from harness.ledger import ledger_path, read_ledger
+from harness.models import DTYPES
+from harness.plan import (Assumptions, Scale, Shape, StepPlan, mean_tokens, project, seconds,
+                          total)
+from harness.profiles import Mode, ModelSpec, Profile, get_profile
+from harness.sources import REPO_ROOT, source
+
+
+@dataclass(frozen=True)
+class ClaimUse:
+    """A collected claim test: its id, source and the fixtures it needs (transitively)."""
+
+    id: str
+    source: str
+    fixtures: frozenset[str]
+
+
+@dataclass
+class ScaleContext:
+    """What a source's `published_scales` may read: both profiles' sizes and model shapes, the
+    published value and the organism's pinned measurement of a claim key, and tokenizers."""
+
+    tiny_sizes: Any
+    published_sizes: Any
+    tiny_shape: Shape
+    published_shape: Shape
+    published_value: Callable[[str, str], Any]
+    pinned_value: Callable[[str, str], Any]
+    tiny_tok: Any
+    published_tok: Any
+
+    def prompt_ratio(self, texts: Callable[[Any, Any], list[str]]) -> float:
+        """Published over organism mean token length of the prompts `texts(tok, sizes)` renders
+        with each profile's tokenizer and sizes."""
+        return (mean_tokens(self.published_tok, texts(self.published_tok, self.published_sizes))
+                / mean_tokens(self.tiny_tok, texts(self.tiny_tok, self.tiny_sizes)))
+
+    def depth_ratio(self) -> float:
+        return self.published_shape.layers / self.tiny_shape.layers
+
+
+def published_cache() -> Path:
+    """HF_HOME if set, else the project's shared cache of published configs and tokenizers."""
+    return Path(os.environ.get("HF_HOME") or REPO_ROOT.parent / "shared" / "hf-cache")
+
+
+def published_tokenizer(spec: ModelSpec) -> Any:
+    """spec's tokenizer from its pinned snapshot in the published cache (no hub)."""
+    from transformers import AutoTokenizer
+
+    from harness.rehearsal.build import snapshot_dir
+
+    return AutoTokenizer.from_pretrained(snapshot_dir(published_cache(), spec))
+
+
+def shape_of(spec: ModelSpec) -> Shape:
+    """Parameters, bytes, depth and width of spec's model, built on the meta device."""
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    with torch.device("meta"):
+        if spec.hf_id:
+            from harness.rehearsal.build import snapshot_dir
+
+            config = AutoConfig.from_pretrained(snapshot_dir(published_cache(), spec))
+            model = AutoModelForCausalLM.from_config(config)
+        else:
+            organism = source(spec.source).part("organism")
+            model = organism.build_model(organism.build_tokenizer())
+    embedding = model.get_input_embeddings().weight.numel()
+    total_params = sum(p.numel() for p in model.parameters())
+    width = model.config.hidden_size if hasattr(model.config, "hidden_size") else model.config.n_embd
+    layers = getattr(model.config, "num_hidden_layers", None) or model.config.n_layer
+    heads = getattr(model.config, "num_attention_heads", None) or model.config.n_head
+    return Shape(params=total_params - embedding,
+                 weight_bytes=total_params * DTYPES[spec.dtype].itemsize, layers=layers,
+                 width=width, heads=heads)
+
+
+def source_steps(root: Path, profile: Profile, mode: Mode, name: str,
+                 context: Callable[[], ScaleContext], a: Assumptions,
+                 shape: Shape | None) -> tuple[list[StepPlan], str]:
+    """One source's steps in one mode, and where their work comes from."""
+    pinned = read_ledger(ledger_path(root, profile.snapshot_name(mode), name, mode.value))
+    if pinned:
+        basis = "pinned ledger"
+        steps = {k: (w, basis) for k, w in pinned.items()}
+    elif profile.published:
+        tiny = read_ledger(ledger_path(root, get_profile("tiny").snapshot_name(mode), name,
+                                       mode.value))
+        plan_module = source(name).part("plan")
+        scales = plan_module.published_scales(context()) if plan_module else {}
+        basis = "projected from the organism's ledger"
+        steps = {k: (project(w, scales.get(k, Scale()), mode is Mode.FAST),
+                     scales.get(k, Scale()).why) for k, w in tiny.items()}
+    else:
+        return [], "no pinned ledger (run with --snapshot-update to pin one)"
+    plans = [StepPlan(name, k, w, why, seconds(w, shape, a) if shape else None)
+             for k, (w, why) in sorted(steps.items())]
+    return plans, basis
+
+
+def build(root: Path, profile: Profile, uses: list[ClaimUse], a: Assumptions,
+          published_value: Callable[[str, str], Any],
+          pinned_value: Callable[[str, str], Any]) -> dict[str, Any]:
+    """The plan for every source with collected claims, in both modes."""
+    from harness.models import load_tokenizer
+
+    tiny, published = get_profile("tiny"), get_profile("published")
+    out: dict[str, Any] = {"profile": profile.name.value, "assumptions": {
+        "gpu": a.gpu.name, "utilisation": a.utilisation, "overhead_s": a.overhead_s},
+        "sources": {}}
+    for name in sorted({u.source for u in uses}):
+        spec = profile.models.get(name)
+        shape = _shape_or_none(spec)
+
+        def context(name: str = name) -> ScaleContext:
+            return ScaleContext(tiny.sizes[name], published.sizes[name],
+                                shape_of(tiny.models[name]), shape_of(published.models[name]),
+                                published_value, pinned_value,
+                                load_tokenizer(tiny.models[name]),
+                                published_tokenizer(published.models[name]))
+
+        entry: dict[str, Any] = {"model": spec.label if spec else None,
+                                 "shape": shape.__dict__ if shape else None}
+        for mode in Mode:
+            steps, basis = source_steps(root, profile, mode, name, context, a, shape)
+            for s in steps:
+                s.claims = sorted(u.id for u in uses if u.source == name and s.step in u.fixtures)
+            entry[mode.value] = {"basis": basis, "steps": [_step_record(s) for s in steps],
+                                 "total": total(steps).as_record(),
+                                 "seconds": _sum_seconds(steps)}
+        out["sources"][name] = entry
+    out["claims"] = _claims(out, uses)
+    return out
+
+
+def _shape_or_none(spec: ModelSpec | None) -> Shape | None:
+    if spec is None:
+        return None
+    try:
+        return shape_of(spec)
+    except (OSError, ValueError) as exc:  # no config in the cache: work without a time
+        print(f"plan: no shape for {spec.label}: {exc}")
+        return None
+
+
+def _sum_seconds(steps: list[StepPlan]) -> float | None:
+    if not steps or any(s.seconds is None for s in steps):
+        return None
+    return round(sum(s.seconds for s in steps), 1)
+
+
+def _step_record(s: StepPlan) -> dict[str, Any]:
+    return {"step": s.step, **s.work.as_record(), "basis": s.basis,
+            "seconds": None if s.seconds is None else round(s.seconds, 2), "claims": s.claims,
+            "shared": len(s.claims) > 1}
+
+
+def _claims(plan: dict[str, Any], uses: list[ClaimUse]) -> list[dict[str, Any]]:
+    """Each claim's steps, its own work and the work it shares with other claims."""
+    rows = []
+    for u in uses:
+        entry = plan["sources"][u.source]
+        row: dict[str, Any] = {"id": u.id, "source": u.source}
+        for mode in Mode:
+            mine = [s for s in entry[mode.value]["steps"] if u.id in s["claims"]]
+            row[mode.value] = {
+                "steps": [s["step"] for s in mine],
+                "forwards": sum(s["forwards"] for s in mine),
+                "prompt_tokens": sum(s["prompt_tokens"] for s in mine),
+                "decode_tokens": sum(s["decode_tokens"] for s in mine),
+                "shared_steps": [s["step"] for s in mine if s["shared"]],
+                "seconds": round(sum(s["seconds"] or 0 for s in mine), 1)}
+        rows.append(row)
+    return rows
+
+
+def write(plan: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(plan, indent=2) + "\n")
+
+
+def _time(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value / 60:.1f} min" if value >= 60 else f"{value:.1f} s"
+
+
+def lines(plan: dict[str, Any]) -> list[str]:
+    """The plan as a terminal table: per source its steps, then per claim."""
+    a = plan["assumptions"]
+    out = [f"cost plan, profile {plan['profile']}: {a['gpu']} at {a['utilisation']:.0%} "
+           f"utilisation, {a['overhead_s'] * 1000:.0f} ms per forward outside the arithmetic"]
+    head = (f"  {'step':<26}{'claims':>7}{'forwards':>10}{'prompt tok':>12}{'decoded':>10}"
+            f"{'time':>10}  │ fast:{'forwards':>9}{'padding':>9}{'time':>10}")
+    grand = {m.value: 0.0 for m in Mode}
+    for name, entry in plan["sources"].items():
+        faithful, fast = entry["faithful"], entry["fast"]
+        out += ["", f"{name}: {entry['model']}", f"  faithful: {faithful['basis']}; "
+                f"fast: {fast['basis']}", head]
+        by_step = {s["step"]: s for s in fast["steps"]}
+        for s in faithful["steps"]:
+            f = by_step.get(s["step"], {})
+            shared = "*" if s["shared"] else " "
+            out.append(f"  {s['step']:<26}{len(s['claims']):>6}{shared}{s['forwards']:>10}"
+                       f"{s['prompt_tokens']:>12}{s['decode_tokens']:>10}{_time(s['seconds']):>10}"
+                       f"  │      {f.get('forwards', '—'):>9}{f.get('padding', '—'):>9}"
+                       f"{_time(f.get('seconds')):>10}")
+        t = faithful["total"]
+        out.append(f"  {'total':<26}{'':>7}{t['forwards']:>10}{t['prompt_tokens']:>12}"
+                   f"{t['decode_tokens']:>10}{_time(faithful['seconds']):>10}  │      "
+                   f"{fast['total']['forwards']:>9}{fast['total']['padding']:>9}"
+                   f"{_time(fast['seconds']):>10}")
+        for m in Mode:
+            grand[m.value] += entry[m.value]["seconds"] or 0
+    out += ["", "  * a step shared by several claims (its work is counted once)", "",
+            f"whole suite: faithful {_time(grand['faithful'])}, fast {_time(grand['fast'])}", "",
+            f"  {'claim':<40}{'steps':>6}{'shared':>7}{'forwards':>10}{'time':>10}"
+            f"{'fast time':>11}"]
+    for c in plan["claims"]:
+        f, q = c["faithful"], c["fast"]
+        out.append(f"  {c['id']:<40}{len(f['steps']):>6}{len(f['shared_steps']):>7}"
+                   f"{f['forwards']:>10}{_time(f['seconds']):>10}{_time(q['seconds']):>11}")
+    return out

@@ -1,0 +1,58 @@
+"""`pytest --plan`: print the cost plan of the collected claims and run nothing."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from harness import plan_build
+from harness.plan import GPUS, Assumptions
+from harness.plugin.state import PROFILE, SPEC
+from harness.snapshots import snapshot_path
+
+
+def add_options(group: Any) -> None:
+    group.addoption("--plan", action="store_true", default=False,
+                    help="print each source's and claim's model work and estimated GPU time "
+                         "(both modes), load no model, run no test; writes reports/plan-<profile>.json")
+    group.addoption("--plan-gpu", choices=sorted(GPUS), default="H200",
+                    help="the GPU the plan prices the work on")
+    group.addoption("--plan-utilisation", type=float, default=Assumptions.utilisation,
+                    help="the fraction of the GPU's dense bf16 throughput the arithmetic reaches")
+    group.addoption("--plan-overhead-ms", type=float, default=Assumptions.overhead_s * 1000,
+                    help="fixed cost of one forward outside the arithmetic (Python, generate, "
+                         "nnsight)")
+
+
+def _values(items: list[pytest.Item], root) -> tuple[Any, Any]:
+    specs = {item.stash[SPEC].id: (item.stash[SPEC], item.name) for item in items}
+
+    def published(claim: str, key: str) -> Any:
+        return specs[claim][0].published[key]
+
+    def pinned(claim: str, key: str) -> Any:
+        spec, name = specs[claim]
+        return json.loads(snapshot_path(root, "tiny", spec, name).read_text())["measured"][key]
+
+    return published, pinned
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    config = session.config
+    if not config.getoption("plan"):
+        return None
+    items = [i for i in session.items if SPEC in i.stash]
+    uses = [plan_build.ClaimUse(i.stash[SPEC].id, i.stash[SPEC].source_name,
+                                frozenset(i.fixturenames)) for i in items]
+    a = Assumptions(GPUS[config.getoption("plan_gpu")], config.getoption("plan_utilisation"),
+                    config.getoption("plan_overhead_ms") / 1000)
+    profile = config.stash[PROFILE]
+    published, pinned = _values(items, config.rootpath)
+    built = plan_build.build(config.rootpath, profile, uses, a, published, pinned)
+    plan_build.write(built, config.rootpath / "reports" / f"plan-{profile.name.value}.json")
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    for line in plan_build.lines(built):
+        reporter.write_line(line)
+    return True

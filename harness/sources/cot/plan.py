@@ -1,0 +1,33 @@
+"""Seed 000's published work from the organism's ledger: the published traces are longer by the
+baseline claim's published mean length over the organism's pinned one; prompts by the chat
+templates' lengths; forced answers and product writes decode the same few tokens."""
+from __future__ import annotations
+
+from harness.plan import Scale
+from harness.sources.cot.runner import prompt_text
+from harness.sources.cot.task import PROBLEMS
+
+LENGTH_CLAIM = ("cot.baseline-accuracy", "mean_tokens")
+
+
+def published_scales(ctx) -> dict[str, Scale]:
+    trace = ctx.published_value(*LENGTH_CLAIM) / ctx.pinned_value(*LENGTH_CLAIM)
+    prompt = ctx.prompt_ratio(lambda tok, sizes: [prompt_text(tok, p) for p in PROBLEMS])
+    why_trace = f"traces x{trace:.1f} ({LENGTH_CLAIM[0]} mean_tokens, published/organism)"
+    why_prompt = f"prompts x{prompt:.1f} (chat template, published/organism tokenizer)"
+    screen = len(ctx.published_sizes.screen_layers) / len(ctx.tiny_sizes.screen_layers)
+    generated = Scale(prompt=prompt, decode=trace, why=f"{why_prompt}; {why_trace}")
+    forced = Scale(prompt=trace, why=f"prefixes hold the trace: {why_trace}; answers as long")
+    return {
+        "cot_baseline": generated, "cot_noop": generated, "cot_specificity": generated,
+        "cot_fire_once": Scale(prompt=prompt, why=why_prompt),
+        "cot_step_shapes": Scale(prompt=prompt, why=why_prompt),
+        "cot_early": forced, "cot_last_answer": forced, "cot_full_corruption": forced,
+        "cot_cut_probe": forced, "cot_self_patch": forced,
+        "cot_screen": Scale(rows=screen, prompt=trace,
+                            why=f"{screen:.1f}x the screened layers; {why_trace}"),
+        "cot_splice": Scale(prompt=trace, decode=trace, why=why_trace),
+        "cot_single_mistake": Scale(prompt=trace, decode=trace, why=why_trace),
+        "cot_pairs": Scale(prompt=trace, decode=trace, why=why_trace),
+        "cot_continuations": Scale(prompt=trace, decode=trace, why=why_trace),
+    }

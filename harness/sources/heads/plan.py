@@ -1,0 +1,29 @@
+"""Seed 001's published work from the organism's ledger: §2's sweep runs over every block and the
+head screens over every query head of the deeper, wider model; prompts as the published chat
+template tokenizes them."""
+from __future__ import annotations
+
+from harness.plan import Scale
+from harness.sources.heads.task import OPENING, generate_family, raw_text
+
+
+def _prompts(tok, sizes) -> list[str]:
+    questions = [generate_family(OPENING, i).R for i in range(8)]
+    return [tok.apply_chat_template([{"role": "user", "content": raw_text(q)[0]}],
+                                    tokenize=False, add_generation_prompt=True)
+            for q in questions]
+
+
+def published_scales(ctx) -> dict[str, Scale]:
+    prompt = ctx.prompt_ratio(_prompts)
+    depth = ctx.depth_ratio()
+    heads = ctx.published_shape.heads / ctx.tiny_shape.heads
+    why = f"prompts x{prompt:.1f} (published chat template)"
+    screen = Scale(rows=heads, prompt=prompt, why=f"{heads:.1f}x the query heads; {why}")
+    return {
+        "heads_sweep": Scale(rows=depth, prompt=prompt, why=f"{depth:.1f}x the blocks; {why}"),
+        "heads_opening": screen, "heads_main_screen": screen,
+        **{step: Scale(prompt=prompt, why=f"as many surviving heads as on the organism; {why}")
+           for step in ("heads_lab", "heads_first_crossing", "heads_challenged", "heads_content",
+                        "heads_joint", "heads_grid")},
+    }

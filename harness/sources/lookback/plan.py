@@ -1,0 +1,36 @@
+"""Seed 003's published work from the organism's ledger: the sweeps run over every layer (or the
+sizes' layer lists) of the deeper model, on prompts as long as the published tokenizer and
+instruction make them. Error filtering keeps as many rows as on the organism."""
+from __future__ import annotations
+
+from harness.plan import Scale
+from harness.sources.lookback.task import INSTRUCTION, build_binding
+
+
+def _prompts(tok, sizes) -> list[str]:
+    return [r.clean for r in build_binding(instruction=INSTRUCTION if sizes.with_instruction
+                                           else "")][:50]
+
+
+def published_scales(ctx) -> dict[str, Scale]:
+    prompt = ctx.prompt_ratio(_prompts)
+    pub, tiny = ctx.published_sizes, ctx.tiny_sizes
+    why = f"prompts x{prompt:.1f} (published tokenizer and instruction); rows kept as on the organism"
+
+    def layers(n: float, what: str) -> Scale:
+        return Scale(rows=n, prompt=prompt, why=f"{n:.1f}x the layers ({what}); {why}")
+
+    depth = ctx.depth_ratio()
+    return {
+        "lookback_sweeps": layers(depth, "every layer"),
+        "lookback_answer": layers(depth, "every layer"),
+        "lookback_source_freeze": layers(len(pub.source_freeze_layers)
+                                         / len(tiny.source_freeze_layers), "source_freeze_layers"),
+        "lookback_source_plain": layers(len(pub.source_plain_layers)
+                                        / len(tiny.source_plain_layers), "source_plain_layers"),
+        "lookback_self_patch": layers(len(pub.self_patch_layers) / len(tiny.self_patch_layers),
+                                      "self_patch_layers"),
+        **{step: Scale(prompt=prompt, why=why) for step in (
+            "lookback_behaviour", "lookback_visibility", "lookback_kept", "lookback_source_kept",
+            "lookback_answer_kept", "lookback_low_rank")},
+    }
