@@ -1,0 +1,56 @@
+"""A pytest plugin (`-p tests.work_counter`) that counts each experiment fixture's forwards and
+positions with its own hook on every loaded model's first decoder block, independently of
+harness.work, and writes them to $WORK_COUNTER_DIR/<pid>.json at the end of the session."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+import torch
+
+import harness.plugin
+
+COUNTS = {"forwards": 0, "positions": 0}
+STEPS: dict[str, dict[str, dict[str, int]]] = {}
+_load = harness.plugin.load
+
+
+def first_block(model: torch.nn.Module) -> torch.nn.Module:
+    """The first module whose class is a decoder layer or a GPT-2 block."""
+    return next(m for m in model.modules()
+                if type(m).__name__.endswith(("DecoderLayer", "Block")))
+
+
+def _count(module, args, kwargs) -> None:
+    hidden = args[0] if args else kwargs["hidden_states"]
+    COUNTS["forwards"] += 1
+    COUNTS["positions"] += hidden.shape[0] * hidden.shape[1]
+
+
+def _counted_load(spec):
+    loaded = _load(spec)
+    first_block(loaded.hf).register_forward_pre_hook(_count, with_kwargs=True)
+    return loaded
+
+
+harness.plugin.load = _counted_load
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    before = dict(COUNTS)
+    try:
+        return (yield)
+    finally:
+        done = {k: COUNTS[k] - before[k] for k in COUNTS}
+        source = fixturedef.baseid.rstrip("/").split("/")[-1]
+        if done["forwards"]:
+            STEPS.setdefault(source, {})[fixturedef.argname] = done
+
+
+def pytest_sessionfinish(session) -> None:
+    out = Path(os.environ["WORK_COUNTER_DIR"])
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{os.getpid()}.json").write_text(json.dumps(STEPS))
