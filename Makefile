@@ -12,7 +12,7 @@ LOCK_TOOLS := .lock-tools
 PIP_TOOLS := pip-tools==7.6.2
 CANARY := .canary
 
-.PHONY: test replicate setup report clean gpu-rehearsal lock canary
+.PHONY: test replicate setup report clean gpu-rehearsal lock canary plan bench
 
 $(STAMP): $(LOCK) pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -84,6 +84,18 @@ canary: $(STAMP)
 	  --note "torch kept at the locked $$torch: newer torch on PyPI for Linux is a CUDA build only (GBs of nvidia-* wheels)" \
 	  --wall-s $$(( $$(date +%s) - start )); \
 	$(PY) -m harness.report reports/results.json
+
+# The cost plan: each source's and claim's model work and estimated GPU time, in both modes, for
+# the published and the tiny profile; loads configs and tokenizers (HF_HOME, else
+# ../shared/hf-cache), no weights. PLAN_GPU=A6000 prices it on another GPU.
+PLAN_GPU ?= H200
+plan: $(STAMP)
+	HF_HUB_OFFLINE=1 $(PY) -m pytest --plan --plan-gpu=$(PLAN_GPU) --profile=published claims -q -p no:cacheprovider
+	$(PY) -m pytest --plan --plan-gpu=$(PLAN_GPU) --profile=tiny claims -q -p no:cacheprovider
+
+# Speed ratios on the CPU organisms, measured side by side (reports/bench.json); asserts nothing.
+bench: $(STAMP)
+	$(PY) -m harness.bench --out reports/bench.json
 
 report: $(STAMP)
 	$(PY) -m harness.report reports/results.json

@@ -1,0 +1,104 @@
+"""`make bench`: three ratios measured side by side in one process on the CPU organisms, written
+to reports/bench.json. A benchmark, not a test: nothing asserts a time.
+
+1. the suite's faithful seed 000 §1–§4 against the same work written straight through (bench/straight.py);
+2. fast mode against faithful mode on the same functions;
+3. an nnsight traced forward against a plain transformers forward on the same batch."""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from pathlib import Path
+
+import torch
+
+from harness.bench.straight import cot_sections_1_to_4
+from harness.models import load
+from harness.profiles import get_profile
+from harness.sources.cot.forcing import full_corruption
+from harness.sources.cot.mistakes import single_mistake, splice_control
+from harness.sources.cot.runner import CotRunner
+from harness.sources.cot.task import PROBLEMS
+from harness.sources.cot.traces import baseline, early_answering
+
+
+def suite_sections_1_to_4(runner: CotRunner, problems) -> dict[str, list]:
+    """The suite's functions for the work straight.py does, their answers in its order."""
+    usable = baseline(runner, problems).usable
+    full = full_corruption(runner, usable)
+    return {"usable": [t.idx for t in usable],
+            "early": [a for row in early_answering(runner, usable).answers for a in row],
+            "splice": splice_control(runner, usable).identical,
+            "mistake": single_mistake(runner, usable).answers,
+            "full_control": full.control, "full_corrupted": full.corrupted}
+
+
+def timed(fn):
+    start = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - start
+
+
+def forward_ratio(model, ids: torch.Tensor, repeats: int) -> dict[str, float]:
+    """Seconds per forward, traced through nnsight and plain, interleaved."""
+    traced = plain = 0.0
+    for _ in range(repeats):
+        with torch.no_grad():
+            start = time.perf_counter()
+            with model.nn.trace(ids):
+                model.nn.output.logits.save()
+            traced += time.perf_counter() - start
+            start = time.perf_counter()
+            model.hf(ids)
+            plain += time.perf_counter() - start
+    return {"traced_s": traced / repeats, "plain_s": plain / repeats,
+            "ratio": traced / plain}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("reports/bench.json"))
+    parser.add_argument("--problems", type=int, default=len(PROBLEMS))
+    parser.add_argument("--repeats", type=int, default=20)
+    args = parser.parse_args()
+    profile = get_profile("tiny")
+    sizes, problems = profile.sizes["cot"], PROBLEMS[:args.problems]
+    model = load(profile.models["cot"])  # one thread on the CPU (see harness.models.load)
+    faithful, fast = CotRunner(model, sizes), CotRunner(model, sizes, sizes.fast_batch)
+    faithful.generate(faithful.prompt_ids(problems[0]), 8)  # warm-up, outside every timing
+    straight, straight_s = timed(lambda: cot_sections_1_to_4(model.nn, model.tok, problems, sizes))
+    suite, suite_s = timed(lambda: suite_sections_1_to_4(faithful, problems))
+    batched, fast_s = timed(lambda: suite_sections_1_to_4(fast, problems))
+    prompts = [faithful.prompt_ids(p) for p in problems]
+    forward = forward_ratio(model, torch.tensor(prompts), args.repeats)
+    result = {
+        "machine": {"cpu": platform.processor() or platform.machine(),
+                    "threads": torch.get_num_threads(),
+                    "aten_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+                    "torch": torch.__version__},
+        "work": f"seed 000 §1–§4 on the cot organism, {len(problems)} problems",
+        "suite_vs_straight": {"suite_s": round(suite_s, 2), "straight_s": round(straight_s, 2),
+                              "ratio": round(suite_s / straight_s, 2),
+                              "same_answers": suite == straight},
+        "fast_vs_faithful": {"fast_s": round(fast_s, 2), "faithful_s": round(suite_s, 2),
+                             "speedup": round(suite_s / fast_s, 2),
+                             "same_answers": batched == suite},
+        "traced_vs_plain_forward": {"batch": list(torch.tensor(prompts).shape),
+                                    **{k: round(v, 5) for k, v in forward.items()}},
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"suite faithful / straight-line nnsight: {result['suite_vs_straight']['ratio']}x "
+          f"({suite_s:.1f} s / {straight_s:.1f} s), same answers: {suite == straight}")
+    print(f"fast / faithful: {result['fast_vs_faithful']['speedup']}x faster "
+          f"({fast_s:.1f} s / {suite_s:.1f} s), same answers: {batched == suite}")
+    print(f"traced / plain forward: {forward['ratio']:.2f}x "
+          f"({forward['traced_s'] * 1000:.1f} ms / {forward['plain_s'] * 1000:.1f} ms per batch "
+          f"of {len(prompts)})")
+    print(f"written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
