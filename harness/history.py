@@ -10,7 +10,7 @@ from typing import Any
 from harness.record import SCHEMA_VERSION
 
 STAMP = "%Y%m%dT%H%M%SZ"
-READABLE_SCHEMAS = (1, SCHEMA_VERSION)  # schema 1 records no run block: those runs completed
+READABLE_SCHEMAS = (1, 2, SCHEMA_VERSION)  # schema 1 records no run block: those runs completed
 
 
 def is_partial(data: dict[str, Any]) -> bool:

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: the mode, each step's counted work and its check against the ledger
 
 ENTRY_KEYS = ("nodeid", "id", "kind", "source", "verdict", "outcome", "message", "measured",
               "published", "provenance", "criterion", "criterion_check", "snapshot", "drift",
               "drift_detail", "tolerance", "requires", "decisions", "statement", "section", "needs",
-              "duration")
+              "duration", "mode")
 DRIFTS = (None, "no drift", "drifted", "unpinned")
 
 
@@ -150,7 +150,7 @@ def validate(data: dict[str, Any]) -> list[str]:
         if key not in data:
             problems.append(f"missing top-level key {key!r}")
     env = data.get("environment", {})
-    for key in ("profile", "python", "torch", "transformers", "nnsight", "device", "cuda",
+    for key in ("profile", "mode", "python", "torch", "transformers", "nnsight", "device", "cuda",
                 "commit", "started", "models", "duration_s"):
         if key not in env:
             problems.append(f"environment lacks {key!r}")

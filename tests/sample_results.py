@@ -13,7 +13,7 @@ def entry(id: str, kind: str, verdict: str, *, message: str = "", requires: list
             "drift": None if snapshot is None else "no drift", "drift_detail": [],
             "tolerance": None,
             "requires": list(requires), "decisions": [], "statement": f"statement of {id}",
-            "section": "2", "needs": "gpu", "duration": 0.1}
+            "section": "2", "needs": "gpu", "duration": 0.1, "mode": "faithful"}
 
 
 def results(profile: str = "tiny", started: str = "2026-11-30T06:00:00+00:00") -> dict[str, Any]:
@@ -38,9 +38,9 @@ def results(profile: str = "tiny", started: str = "2026-11-30T06:00:00+00:00") -
         for key in (t["source"], "all"):
             counts.setdefault(key, {}).setdefault(t["verdict"], 0)
             counts[key][t["verdict"]] += 1
-    return {"schema": 2, "counts": counts, "tests": tests,
+    return {"schema": 3, "counts": counts, "tests": tests,
             "run": {"completed": True, "exit_status": 0, "interrupted": False, "not_run": []},
             "environment": {
-        "profile": profile, "python": "3.11", "torch": "2.13.0", "transformers": "5.24.0",
+        "profile": profile, "mode": "faithful", "python": "3.11", "torch": "2.13.0", "transformers": "5.24.0",
         "nnsight": "0.8.1", "device": "cpu", "cuda": None, "commit": "abc", "started": started,
         "models": {}, "duration_s": 1.0}}

@@ -83,7 +83,7 @@ def test_marker_selection_implies_published_profile(pytester, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     pytester.makepyfile(test_claims=PUBLISHED_ONLY)
     result = pytester.runpytest("-p", "no:cacheprovider", "-m", "gpu")
-    result.stdout.fnmatch_lines(["interp-claims profile: published"])
+    result.stdout.fnmatch_lines(["interp-claims profile: published, mode: faithful"])
     assert results(pytester)["environment"]["profile"] == "published"
 
 
