@@ -35,9 +35,11 @@ test: $(STAMP)
 
 # The published code path at full size on CUDA, on seeded random weights (no hub needed; the
 # published configs and tokenizers come from HF_HOME or ../shared/hf-cache). SOURCES="cot heads"
-# runs just those. Writes time and peak GPU memory per source and test to reports/.
+# runs just those. Each source runs in fast mode first (faithful decoding to the published caps can
+# outlast the budget on random weights, which never stop), then faithful. Writes time, peak GPU
+# memory and tokens/s per source, mode and test to reports/gpu-rehearsal.json.
 gpu-rehearsal: $(STAMP)
-	$(PY) -m harness.rehearsal --device cuda --out reports/gpu-rehearsal.json \
+	$(PY) -m harness.rehearsal --device cuda --modes fast faithful --out reports/gpu-rehearsal.json \
 	  $(if $(SOURCES),--sources $(SOURCES))
 
 # The claims on the best profile this machine has (published with CUDA, else tiny).

@@ -3,7 +3,9 @@ architectures, one source at a time, with time and peak memory per source and pe
 
 --device cpu (the default; `make test`): narrowed widths, the rehearsal profile and its declared
 sizes. --device cuda (`make gpu-rehearsal`): full-size models and the published profile, its
-sizes and its layer indices, on CUDA in bf16. Either fails on any test that errors or fails."""
+sizes and its layer indices, on CUDA in bf16. --modes runs each source in each mode (fast first
+on CUDA, where faithful decoding at the published caps can outlast the budget), recording the
+work counted and the tokens per second. Either fails on any test that errors or fails."""
 from __future__ import annotations
 
 import argparse
@@ -31,12 +33,27 @@ def published_cache_default() -> Path:
                 / "hf-cache")
 
 
-def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int) -> dict[str, Any]:
-    """Run claims/<name> on `profile` against `cache`; its tests, time and peak memory."""
-    results = work / name / "results.json"
+def throughput(steps: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The counted work of a run's steps and the positions and generated tokens per second of
+    the time spent in them."""
+    seconds = sum(s["seconds"] for s in steps.values())
+    total = {k: sum(s[k] for s in steps.values()) for k in ("forwards", "prompt_tokens",
+                                                              "decode_tokens", "padding")}
+    positions = total["prompt_tokens"] + total["decode_tokens"] + total["padding"]
+    return {**total, "step_seconds": round(seconds, 2),
+            "positions_per_s": round(positions / seconds, 1) if seconds else None,
+            "generated_per_s": round(total["decode_tokens"] / seconds, 1) if seconds else None}
+
+
+def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int,
+               mode: str = "faithful") -> dict[str, Any]:
+    """Run claims/<name> on `profile` in `mode` against `cache`; its tests, time, peak memory
+    and throughput."""
+    results = work / mode / name / "results.json"
     env = os.environ | {"HF_HOME": str(cache), "HF_HUB_OFFLINE": "1"}
     args = [sys.executable, "-m", "pytest", f"claims/{name}", f"--profile={profile}",
-            "-p", "no:cacheprovider", "-q", f"--results={results}", "--device-audit"]
+            f"--mode={mode}", "-p", "no:cacheprovider", "-q", f"--results={results}",
+            "--device-audit"]
     start = time.perf_counter()
     proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
@@ -47,8 +64,10 @@ def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int) -
     timer.cancel()
     proc.returncode = os.waitstatus_to_exitcode(status)
     seconds = round(time.perf_counter() - start, 1)
-    tests = json.loads(results.read_text())["tests"] if results.exists() else []
+    record = json.loads(results.read_text()) if results.exists() else {}
+    tests = record.get("tests", [])
     return {
+        "throughput": throughput(record.get("work", {}).get(name, {})),
         "seconds": seconds, "exit_status": proc.returncode, "timed_out": seconds >= timeout,
         "max_rss_bytes": usage.ru_maxrss * 1024,
         "peak_gpu_bytes": max((t.get("peak_gpu_bytes") or 0 for t in tests), default=0),
@@ -61,9 +80,10 @@ def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int) -
 
 
 def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
-             budget: int) -> dict[str, Any]:
-    """Build the random-weight cache for `sources`, run each within what is left of `budget`
-    seconds (a source with no time left is recorded as not run), and write the summary to `out`."""
+             budget: int, modes: tuple[str, ...] = ("faithful",)) -> dict[str, Any]:
+    """Build the random-weight cache for `sources`, run each in each of `modes` within what is
+    left of `budget` seconds (a run with no time left is recorded as not run), and write the
+    summary to `out`: sources -> name -> mode -> run."""
     deadline = time.perf_counter() + budget
     full_size = device == "cuda"
     profile = (ProfileName.PUBLISHED if full_size else ProfileName.REHEARSAL).value
@@ -83,15 +103,18 @@ def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
             summary["build"] = {name: asdict(b) for name, b in built.items()}
             summary["build_seconds"] = round(time.perf_counter() - start, 1)
             summary["sources"], summary["not_run"] = {}, []
-            for name in sources:
-                left = int(deadline - time.perf_counter())
-                if left < MIN_SOURCE_SECONDS:
-                    summary["not_run"].append(f"{name}: {left} s of the {budget} s budget left")
-                    continue
-                summary["sources"][name] = run_source(name, cache, profile, Path(tmp), left)
+            for mode in modes:
+                for name in sources:
+                    left = int(deadline - time.perf_counter())
+                    if left < MIN_SOURCE_SECONDS:
+                        summary["not_run"].append(f"{name} ({mode}): {left} s of the {budget} s "
+                                                  "budget left")
+                        continue
+                    summary["sources"].setdefault(name, {})[mode] = run_source(
+                        name, cache, profile, Path(tmp), left, mode)
         summary["ok"] = not summary["not_run"] and all(
             s["exit_status"] in (0, 5) and not s["errors"] and not s["timed_out"]
-            for s in summary["sources"].values())
+            for runs in summary["sources"].values() for s in runs.values())
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(summary, indent=2))
     return summary
@@ -108,6 +131,8 @@ def main() -> None:
     parser.add_argument("--published-cache", type=Path, default=published_cache_default(),
                         help="an HF_HOME-layout cache with the published configs and tokenizers")
     parser.add_argument("--out", type=Path, default=Path("reports/rehearsal.json"))
+    parser.add_argument("--modes", nargs="+", choices=("faithful", "fast"),
+                        default=["faithful"], help="the modes to run each source in, in order")
     parser.add_argument("--budget", type=int, default=540,
                         help="seconds for the whole rehearsal, build included (default 540)")
     args = parser.parse_args()
@@ -116,16 +141,19 @@ def main() -> None:
 
         if not torch.cuda.is_available():
             sys.exit("--device cuda: no CUDA device here (use --device cpu for the dry run)")
-    summary = rehearse(args.sources, args.device, args.published_cache, args.out, args.budget)
+    summary = rehearse(args.sources, args.device, args.published_cache, args.out, args.budget,
+                       tuple(args.modes))
     if summary["ok"] is None:
         print(f"rehearsal skipped: {summary['skipped']}")
         return
-    for name, s in summary["sources"].items():
-        verdicts: dict[str, int] = {}
-        for t in s["tests"]:
-            verdicts[t["verdict"]] = verdicts.get(t["verdict"], 0) + 1
-        print(f"{name}: {s['seconds']} s, max RSS {s['max_rss_bytes']}, peak GPU "
-              f"{s['peak_gpu_bytes']}, {verdicts}" + "".join(f"\n  {e}" for e in s["errors"]))
+    for name, runs in summary["sources"].items():
+        for mode, s in runs.items():
+            verdicts: dict[str, int] = {}
+            for t in s["tests"]:
+                verdicts[t["verdict"]] = verdicts.get(t["verdict"], 0) + 1
+            print(f"{name} ({mode}): {s['seconds']} s, max RSS {s['max_rss_bytes']}, peak GPU "
+                  f"{s['peak_gpu_bytes']}, {s['throughput']['positions_per_s']} positions/s, "
+                  f"{verdicts}" + "".join(f"\n  {e}" for e in s["errors"]))
     for line in summary["not_run"]:
         print(f"not run, out of time: {line}")
     print(f"rehearsal {'passed' if summary['ok'] else 'FAILED'}; summary: {args.out}")

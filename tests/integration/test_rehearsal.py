@@ -54,9 +54,10 @@ def test_the_cpu_dry_run_rehearses_a_source_and_reports_time_and_memory(tmp_path
                            "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     summary = json.loads(out.read_text())
-    run = summary["sources"]["patching"]
+    run = summary["sources"]["patching"]["faithful"]
     assert summary["ok"] and summary["profile"] == "rehearsal" and not run["errors"]
     assert run["seconds"] > 0 and run["max_rss_bytes"] > 0
+    assert run["throughput"]["forwards"] > 0 and run["throughput"]["positions_per_s"] > 0
     assert {t["verdict"] for t in run["tests"]} <= {"not applicable", "skipped"}
     assert summary["build"]["patching"]["parameters"] > 0
 
