@@ -7,6 +7,7 @@ from typing import Any
 
 import torch
 
+from harness.backends import Backend, simulated
 from harness.profiles import ModelSpec
 from harness.work import METER
 
@@ -29,8 +30,9 @@ class Loaded:
         return next(self.hf.parameters()).device
 
 
-def load(spec: ModelSpec) -> Loaded:
-    """Load spec's model (published or organism) and wrap it with nnsight.TransformersModel."""
+def load(spec: ModelSpec, backend: Backend = Backend.LOCAL) -> Loaded:
+    """Load spec's model (published or organism) and wrap it with nnsight.TransformersModel,
+    whose traces run through nnsight's simulated NDIF round trip under `ndif-local`."""
     from nnsight import TransformersModel
 
     hf, tok, provenance = _load_published(spec) if spec.hf_id else _load_organism(spec)
@@ -39,7 +41,8 @@ def load(spec: ModelSpec) -> Loaded:
         # bit-identity anchors need one thread, since at 2 CPU matmuls round batch rows differently.
         torch.set_num_threads(1)
     METER.attach(hf)
-    nn = TransformersModel(hf, tokenizer=tok, **pipeline_placement(hf))
+    wrapper = simulated(TransformersModel) if backend is Backend.NDIF_LOCAL else TransformersModel
+    nn = wrapper(hf, tokenizer=tok, **pipeline_placement(hf))
     return Loaded(nn=nn, tok=tok, hf=hf, spec=spec, provenance=provenance)
 
 

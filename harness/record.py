@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.backends import Backend, host
+
 SCHEMA_VERSION = 3  # 3: the mode, each step's counted work and its check against the ledger
 
 ENTRY_KEYS = ("nodeid", "id", "kind", "source", "verdict", "outcome", "message", "measured",
@@ -54,9 +56,9 @@ def installed_lock(prefix: Path | None = None) -> tuple[str | None, str | None]:
     return name.strip(), digest
 
 
-def environment(profile: str, root: Path, started: dt.datetime,
-                mode: str = "faithful") -> dict[str, Any]:
-    """The environment block: versions, device, profile, mode, commit and start time."""
+def environment(profile: str, root: Path, started: dt.datetime, mode: str = "faithful",
+                backend: Backend = Backend.LOCAL) -> dict[str, Any]:
+    """The environment block: versions, device, profile, mode, backend, commit and start time."""
     import torch
 
     cuda = torch.cuda.is_available()
@@ -64,6 +66,8 @@ def environment(profile: str, root: Path, started: dt.datetime,
     return {
         "profile": profile,
         "mode": mode,
+        "backend": backend.value,
+        "host": host(backend),
         "python": platform.python_version(),
         "torch": torch.__version__,
         "transformers": _version("transformers"),

@@ -1,6 +1,7 @@
 """A pytest plugin (`-p tests.work_counter`) that counts each experiment fixture's forwards and
 positions with its own hook on every loaded model's first decoder block, independently of
-harness.work, and writes them to $WORK_COUNTER_DIR/<pid>.json at the end of the session."""
+harness.work, and the requests nnsight's local NDIF simulation served; it writes them to
+$WORK_COUNTER_DIR/<pid>.json at the end of the session."""
 from __future__ import annotations
 
 import json
@@ -13,6 +14,7 @@ import torch
 import harness.plugin
 
 COUNTS = {"forwards": 0, "positions": 0}
+REQUESTS = {"simulated": 0}
 STEPS: dict[str, dict[str, dict[str, int]]] = {}
 _load = harness.plugin.load
 
@@ -29,13 +31,27 @@ def _count(module, args, kwargs) -> None:
     COUNTS["positions"] += hidden.shape[0] * hidden.shape[1]
 
 
-def _counted_load(spec):
-    loaded = _load(spec)
+def _counted_load(spec, *args):
+    loaded = _load(spec, *args)
     first_block(loaded.hf).register_forward_pre_hook(_count, with_kwargs=True)
     return loaded
 
 
 harness.plugin.load = _counted_load
+
+
+def pytest_configure(config) -> None:
+    """Count the requests of nnsight's local NDIF simulation (imported only now: nnsight imported
+    before the other plugins load breaks anyio's)."""
+    from nnsight.intervention.backends import local
+
+    simulate = local.LocalSimulationBackend.__call__
+
+    def counted(self, *args, **kwargs):
+        REQUESTS["simulated"] += 1
+        return simulate(self, *args, **kwargs)
+
+    local.LocalSimulationBackend.__call__ = counted
 
 
 @pytest.hookimpl(wrapper=True)
@@ -53,4 +69,4 @@ def pytest_fixture_setup(fixturedef, request):
 def pytest_sessionfinish(session) -> None:
     out = Path(os.environ["WORK_COUNTER_DIR"])
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"{os.getpid()}.json").write_text(json.dumps(STEPS))
+    (out / f"{os.getpid()}.json").write_text(json.dumps({"steps": STEPS, **REQUESTS}))

@@ -19,7 +19,9 @@ from harness.plugin.planning import pytest_runtestloop  # noqa: F401
 from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
 from harness.plugin.scheduling import (pin_worker_gpus, pytest_configure_node,  # noqa: F401
                                        pytest_report_collectionfinish, pytest_xdist_make_scheduler)
-from harness.plugin.state import ANCHORS, DESELECTED, MODE, MODELS, PROFILE, RECORD, SPEC
+from harness.backends import Backend, register_trace_code
+from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, MODE, MODELS,
+                                  PROFILE, RECORD, SPEC)
 from harness.profiles import Mode, Profile, ProfileName, get_profile
 
 MARKERS = {
@@ -41,6 +43,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="faithful: the notebooks' batch sizes; fast: batched where a notebook "
                          "went one prompt at a time (same tokens on fp32 organisms; pinned "
                          "under its own snapshot profile where batching changes bf16 tokens)")
+    group.addoption("--backend", choices=[b.value for b in Backend], default=Backend.LOCAL.value,
+                    help="where traces run: here; ndif-local, through nnsight's serialise-and-run "
+                         "simulation of an NDIF request on the model loaded here; or ndif")
     group.addoption("--results", default="reports/results.json",
                     help="where the run record is written (relative to the rootdir)")
     group.addoption("--gpus", default=None,
@@ -81,6 +86,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: {text}")
     config.stash[PROFILE] = resolve_profile(config)
     config.stash[MODE] = Mode(config.getoption("mode"))
+    config.stash[BACKEND] = Backend(config.getoption("backend"))
+    config.stash[BACKEND_REASONS] = {}
+    if config.stash[BACKEND] is not Backend.LOCAL:
+        register_trace_code()
     config.stash[ANCHORS] = {}
     config.stash[DESELECTED] = []
     config.stash[MODELS] = {}
@@ -88,14 +97,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.dist = "loadfile"  # grouped by source folder: see scheduling.py
     if not hasattr(config, "workerinput"):
         env = run_record.environment(config.stash[PROFILE].name.value, config.rootpath,
-                                     dt.datetime.now(dt.timezone.utc), config.stash[MODE].value)
+                                     dt.datetime.now(dt.timezone.utc), config.stash[MODE].value,
+                                     config.stash[BACKEND])
         config.stash[RECORD] = run_record.RunRecord(env)
         config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
 
 
 def pytest_report_header(config: pytest.Config) -> str:
     return (f"interp-claims profile: {config.stash[PROFILE].name.value}, "
-            f"mode: {config.stash[MODE].value}")
+            f"mode: {config.stash[MODE].value}"
+            + ("" if config.stash[BACKEND] is Backend.LOCAL
+               else f", backend: {config.stash[BACKEND].value}"))
 
 
 @pytest.fixture(scope="session")
@@ -117,7 +129,7 @@ def model_for(request: pytest.FixtureRequest, source: str) -> Loaded:
     if spec is None:
         pytest.skip(f"profile {request.config.stash[PROFILE].name.value} has no model for "
                     f"source {source!r}")
-    loaded = load(spec)
+    loaded = load(spec, request.config.stash[BACKEND])
     request.config.stash[MODELS][source] = loaded.provenance
     return loaded
 

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from harness.backends import Backend, ndif_skip_reason
 from harness.claims import ClaimSpec, Kind, Needs
-from harness.plugin.state import ANCHORS, DESELECTED, PROFILE, SPEC, STATE, TestState
+from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, PROFILE, SPEC,
+                                  STATE, TestState)
 from harness.verdicts import BLOCKED_PREFIX
 
 
@@ -17,6 +19,8 @@ def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
     """Why this test cannot run its published form on this machine (None where the profile loads
     no published files, or where it can)."""
     prof = item.config.stash[PROFILE]
+    if item.config.stash[BACKEND] is Backend.NDIF:
+        return ndif_reason(item.config, spec.source_name)
     if not prof.rules.published_files or spec.needs is Needs.CPU:
         return None
     model = prof.models.get(spec.source_name)
@@ -26,6 +30,19 @@ def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
 
     return published_reason(model, spec.needs.value, needs_cuda=prof.rules.needs_cuda,
                             tokenizer_only=spec.tokenizer_only)
+
+
+def ndif_reason(config: pytest.Config, source: str) -> str:
+    """Why `source`'s tests do not run on NDIF: no key, the service down, the model not served
+    (asked once per source), or, where it is served, what the suite cannot yet do remotely."""
+    reasons = config.stash[BACKEND_REASONS]
+    if source not in reasons:
+        model = config.stash[PROFILE].models.get(source)
+        reasons[source] = ndif_skip_reason(model.hf_id if model else None) or (
+            f"NDIF serves {model.hf_id}, but the suite's experiments read tensors and run "
+            "plain-PyTorch reference forwards outside their traces, which a remote model cannot "
+            "do; only --backend=ndif-local runs the remote request path so far")
+    return reasons[source]
 
 
 @pytest.hookimpl(trylast=True)

@@ -8,6 +8,7 @@ import pytest
 
 from harness import record as run_record
 from harness.claims import ClaimSpec
+from harness.backends import Backend
 from harness.profiles import Mode, Profile
 from harness.snapshots import ComparisonLog
 from harness.verdicts import Drift, Failure
@@ -16,6 +17,8 @@ SPEC = pytest.StashKey[ClaimSpec]()
 STATE = pytest.StashKey["TestState"]()
 PROFILE = pytest.StashKey[Profile]()
 MODE = pytest.StashKey[Mode]()
+BACKEND = pytest.StashKey[Backend]()
+BACKEND_REASONS = pytest.StashKey[dict[str, str | None]]()  # --backend=ndif: per source
 ANCHORS = pytest.StashKey[dict[str, tuple[str, str]]]()
 DESELECTED = pytest.StashKey[list[pytest.Item]]()
 RECORD = pytest.StashKey[run_record.RunRecord]()
