@@ -96,6 +96,38 @@ def mean_tokens(tok, texts: list[str]) -> float:
     return sum(len(tok(t, add_special_tokens=False).input_ids) for t in texts) / len(texts)
 
 
+@dataclass(frozen=True)
+class Measured:
+    """One source's run on the GPU the plan prices (a rehearsal entry): its counted work and the
+    seconds its steps took, on a model of `shape`."""
+
+    forwards: int
+    positions: int
+    seconds: float
+    shape: Shape
+
+
+def calibrate(runs: dict[str, list[Measured]], gpu: Gpu) -> Assumptions:
+    """Assumptions fitted to measured runs on `gpu`: the per-forward overhead from faithful runs
+    (latency-bound: the time left after one read of the weights per forward), then the
+    utilisation from fast runs (the arithmetic's share of the time left after that overhead).
+    The median over sources; the defaults where a mode has no run."""
+    overheads = [(m.seconds - m.forwards * m.shape.weight_bytes / gpu.bandwidth) / m.forwards
+                 for m in runs.get("faithful", []) if m.forwards]
+    overhead = _median(overheads, Assumptions.overhead_s)
+    shares = [2 * m.shape.params * m.positions / gpu.flops / (m.seconds - m.forwards * overhead)
+              for m in runs.get("fast", []) if m.seconds > m.forwards * overhead]
+    return Assumptions(gpu, min(1.0, _median(shares, Assumptions.utilisation)), max(0.0, overhead))
+
+
+def _median(values: list[float], default: float) -> float:
+    if not values:
+        return default
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
 @dataclass
 class StepPlan:
     """One experiment step's work, where it comes from, and its estimated time."""

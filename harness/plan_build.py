@@ -13,8 +13,8 @@ import torch
 
 from harness.ledger import ledger_path, read_ledger
 from harness.models import DTYPES
-from harness.plan import (Assumptions, Scale, Shape, StepPlan, mean_tokens, project, seconds,
-                          total)
+from harness.plan import (Assumptions, Gpu, Measured, Scale, Shape, StepPlan, calibrate,
+                          mean_tokens, project, seconds, total)
 from harness.profiles import Mode, ModelSpec, Profile, get_profile
 from harness.sources import REPO_ROOT, source
 
@@ -89,6 +89,23 @@ def shape_of(spec: ModelSpec) -> Shape:
                  width=width, heads=heads)
 
 
+def calibrated(path: Path, gpu: Gpu) -> Assumptions:
+    """The plan's overhead and utilisation fitted to a GPU rehearsal's runs (`make gpu-rehearsal`
+    writes them: each source's counted work and step seconds, per mode, at the published shapes)."""
+    summary = json.loads(path.read_text())
+    published = get_profile("published")
+    runs: dict[str, list[Measured]] = {}
+    for name, by_mode in summary.get("sources", {}).items():
+        shape = shape_of(published.models[name])
+        for mode, run in by_mode.items():
+            t = run.get("throughput") or {}
+            if t.get("forwards") and t.get("step_seconds"):
+                positions = t["prompt_tokens"] + t["decode_tokens"] + t["padding"]
+                runs.setdefault(mode, []).append(Measured(t["forwards"], positions,
+                                                          t["step_seconds"], shape))
+    return calibrate(runs, gpu)
+
+
 def source_steps(root: Path, profile: Profile, mode: Mode, name: str,
                  context: Callable[[], ScaleContext], a: Assumptions,
                  shape: Shape | None) -> tuple[list[StepPlan], str]:
@@ -114,13 +131,14 @@ def source_steps(root: Path, profile: Profile, mode: Mode, name: str,
 
 def build(root: Path, profile: Profile, uses: list[ClaimUse], a: Assumptions,
           published_value: Callable[[str, str], Any],
-          pinned_value: Callable[[str, str], Any]) -> dict[str, Any]:
+          pinned_value: Callable[[str, str], Any], calibration: str | None = None) -> dict[str, Any]:
     """The plan for every source with collected claims, in both modes."""
     from harness.models import load_tokenizer
 
     tiny, published = get_profile("tiny"), get_profile("published")
     out: dict[str, Any] = {"profile": profile.name.value, "assumptions": {
-        "gpu": a.gpu.name, "utilisation": a.utilisation, "overhead_s": a.overhead_s},
+        "gpu": a.gpu.name, "utilisation": round(a.utilisation, 3),
+        "overhead_s": round(a.overhead_s, 4), "calibration": calibration},
         "sources": {}}
     for name in sorted({u.source for u in uses}):
         spec = profile.models.get(name)
@@ -203,7 +221,8 @@ def lines(plan: dict[str, Any]) -> list[str]:
     """The plan as a terminal table: per source its steps, then per claim."""
     a = plan["assumptions"]
     out = [f"cost plan, profile {plan['profile']}: {a['gpu']} at {a['utilisation']:.0%} "
-           f"utilisation, {a['overhead_s'] * 1000:.0f} ms per forward outside the arithmetic"]
+           f"utilisation, {a['overhead_s'] * 1000:.0f} ms per forward outside the arithmetic"
+           + (f" (fitted to {a['calibration']})" if a.get("calibration") else " (assumed)")]
     head = (f"  {'step':<26}{'claims':>7}{'forwards':>10}{'prompt tok':>12}{'decoded':>10}"
             f"{'time':>10}  │ fast:{'forwards':>9}{'padding':>9}{'time':>10}")
     grand = {m.value: 0.0 for m in Mode}

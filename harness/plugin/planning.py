@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +24,9 @@ def add_options(group: Any) -> None:
     group.addoption("--plan-overhead-ms", type=float, default=Assumptions.overhead_s * 1000,
                     help="fixed cost of one forward outside the arithmetic (Python, generate, "
                          "nnsight)")
+    group.addoption("--plan-calibration", default=None,
+                    help="a GPU rehearsal's summary (reports/gpu-rehearsal.json): fit the "
+                         "utilisation and overhead to its measured runs instead of assuming them")
 
 
 def _values(items: list[pytest.Item], root) -> tuple[Any, Any]:
@@ -46,11 +50,13 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     items = [i for i in session.items if SPEC in i.stash]
     uses = [plan_build.ClaimUse(i.stash[SPEC].id, i.stash[SPEC].source_name,
                                 frozenset(i.fixturenames)) for i in items]
-    a = Assumptions(GPUS[config.getoption("plan_gpu")], config.getoption("plan_utilisation"),
-                    config.getoption("plan_overhead_ms") / 1000)
+    gpu, fitted = GPUS[config.getoption("plan_gpu")], config.getoption("plan_calibration")
+    a = (plan_build.calibrated(Path(fitted), gpu) if fitted else
+         Assumptions(gpu, config.getoption("plan_utilisation"),
+                     config.getoption("plan_overhead_ms") / 1000))
     profile = config.stash[PROFILE]
     published, pinned = _values(items, config.rootpath)
-    built = plan_build.build(config.rootpath, profile, uses, a, published, pinned)
+    built = plan_build.build(config.rootpath, profile, uses, a, published, pinned, fitted)
     plan_build.write(built, config.rootpath / "reports" / f"plan-{profile.name.value}.json")
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     for line in plan_build.lines(built):

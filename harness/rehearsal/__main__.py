@@ -33,6 +33,15 @@ def published_cache_default() -> Path:
                 / "hf-cache")
 
 
+def gpu_name(device: str) -> str | None:
+    """The CUDA device the rehearsal runs on (what `--plan-calibration` is fitted to)."""
+    if device != "cuda":
+        return None
+    import torch
+
+    return torch.cuda.get_device_name(0)
+
+
 def throughput(steps: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The counted work of a run's steps and the positions and generated tokens per second of
     the time spent in them."""
@@ -92,7 +101,7 @@ def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
                for name, spec in specs.items() if spec.hf_id
                and not (snapshot_dir(published_cache, spec) / "config.json").is_file()]
     summary: dict[str, Any] = {"device": device, "full_size": full_size, "profile": profile,
-                               "published_cache": str(published_cache)}
+                               "published_cache": str(published_cache), "gpu": gpu_name(device)}
     if missing:
         summary |= {"ok": None, "skipped": "the published configs and tokenizers are not in the "
                     f"cache: {'; '.join(missing)}"}

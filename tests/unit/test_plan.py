@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.plan import GPUS, Assumptions, Scale, Shape, project, seconds
+from harness.plan import GPUS, Assumptions, Measured, Scale, Shape, calibrate, project, seconds
 from harness.work import Work
 
 SHAPE = Shape(params=4_000_000_000, weight_bytes=8_000_000_000, layers=36, width=2560, heads=32)
@@ -50,3 +50,21 @@ def test_one_token_at_a_time_is_priced_by_reading_the_weights():
 def test_a_larger_overhead_never_makes_a_plan_faster(work):
     fast, slow = Assumptions(overhead_s=0.01), Assumptions(overhead_s=0.05)
     assert seconds(work, SHAPE, slow) >= seconds(work, SHAPE, fast)
+
+
+def test_calibration_recovers_the_overhead_and_utilisation_it_was_measured_with():
+    gpu, truth = GPUS["H200"], Assumptions(GPUS["H200"], 0.25, 0.02)
+    faithful = Work(forwards=5000, prefills=20, rows=5000, prefill_rows=20, prompt_tokens=700,
+                    decode_tokens=4980)
+    fast = Work(forwards=300, prefills=2, rows=6000, prefill_rows=40, prompt_tokens=200_000,
+                decode_tokens=5960)
+    flat = Shape(SHAPE.params, SHAPE.weight_bytes, layers=0, width=0, heads=1)  # no attention term
+    runs = {"faithful": [Measured(faithful.forwards, faithful.tokens,
+                                  seconds(faithful, flat, truth), flat)],
+            "fast": [Measured(fast.forwards, fast.tokens, seconds(fast, flat, truth), flat)]}
+    fitted = calibrate(runs, gpu)
+    assert abs(fitted.overhead_s - 0.02) < 1e-9 and abs(fitted.utilisation - 0.25) < 1e-9
+
+
+def test_calibration_without_runs_keeps_the_assumed_figures():
+    assert calibrate({}, GPUS["A40"]) == Assumptions(GPUS["A40"])
