@@ -85,16 +85,23 @@ class Profile:
     name: ProfileName
     models: dict[str, ModelSpec]
     sizes: dict[str, Any] = field(default_factory=dict)
+    generalisation: dict[str, str] = field(default_factory=dict)  # source -> the other model
 
     @property
     def rules(self) -> Rules:
         return RULES[self.name]
 
     def snapshot_name(self, mode: Mode) -> str:
-        """The snapshots/ folder this profile's runs in `mode` are pinned in."""
+        """The snapshots/ folder this profile's runs in `mode` are pinned in: its own for fast mode
+        where batching changes tokens, and for each set of other models (--model)."""
+        name = self.name.value
+        if self.generalisation:
+            name += "-generalisation-" + "+".join(
+                f"{s}={m.split('/')[-1].replace('@', '-')}"
+                for s, m in sorted(self.generalisation.items()))
         if mode is Mode.FAST and not self.rules.batching_exact:
-            return f"{self.name.value}-fast"
-        return self.name.value
+            return f"{name}-fast"
+        return name
 
     @property
     def published(self) -> bool:

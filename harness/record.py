@@ -141,6 +141,8 @@ def status_table(data: dict[str, Any]) -> list[str]:
             "blocked", "skipped", "error", "not replicated") or e.get("drift") == "drifted") else ""
         status = e["verdict"] + (f" · {e['drift']}" if e.get("drift") in ("drifted", "unpinned")
                                  else "")
+        if e.get("generalisation"):
+            msg = f"  (generalisation test on {e['generalisation']}){msg}"
         lines.append(f"{status:<26} {e['kind']:<11} {e['id']}{msg}"[:220])
     summary = ", ".join(f"{n} {v}" for v, n in sorted(data["counts"].get("all", {}).items()))
     lines.append(f"claims: {summary or 'none run'} (profile {data['environment']['profile']})")

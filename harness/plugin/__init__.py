@@ -20,8 +20,9 @@ from harness.plugin.recording import RecordCollector, pytest_terminal_summary  #
 from harness.plugin.scheduling import (pin_worker_gpus, pytest_configure_node,  # noqa: F401
                                        pytest_report_collectionfinish, pytest_xdist_make_scheduler)
 from harness.backends import Backend, register_trace_code
+from harness.generalisation import Override, generalised
 from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, MODE, MODELS,
-                                  PROFILE, RECORD, SPEC)
+                                  PROFILE, RECORD, RETARGET_REASONS, SPEC)
 from harness.profiles import Mode, Profile, ProfileName, get_profile
 
 MARKERS = {
@@ -46,6 +47,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--backend", choices=[b.value for b in Backend], default=Backend.LOCAL.value,
                     help="where traces run: here; ndif-local, through nnsight's serialise-and-run "
                          "simulation of an NDIF request on the model loaded here; or ndif")
+    group.addoption("--model", action="append", default=[], metavar="SOURCE=ORG/NAME[@REV]",
+                    help="re-run a source's published claims on another model of its "
+                         "architecture class, layers mapped by relative depth: a generalisation "
+                         "test, pinned under its own snapshot profile (repeatable)")
     group.addoption("--results", default="reports/results.json",
                     help="where the run record is written (relative to the rootdir)")
     group.addoption("--gpus", default=None,
@@ -84,7 +89,8 @@ def pytest_configure(config: pytest.Config) -> None:
     pin_worker_gpus(config)  # first: resolving the profile may start CUDA
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {text}")
-    config.stash[PROFILE] = resolve_profile(config)
+    config.stash[PROFILE], config.stash[RETARGET_REASONS] = retarget(config,
+                                                                      resolve_profile(config))
     config.stash[MODE] = Mode(config.getoption("mode"))
     config.stash[BACKEND] = Backend(config.getoption("backend"))
     config.stash[BACKEND_REASONS] = {}
@@ -99,15 +105,29 @@ def pytest_configure(config: pytest.Config) -> None:
         env = run_record.environment(config.stash[PROFILE].name.value, config.rootpath,
                                      dt.datetime.now(dt.timezone.utc), config.stash[MODE].value,
                                      config.stash[BACKEND])
+        env["generalisation"] = config.stash[PROFILE].generalisation
         config.stash[RECORD] = run_record.RunRecord(env)
         config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
+
+
+def retarget(config: pytest.Config, profile: Profile) -> tuple[Profile, dict[str, str]]:
+    """The profile with --model's other models, and why any source could not take its model."""
+    overrides = [Override.parse(text) for text in config.getoption("model")]
+    if not overrides:
+        return profile, {}
+    if not profile.published:
+        raise pytest.UsageError("--model re-runs published claims: use it with the published "
+                                "profile (--profile=published, or -m gpu/hub)")
+    return generalised(profile, overrides)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
     return (f"interp-claims profile: {config.stash[PROFILE].name.value}, "
             f"mode: {config.stash[MODE].value}"
             + ("" if config.stash[BACKEND] is Backend.LOCAL
-               else f", backend: {config.stash[BACKEND].value}"))
+               else f", backend: {config.stash[BACKEND].value}")
+            + "".join(f", generalisation: {s} on {m}"
+                      for s, m in config.stash[PROFILE].generalisation.items()))
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,8 @@ import pytest
 
 from harness.backends import Backend, ndif_skip_reason
 from harness.claims import ClaimSpec, Kind, Needs
-from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, PROFILE, SPEC,
-                                  STATE, TestState)
+from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, PROFILE,
+                                  RETARGET_REASONS, SPEC, STATE, TestState)
 from harness.verdicts import BLOCKED_PREFIX
 
 
@@ -21,6 +21,8 @@ def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
     prof = item.config.stash[PROFILE]
     if item.config.stash[BACKEND] is Backend.NDIF:
         return ndif_reason(item.config, spec.source_name)
+    if spec.source_name in item.config.stash[RETARGET_REASONS]:
+        return item.config.stash[RETARGET_REASONS][spec.source_name]
     if not prof.rules.published_files or spec.needs is Needs.CPU:
         return None
     model = prof.models.get(spec.source_name)

@@ -98,6 +98,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
                      "published": spec.headline_of(spec.published)},
         "peak_gpu_bytes": peak_gpu_bytes(),
         "mode": item.config.stash[MODE].value,
+        "generalisation": prof.generalisation.get(spec.source_name),
         "gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
         "device_audit": sorted(set(item.stash.get(AUDIT, []))) or None,
         "model": item.config.stash[MODELS].get(spec.source_name),

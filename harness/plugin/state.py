@@ -19,6 +19,7 @@ PROFILE = pytest.StashKey[Profile]()
 MODE = pytest.StashKey[Mode]()
 BACKEND = pytest.StashKey[Backend]()
 BACKEND_REASONS = pytest.StashKey[dict[str, str | None]]()  # --backend=ndif: per source
+RETARGET_REASONS = pytest.StashKey[dict[str, str]]()  # --model: sources it could not re-target
 ANCHORS = pytest.StashKey[dict[str, tuple[str, str]]]()
 DESELECTED = pytest.StashKey[list[pytest.Item]]()
 RECORD = pytest.StashKey[run_record.RunRecord]()

@@ -1,7 +1,7 @@
 """Seed 000's experiment sizes, per profile."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from harness.profiles import relative_layers
 from harness.sources.cot.task import PAIRED_PROBLEMS, PROBLEMS
@@ -33,6 +33,16 @@ class CotSizes:
     early_noise_steps: tuple[int, int] = (1, 50)
     self_patch_layer: int = 30
     fast_batch: int = 32  # fast mode: prompts per generate call (the notebook: 1)
+
+    def at_depth(self, depth: int) -> "CotSizes":
+        """These sizes on a model `depth` layers deep: every layer at the same relative depth as
+        in the published 36 (the screen deduplicated)."""
+        def mapped(layers: tuple[int, ...]) -> tuple[int, ...]:
+            return relative_layers(layers, QWEN3_DEPTH, depth)
+
+        return replace(self, anchor_layer=mapped((self.anchor_layer,))[0],
+                       screen_layers=tuple(sorted(set(mapped(self.screen_layers)))),
+                       self_patch_layer=mapped((self.self_patch_layer,))[0])
 
 
 PUBLISHED = CotSizes(anchor_layer=18, screen_layers=SCREEN)

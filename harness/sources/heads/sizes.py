@@ -23,6 +23,11 @@ class HeadsSizes:
     anchor_blocks: tuple[int, ...] | None = None
     anchor_heads: tuple[int, ...] | None = None
 
+    def at_depth(self, depth: int) -> "HeadsSizes":
+        """These sizes on a model `depth` blocks deep: the same (§2 sweeps every block and its
+        rule picks the block; the published profile has no smoke-test block)."""
+        return self
+
 
 PUBLISHED = HeadsSizes(smoke_block=None)
 # The organism's 4 blocks: block 2 is the latest whose next block exists.

@@ -35,6 +35,16 @@ class LookbackSizes:
         return replace(self, predict_batch=self.fast_batch, interchange_batch=self.fast_batch,
                        answer_batch=self.fast_batch)
 
+    def at_depth(self, depth: int) -> "LookbackSizes":
+        """These sizes on a model `depth` layers deep: each layer list at the same relative depths
+        as in Llama-3.1-8B's 32 (deduplicated)."""
+        def mapped(layers: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(sorted(set(relative_layers(layers, LLAMA_DEPTH, depth))))
+
+        return replace(self, self_patch_layers=mapped(self.self_patch_layers),
+                       source_freeze_layers=mapped(self.source_freeze_layers),
+                       source_plain_layers=mapped(self.source_plain_layers))
+
     def first(self, rows: list) -> list:
         """The first `sample_cap` rows of a seeded sample set (all of them when uncapped)."""
         return rows[:self.sample_cap]

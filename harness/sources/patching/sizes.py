@@ -17,6 +17,12 @@ class PatchingSizes:
     patch_layer: int
     n_layers: int
 
+    def at_depth(self, depth: int) -> "PatchingSizes":
+        """These sizes on a GPT-2 `depth` blocks deep: the patched block at the seed's relative
+        depth, every block swept."""
+        return PatchingSizes(patch_layer=relative_layers((self.patch_layer,), GPT2_DEPTH, depth,
+                                                         blocks_after=1)[0], n_layers=depth)
+
 
 PUBLISHED = PatchingSizes(patch_layer=SEED_PATCH_LAYER, n_layers=GPT2_DEPTH)
 
