@@ -7,7 +7,9 @@ import datetime as dt
 import pytest
 
 from harness import record as run_record
+from harness.backends import Backend, register_trace_code
 from harness.claims import Kind, Needs, spec_of
+from harness.generalisation import Override, generalised
 from harness.models import Loaded, load
 from harness.plugin.blocking import (pytest_collection_modifyitems, pytest_deselected,  # noqa: F401
                                      pytest_runtest_setup)
@@ -15,12 +17,10 @@ from harness.plugin.device_audit import pytest_runtest_protocol  # noqa: F401
 from harness.plugin.judging import judge, pytest_runtest_makereport  # noqa: F401
 from harness.plugin.metering import pytest_fixture_setup  # noqa: F401
 from harness.plugin.planning import add_options as add_plan_options
-from harness.plugin.planning import pytest_runtestloop  # noqa: F401
+from harness.plugin.planning import pytest_cmdline_main, pytest_runtestloop  # noqa: F401
 from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
 from harness.plugin.scheduling import (pin_worker_gpus, pytest_configure_node,  # noqa: F401
                                        pytest_report_collectionfinish, pytest_xdist_make_scheduler)
-from harness.backends import Backend, register_trace_code
-from harness.generalisation import Override, generalised
 from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, MODE, MODELS,
                                   PROFILE, RECORD, RETARGET_REASONS, SPEC)
 from harness.profiles import Mode, Profile, ProfileName, get_profile

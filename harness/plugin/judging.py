@@ -9,8 +9,8 @@ import pytest
 
 from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.device_audit import audited
-from harness.plugin.state import (ANCHORS, AUDIT, MODE, MODELS, PROFILE, RECORD_PROPERTY, SPEC, STATE,
-                                  TestState)
+from harness.plugin.state import (ANCHORS, AUDIT, MODE, MODELS, PROFILE, RECORD_PROPERTY, SPEC,
+                                  STATE, TestState)
 from harness.profiles import Pinning, Profile
 from harness.snapshots import (Comparison, extension_for, read_snapshot, snapshot_path,
                                snapshot_payload)

@@ -43,6 +43,13 @@ def _values(items: list[pytest.Item], root) -> tuple[Any, Any]:
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """A plan runs nothing, so it runs in this process: no xdist workers (-n is ignored)."""
+    if config.getoption("plan"):
+        config.option.numprocesses, config.option.dist, config.option.tx = None, "no", []
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
     config = session.config
     if not config.getoption("plan"):

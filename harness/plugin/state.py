@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from harness import record as run_record
-from harness.claims import ClaimSpec
 from harness.backends import Backend
+from harness.claims import ClaimSpec
 from harness.profiles import Mode, Profile
 from harness.snapshots import ComparisonLog
 from harness.verdicts import Drift, Failure

@@ -4,9 +4,9 @@ from __future__ import annotations
 import copy
 import json
 
+from harness import history as run_history
 from harness.canary import canary_report, read_packages, summary_lines
 from harness.report import render
-from harness import history as run_history
 from tests.sample_results import results
 
 

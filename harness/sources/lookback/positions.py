@@ -6,8 +6,7 @@ from typing import Any
 
 from harness.sources.lookback.runner import LookbackRunner
 from harness.sources.lookback.task import (CHARACTERS, OBJECTS, STATES, Counterfactual, Layout,
-                                           Pair, build_answer, build_binding, build_source,
-                                           layout)
+                                           Pair, build_answer, build_binding, build_source, layout)
 
 
 @dataclass
