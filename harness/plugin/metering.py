@@ -1,11 +1,13 @@
 """The work each experiment fixture of a source's claims folder asked of the models, attributed
-to the test that set it up and carried to the run record (from xdist workers too)."""
+to the test that set it up and carried to the run record (from xdist workers too); the fixture
+itself runs on the experiment thread (`experiment_thread.py`)."""
 from __future__ import annotations
 
 import time
 
 import pytest
 
+from harness.plugin.experiment_thread import on_experiment_thread
 from harness.sources import registered
 from harness.work import METER, Work
 
@@ -14,13 +16,16 @@ WORK_PROPERTY = "interp_claims_work"
 
 @pytest.hookimpl(wrapper=True)
 def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureRequest):
+    source = fixturedef.baseid.rstrip("/").split("/")[-1]
+    if (source in registered() and not getattr(fixturedef.func, "on_experiment_thread", False)
+            and not request.config.getoption("device_audit")):
+        fixturedef.func = on_experiment_thread(fixturedef.func)
     before, started = METER.total + Work(), time.perf_counter()  # a copy of the counts
     try:
         return (yield)
     finally:
         done = METER.total - before
         item = getattr(request, "_pyfuncitem", None)
-        source = fixturedef.baseid.rstrip("/").split("/")[-1]
         if done.forwards and item is not None and source in registered():
             item.user_properties.append((WORK_PROPERTY, {"source": source,
                                                          "step": fixturedef.argname,

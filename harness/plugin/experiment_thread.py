@@ -1,0 +1,30 @@
+"""Source fixtures run on one dedicated thread. nnsight interleaves interventions in greenlets,
+whose switches copy stack slices; on pytest's deep main-thread stack that made every traced
+forward 1.3-1.6x slower than the same call made directly (README, "Cost and speed"). A fresh
+thread starts with a shallow stack. The model fixture runs there too, so `harness.models.load`'s
+one-thread setting applies to every experiment. Off under --device-audit, whose torch function
+mode is per thread."""
+from __future__ import annotations
+
+import functools
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+NAME = "interp-claims-experiments"
+_EXECUTOR: ThreadPoolExecutor | None = None
+
+
+def on_experiment_thread(func: Callable[..., Any]) -> Callable[..., Any]:
+    """`func`, called on the experiment thread (directly when already there)."""
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        global _EXECUTOR
+        if threading.current_thread().name.startswith(NAME):
+            return func(*args, **kwargs)
+        if _EXECUTOR is None:
+            _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix=NAME)
+        return _EXECUTOR.submit(func, *args, **kwargs).result()
+
+    call.on_experiment_thread = True
+    return call
