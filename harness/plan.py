@@ -3,7 +3,7 @@ ledger) priced on a named GPU, with no model loaded. Faithful decoding is latenc
 forward per token, each reading every weight), fast mode compute-bound; the model says which."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 from harness.work import Work
 
@@ -146,6 +146,3 @@ def total(steps: list[StepPlan]) -> Work:
         found = found + s.work
     return found
 
-
-def count_fields() -> tuple[str, ...]:
-    return tuple(f.name for f in fields(Work))

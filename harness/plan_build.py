@@ -4,8 +4,8 @@ ledgers, else the organisms' ledgers projected by the source's `plan.py`), price
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -16,7 +16,8 @@ from harness.models import DTYPES
 from harness.plan import (Assumptions, Gpu, Measured, Scale, Shape, StepPlan, calibrate,
                           mean_tokens, project, seconds, total)
 from harness.profiles import Mode, ModelSpec, Profile, get_profile
-from harness.sources import REPO_ROOT, source
+from harness.rehearsal.build import published_cache_default, snapshot_dir
+from harness.sources import source
 
 
 @dataclass(frozen=True)
@@ -52,29 +53,21 @@ class ScaleContext:
         return self.published_shape.layers / self.tiny_shape.layers
 
 
-def published_cache() -> Path:
-    """HF_HOME if set, else the project's shared cache of published configs and tokenizers."""
-    return Path(os.environ.get("HF_HOME") or REPO_ROOT.parent / "shared" / "hf-cache")
-
-
 def published_tokenizer(spec: ModelSpec) -> Any:
     """spec's tokenizer from its pinned snapshot in the published cache (no hub)."""
     from transformers import AutoTokenizer
 
-    from harness.rehearsal.build import snapshot_dir
-
-    return AutoTokenizer.from_pretrained(snapshot_dir(published_cache(), spec))
+    return AutoTokenizer.from_pretrained(snapshot_dir(published_cache_default(), spec))
 
 
+@cache
 def shape_of(spec: ModelSpec) -> Shape:
     """Parameters, bytes, depth and width of spec's model, built on the meta device."""
     from transformers import AutoConfig, AutoModelForCausalLM
 
     with torch.device("meta"):
         if spec.hf_id:
-            from harness.rehearsal.build import snapshot_dir
-
-            config = AutoConfig.from_pretrained(snapshot_dir(published_cache(), spec))
+            config = AutoConfig.from_pretrained(snapshot_dir(published_cache_default(), spec))
             model = AutoModelForCausalLM.from_config(config)
         else:
             organism = source(spec.source).part("organism")

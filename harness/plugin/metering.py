@@ -3,13 +3,14 @@ to the test that set it up and carried to the run record (from xdist workers too
 itself runs on the experiment thread (`experiment_thread.py`)."""
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import pytest
 
 from harness.plugin.experiment_thread import on_experiment_thread
 from harness.sources import registered
-from harness.work import METER, Work
+from harness.work import METER
 
 WORK_PROPERTY = "interp_claims_work"
 
@@ -20,7 +21,7 @@ def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureR
     if (source in registered() and not getattr(fixturedef.func, "on_experiment_thread", False)
             and not request.config.getoption("device_audit")):
         fixturedef.func = on_experiment_thread(fixturedef.func)
-    before, started = METER.total + Work(), time.perf_counter()  # a copy of the counts
+    before, started = dataclasses.replace(METER.total), time.perf_counter()
     try:
         return (yield)
     finally:

@@ -21,16 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from harness.profiles import ProfileName, get_profile
-from harness.rehearsal.build import build_cache, snapshot_dir
+from harness.rehearsal.build import build_cache, published_cache_default, snapshot_dir
 
 FAILED = ("error", "not replicated")
 MIN_SOURCE_SECONDS = 20
-
-
-def published_cache_default() -> Path:
-    """The published configs and tokenizers: HF_HOME if set, else the project's shared cache."""
-    return Path(os.environ.get("HF_HOME") or Path(__file__).resolve().parents[3] / "shared"
-                / "hf-cache")
 
 
 def gpu_name(device: str) -> str | None:

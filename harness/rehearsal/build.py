@@ -4,6 +4,7 @@ published loader (`from_pretrained(hf_id, revision=…)`, offline) runs on them.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -18,6 +19,12 @@ from harness.profiles import ModelSpec
 # Narrow rehearsal models keep every published shape but the width: 8 dimensions per head.
 DIMS_PER_HEAD = 8
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+
+
+def published_cache_default() -> Path:
+    """The published configs and tokenizers: HF_HOME if set, else the project's shared cache."""
+    return Path(os.environ.get("HF_HOME") or Path(__file__).resolve().parents[3] / "shared"
+                / "hf-cache")
 
 
 def snapshot_dir(cache: Path, spec: ModelSpec) -> Path:

@@ -134,10 +134,6 @@ class CotRunner:
             return baselines
         return self.generate_many(prefixes, max_new, "cot §6 references")
 
-    def forced_answer(self, prefix: Sequence[int]) -> int | None:
-        """§1: close the block, force `\\boxed{`, parse what the model writes in `forced_tokens`."""
-        return self.forced_answers([prefix])[0]
-
     def forced_answers(self, prefixes: Sequence[Sequence[int]],
                        what: str = "cot forced answers") -> list[int | None]:
         """§1's forced answer after each prefix (batched in fast mode)."""
