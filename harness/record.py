@@ -106,9 +106,14 @@ class RunRecord:
         self.entries.append(entry)
 
     def add_work(self, counted: dict[str, Any]) -> None:
-        """One experiment fixture's counted model work (harness.work), under its source."""
+        """One experiment fixture's counted model work (harness.work), under its source. A step
+        counted twice (computed on two workers) adds up, so the ledger check sees it."""
         source, step = counted.pop("source"), counted.pop("step")
-        self.work.setdefault(source, {})[step] = counted
+        before = self.work.setdefault(source, {}).get(step)
+        if before is not None:
+            counted = {k: before[k] + v if isinstance(v, (int, float)) else f"{before[k]},{v}"
+                       for k, v in counted.items()}
+        self.work[source][step] = counted
 
     def as_json(self, finished: dt.datetime) -> dict[str, Any]:
         started = dt.datetime.fromisoformat(self.env["started"])

@@ -12,7 +12,7 @@ from harness.sources.lookback.answers import AnswerSweep, answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, behaviour,
                                                 keep_correct, visibility)
 from harness.sources.lookback.identity import SelfPatch, self_patch
-from harness.sources.lookback.interchange import SourceSweep, Sweep, source_sweep, sweeps
+from harness.sources.lookback.interchange import SourceSweep, Sweep, binding_sweep, source_sweep
 from harness.sources.lookback.low_rank import LowRank, low_rank
 from harness.sources.lookback.positions import (InterventionTokens, PromptAlignment,
                                                 SingleTokenEntities, intervention_tokens,
@@ -102,8 +102,18 @@ def _nonempty(rows, what: str):
 
 
 @pytest.fixture(scope="package")
-def lookback_sweeps(lookback_runner, lookback_kept) -> dict[str, Sweep]:
-    return sweeps(lookback_runner, _nonempty(lookback_kept, "binding"))
+def lookback_reversed(lookback_runner, lookback_kept) -> Sweep:
+    return binding_sweep(lookback_runner, _nonempty(lookback_kept, "binding"), "reversed")
+
+
+@pytest.fixture(scope="package")
+def lookback_same_position(lookback_runner, lookback_kept) -> Sweep:
+    return binding_sweep(lookback_runner, _nonempty(lookback_kept, "binding"), "same position")
+
+
+@pytest.fixture(scope="package")
+def lookback_opaque(lookback_runner, lookback_kept) -> Sweep:
+    return binding_sweep(lookback_runner, _nonempty(lookback_kept, "binding"), "opaque control")
 
 
 @pytest.fixture(scope="package")
@@ -145,9 +155,9 @@ def lookback_answer(lookback_runner, lookback_answer_kept) -> AnswerSweep:
 
 
 @pytest.fixture(scope="package")
-def lookback_low_rank(lookback_runner, lookback_kept, lookback_sweeps) -> LowRank:
+def lookback_low_rank(lookback_runner, lookback_kept, lookback_reversed) -> LowRank:
     """§7 at the reversed curve's peak layer."""
-    return low_rank(lookback_runner, lookback_kept, lookback_sweeps["reversed"].peak_layer)
+    return low_rank(lookback_runner, lookback_kept, lookback_reversed.peak_layer)
 
 
 @pytest.fixture(scope="package")

@@ -149,8 +149,8 @@ def _peak(sweep) -> dict:
        published={"peak_iia": 0.775, "peak_layer": 15, "n": 102}, provenance=NB.format(4),
        criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
        tolerance=RATE)
-def test_binding_iia(judge, lookback_sweeps):
-    judge(_peak(lookback_sweeps["reversed"]))
+def test_binding_iia(judge, lookback_reversed):
+    judge(_peak(lookback_reversed))
 
 
 @claim("lookback.same-position", kind="claim", section="4",
@@ -159,8 +159,8 @@ def test_binding_iia(judge, lookback_sweeps):
        published={"peak_iia": 0.912, "peak_layer": 5, "n": 102}, provenance=NB.format(4),
        criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
        tolerance=RATE)
-def test_same_position(judge, lookback_sweeps):
-    judge(_peak(lookback_sweeps["same position"]))
+def test_same_position(judge, lookback_same_position):
+    judge(_peak(lookback_same_position))
 
 
 @claim("lookback.opaque-control", kind="claim", section="4",
@@ -168,8 +168,8 @@ def test_same_position(judge, lookback_sweeps):
        headline="peak IIA {peak_iia:.3f} (n={n})",
        published={"peak_iia": 0.0, "n": 102}, provenance=NB.format(4),
        criterion=BinomialRate("peak_iia"), requires=BINDING, tolerance=RATE)
-def test_opaque_control(judge, lookback_sweeps):
-    judge(_peak(lookback_sweeps["opaque control"]))
+def test_opaque_control(judge, lookback_opaque):
+    judge(_peak(lookback_opaque))
 
 
 @claim("lookback.reversed-curve", kind="claim", section="4",
@@ -180,8 +180,8 @@ def test_opaque_control(judge, lookback_sweeps):
        tolerance=RATE,
        decisions=("clean-answer survival is recorded beside the curve; the register gives it only "
                   "in words (0.94–0.98 through L10, 0.04 at L14–15, 1.00 at L31)",))
-def test_reversed_curve(judge, lookback_sweeps):
-    s = lookback_sweeps["reversed"]
+def test_reversed_curve(judge, lookback_reversed):
+    s = lookback_reversed
     judge({"iia": s.iia, "peak_layer": s.peak_layer, "n": s.n, "clean_survives": s.clean_survives})
 
 

@@ -21,6 +21,7 @@ from harness.plugin.planning import pytest_cmdline_main, pytest_runtestloop  # n
 from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
 from harness.plugin.scheduling import (pin_worker_gpus, pytest_configure_node,  # noqa: F401
                                        pytest_report_collectionfinish, pytest_xdist_make_scheduler)
+from harness.plugin.splitting import UNITS_FILE, make_store, remove_store, worker_count
 from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, MODE, MODELS,
                                   PROFILE, RECORD, RETARGET_REASONS, SPEC)
 from harness.profiles import Mode, Profile, ProfileName, get_profile
@@ -99,6 +100,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[ANCHORS] = {}
     config.stash[DESELECTED] = []
     config.stash[MODELS] = {}
+    make_store(config)
     if getattr(config.option, "dist", "no") == "load":
         config.option.dist = "loadfile"  # grouped by source folder: see scheduling.py
     if not hasattr(config, "workerinput"):
@@ -108,6 +110,15 @@ def pytest_configure(config: pytest.Config) -> None:
         env["generalisation"] = config.stash[PROFILE].generalisation
         config.stash[RECORD] = run_record.RunRecord(env)
         config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    remove_store(config)
+
+
+def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None:
+    """A source's unit items (splitting.py) exist only under xdist."""
+    return True if collection_path.name == UNITS_FILE and not worker_count(config) else None
 
 
 def retarget(config: pytest.Config, profile: Profile) -> tuple[Profile, dict[str, str]]:

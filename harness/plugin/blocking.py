@@ -5,6 +5,7 @@ import pytest
 
 from harness.backends import Backend, ndif_skip_reason
 from harness.claims import ClaimSpec, Kind, Needs
+from harness.plugin.splitting import select_units
 from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, PROFILE,
                                   RETARGET_REASONS, SPEC, STATE, TestState)
 from harness.verdicts import BLOCKED_PREFIX
@@ -50,7 +51,13 @@ def ndif_reason(config: pytest.Config, source: str) -> str:
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
-    """Bring back deselected anchors that selected, runnable claims require; run anchors first."""
+    """Drop the unit items that do not split this run; bring back deselected anchors that
+    selected, runnable claims require; run anchors first."""
+    dropped = select_units(config, items)
+    if dropped:
+        gone = set(map(id, dropped))
+        items[:] = [it for it in items if id(it) not in gone]
+        config.hook.pytest_deselected(items=dropped)
     by_id = {it.stash[SPEC].id: it for it in [*items, *config.stash[DESELECTED]] if SPEC in it.stash}
     selected = set(map(id, items))
     wanted: list[pytest.Item] = []

@@ -100,6 +100,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
         "mode": item.config.stash[MODE].value,
         "generalisation": prof.generalisation.get(spec.source_name),
         "gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
+        "worker": os.environ.get("PYTEST_XDIST_WORKER"),
         "device_audit": sorted(set(item.stash.get(AUDIT, []))) or None,
         "model": item.config.stash[MODELS].get(spec.source_name),
     }

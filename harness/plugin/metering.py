@@ -4,11 +4,13 @@ itself runs on the experiment thread (`experiment_thread.py`)."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 
 import pytest
 
 from harness.plugin.experiment_thread import on_experiment_thread
+from harness.plugin.splitting import stored
 from harness.sources import registered
 from harness.work import METER
 
@@ -21,6 +23,7 @@ def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureR
     if (source in registered() and not getattr(fixturedef.func, "on_experiment_thread", False)
             and not request.config.getoption("device_audit")):
         fixturedef.func = on_experiment_thread(fixturedef.func)
+    stored(request.config, source, fixturedef)
     before, started = dataclasses.replace(METER.total), time.perf_counter()
     try:
         return (yield)
@@ -30,6 +33,8 @@ def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureR
         if done.forwards and item is not None and source in registered():
             item.user_properties.append((WORK_PROPERTY, {"source": source,
                                                          "step": fixturedef.argname,
+                                                         "worker": os.environ.get(
+                                                             "PYTEST_XDIST_WORKER"),
                                                          "seconds": round(time.perf_counter()
                                                                           - started, 3),
                                                          **done.as_record()}))

@@ -7,11 +7,16 @@ from typing import Any
 
 import pytest
 
+from harness.plugin.splitting import give_store, is_unit
+
 GPU_INPUT = "interp_claims_gpus"  # the workerinput key carrying a worker's CUDA_VISIBLE_DEVICES
 
 
 def source_scope(nodeid: str, sources: set[str]) -> str:
-    """The folder of a source's tests (claims/<source>/), else the test's own file."""
+    """A unit item alone (splitting.py); else the folder of a source's tests (claims/<source>/),
+    else the test's own file."""
+    if is_unit(nodeid):
+        return nodeid
     path = nodeid.split("::", 1)[0]
     folder, _, _ = path.rpartition("/")
     return folder if folder.rpartition("/")[2] in sources else path
@@ -54,7 +59,9 @@ def share_of(gpus: list[str], worker: int, workers: int) -> list[str]:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """Give each xdist worker its own GPUs, set as CUDA_VISIBLE_DEVICES before CUDA starts there."""
+    """Give each xdist worker its own GPUs, set as CUDA_VISIBLE_DEVICES before CUDA starts there,
+    and the run's step store."""
+    give_store(node)
     gpus = visible_gpus(node.config)
     if gpus:
         worker = int(node.gateway.id.removeprefix("gw"))

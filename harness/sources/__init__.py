@@ -38,6 +38,11 @@ class Source:
     models: Mapping[ProfileName, ModelSpec]
     sizes: Mapping[ProfileName, Any] = field(default_factory=dict)
     organisms_dir: Path = BUILT_IN_ORGANISMS
+    # Where xdist has more workers than sources: experiment fixtures that a spare worker may run
+    # on its own (costliest first, by the plan), and the fixtures they need, computed once and
+    # shared through the on-disk step store (harness/steps.py).
+    units: tuple[str, ...] = ()
+    shared_steps: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         models = {p: dataclasses.replace(m, source=self.name) for p, m in self.models.items()}

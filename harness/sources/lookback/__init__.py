@@ -20,4 +20,7 @@ SOURCE = Source(
     },
     sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,
            ProfileName.REHEARSAL: sizes.REHEARSAL},
+    units=("lookback_answer", "lookback_reversed", "lookback_same_position", "lookback_opaque",
+           "lookback_low_rank", "lookback_source_freeze", "lookback_source_plain"),
+    shared_steps=("lookback_kept", "lookback_answer_kept", "lookback_source_kept"),
 )

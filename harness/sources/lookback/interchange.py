@@ -70,15 +70,14 @@ def sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str, src: li
     return Sweep(name, iia, survives, len(rows))
 
 
-def sweeps(runner: LookbackRunner, rows: list[Counterfactual]) -> dict[str, Sweep]:
-    """§4: reversed drink swap, same-position copy, and the reversed swap at 'opaque' (control)."""
+def binding_sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str) -> Sweep:
+    """§4's sweep `name`: "reversed" (the drink swap), "same position" (the copy straight across)
+    or "opaque control" (the reversed swap at 'opaque'); each its own step, for its own worker."""
     lay = row_layout(runner, rows[0])
     state, state_rev = state_positions(lay)
-    return {
-        "reversed": sweep(runner, rows, "reversed", state, state_rev),
-        "same position": sweep(runner, rows, "same position", state, state),
-        "opaque control": sweep(runner, rows, "opaque control", lay.opaque, lay.opaque[::-1]),
-    }
+    src, dst = {"reversed": (state, state_rev), "same position": (state, state),
+                "opaque control": (lay.opaque, lay.opaque[::-1])}[name]
+    return sweep(runner, rows, name, src, dst)
 
 
 @dataclass

@@ -22,7 +22,8 @@ def published_scales(ctx) -> dict[str, Scale]:
 
     depth = ctx.depth_ratio()
     return {
-        "lookback_sweeps": layers(depth, "every layer"),
+        **{step: layers(depth, "every layer") for step in (
+            "lookback_reversed", "lookback_same_position", "lookback_opaque")},
         "lookback_answer": layers(depth, "every layer"),
         "lookback_source_freeze": layers(len(pub.source_freeze_layers)
                                          / len(tiny.source_freeze_layers), "source_freeze_layers"),

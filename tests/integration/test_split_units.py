@@ -1,0 +1,72 @@
+"""More xdist workers than sources: a source's units run on spare workers, their shared steps
+once through the step store, and the claims give the same snapshots and counted work as one
+worker does (the run fails on drift or moved work)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from harness.sources import registered
+from tests.paths import ROOT
+
+
+def pytest_run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "--profile=tiny", "-p",
+                           "no:cacheprovider", "-q", *args], cwd=ROOT, capture_output=True,
+                          text=True)
+
+
+@pytest.fixture(scope="module")
+def split_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict]:
+    """Lookback's claims in fast mode on two workers: one source, so its units split."""
+    results = tmp_path_factory.mktemp("split") / "results.json"
+    proc = pytest_run("claims/lookback", "--mode=fast", "-n", "2", f"--results={results}")
+    return proc, json.loads(results.read_text())
+
+
+def test_split_run_keeps_snapshots_and_counted_work(split_run):
+    proc, data = split_run
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert not data["work_check"]["lookback"]["differences"]
+    assert all(e["drift"] == "no drift" for e in data["tests"])
+
+
+def test_every_unit_ran_as_an_item(split_run):
+    proc, data = split_run
+    assert f"{len(registered()['lookback'].units) + len(data['tests'])} passed" in proc.stdout
+
+
+def test_steps_were_computed_on_both_workers(split_run):
+    _, data = split_run
+    workers = {step["worker"] for step in data["work"]["lookback"].values()}
+    assert workers == {"gw0", "gw1"}
+
+
+def test_claims_all_ran_in_one_worker_after_their_anchors(split_run):
+    _, data = split_run
+    assert len({e["worker"] for e in data["tests"]}) == 1
+
+
+def groups(*args: str) -> str:
+    proc = pytest_run("--collect-only", *args)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    return next(line for line in proc.stdout.splitlines() if line.startswith("worker groups"))
+
+
+def test_collect_only_shows_units_as_groups_of_their_own():
+    line = groups("-n", "8", "claims/lookback", "claims/patching")
+    for step in registered()["lookback"].units:
+        assert f"claims/lookback/test_units.py::test_unit[{step}] (1)" in line
+
+
+def test_units_stay_out_while_sources_fill_the_workers():
+    line = groups("-n", "2", "claims/lookback", "claims/patching")
+    assert line.endswith(": claims/lookback (19), claims/patching (8)")
+
+
+def test_a_unit_no_selected_claim_needs_stays_out():
+    line = groups("-n", "8", "claims/lookback", "-k", "binding_iia or test_unit")
+    assert "test_unit[lookback_reversed]" in line and "lookback_answer]" not in line
