@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from harness import plan_build
+from harness import plan_build, plan_split
 from harness.plan import GPUS, Assumptions
 from harness.plugin.state import PROFILE, SPEC
 from harness.snapshots import snapshot_path
@@ -24,9 +24,17 @@ def add_options(group: Any) -> None:
     group.addoption("--plan-overhead-ms", type=float, default=Assumptions.overhead_s * 1000,
                     help="fixed cost of one forward outside the arithmetic (Python, generate, "
                          "nnsight)")
+    group.addoption("--plan-gpus", type=int, default=8,
+                    help="the GPUs the plan's several-GPU figures assume (one xdist worker each)")
     group.addoption("--plan-calibration", default=None,
                     help="a GPU rehearsal's summary (reports/gpu-rehearsal.json): fit the "
                          "utilisation and overhead to its measured runs instead of assuming them")
+
+
+def _fixture_deps(items: list[pytest.Item]) -> dict[str, frozenset[str]]:
+    """Each fixture the items use, with the fixtures it asks for directly."""
+    return {name: frozenset(defs[-1].argnames) for item in items
+            for name, defs in item._fixtureinfo.name2fixturedefs.items()}
 
 
 def _values(items: list[pytest.Item], root) -> tuple[Any, Any]:
@@ -64,8 +72,9 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     profile = config.stash[PROFILE]
     published, pinned = _values(items, config.rootpath)
     built = plan_build.build(config.rootpath, profile, uses, a, published, pinned, fitted)
+    built["split"] = plan_split.figures(built, _fixture_deps(items), config.getoption("plan_gpus"))
     plan_build.write(built, config.rootpath / "reports" / f"plan-{profile.name.value}.json")
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    for line in plan_build.lines(built):
+    for line in [*plan_build.lines(built), *plan_split.lines(built["split"])]:
         reporter.write_line(line)
     return True

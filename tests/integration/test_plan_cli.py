@@ -43,3 +43,12 @@ def test_the_published_plan_projects_the_organisms_work_with_each_sources_reason
     assert cot["faithful"]["basis"] == "projected from the organism's ledger"
     assert any("cot.baseline-accuracy" in s["basis"] for s in cot["faithful"]["steps"])
     assert cot["fast"]["seconds"] < cot["faithful"]["seconds"]
+
+
+def test_the_plan_prices_splitting_each_sources_units_over_spare_gpus():
+    proc, found = plan("tiny", "--plan-gpus", "8")
+    assert "on 8 GPUs (xdist -n 8)" in proc.stdout
+    cot = found["split"]["faithful"]["sources"]["cot"]
+    assert cot["units"] and cot["split_s"] < cot["whole_s"]
+    heads = found["split"]["faithful"]["sources"]["heads"]
+    assert not heads["units"] and heads["split_s"] == heads["whole_s"]
