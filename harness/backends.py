@@ -25,18 +25,31 @@ def register_trace_code() -> None:
         nnsight.register(name)
 
 
-def simulated(nn_cls: type) -> type:
+def routed(nn_cls: type, remote: bool | str) -> type:
     """A subclass of `nn_cls` (an nnsight model class) whose every trace, generation and session
-    runs through `remote="local"`: the request serialised, deserialised and run in this process."""
+    runs remotely: on NDIF (`remote=True`), or through nnsight's simulation of the round trip
+    (`"local"`: the request serialised, deserialised and run in this process). Its requests are
+    keyed as `nn_cls`, the class NDIF knows, and the work meter attaches to the weights when a
+    model built by name loads them here."""
     def trace(self, *inputs: Any, **kwargs: Any) -> Any:
-        kwargs.setdefault("remote", "local")
+        kwargs.setdefault("remote", remote)
         return nn_cls.trace(self, *inputs, **kwargs)
 
     def session(self, *args: Any, **kwargs: Any) -> Any:
-        kwargs.setdefault("remote", "local")
+        kwargs.setdefault("remote", remote)
         return nn_cls.session(self, *args, **kwargs)
 
-    return type(f"Simulated{nn_cls.__name__}", (nn_cls,), {"trace": trace, "session": session})
+    def dispatch(self) -> None:
+        from harness.work import METER
+
+        loading = not self.dispatched
+        nn_cls.dispatch(self)
+        if loading:
+            METER.attach(self._module)
+
+    return type(f"Routed{nn_cls.__name__}", (nn_cls,), {
+        "trace": trace, "session": session, "dispatch": dispatch,
+        "_remoteable_class": lambda self: nn_cls})
 
 
 def ndif_skip_reason(repo_id: str | None) -> str | None:
@@ -55,9 +68,15 @@ def ndif_skip_reason(repo_id: str | None) -> str | None:
     found = nnsight.status()
     if found.status is NdifStatus.Status.DOWN:
         return f"NDIF is unreachable at {CONFIG.API.HOST}"
-    if repo_id not in found:
+    if not served_revisions(found, repo_id):
         return f"NDIF at {CONFIG.API.HOST} does not serve {repo_id}"
     return None
+
+
+def served_revisions(found: Any, repo_id: str) -> list[str]:
+    """The revisions of `repo_id` an NDIF status (`nnsight.status()`) lists as deployed."""
+    return sorted({d.get("revision") or "main" for d in found.deployments.values()
+                   if str(d.get("repo_id", "")).lower() == repo_id.lower()})
 
 
 def host(backend: Backend) -> str:

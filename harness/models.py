@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from harness.backends import Backend, simulated
+from harness.backends import Backend, routed
 from harness.profiles import ModelSpec
 from harness.work import METER
 
@@ -16,34 +16,102 @@ DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch
 
 @dataclass
 class Loaded:
-    """An nnsight-wrapped model with its tokenizer, the plain transformers module, and where it
-    came from (the run record's `model` block)."""
+    """An nnsight-wrapped model with its tokenizer and where it came from (the run record's
+    `model` block)."""
 
     nn: Any
     tok: Any
-    hf: torch.nn.Module
     spec: ModelSpec
     provenance: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def hf(self) -> torch.nn.Module:
+        """The plain transformers module: the live one, which a model built by name swaps in
+        when its weights load."""
+        return self.nn._module
+
+    @property
     def device(self) -> torch.device:
-        return next(self.hf.parameters()).device
+        """Where inputs are made: the weights' device, or the CPU while the weights are not
+        here (on NDIF, or before a model built by name loads them; nnsight moves inputs)."""
+        found = next(self.hf.parameters()).device
+        return torch.device("cpu") if found.type == "meta" else found
 
 
 def load(spec: ModelSpec, backend: Backend = Backend.LOCAL) -> Loaded:
-    """Load spec's model (published or organism) and wrap it with nnsight.TransformersModel,
-    whose traces run through nnsight's simulated NDIF round trip under `ndif-local`."""
+    """Load spec's model (published or organism) and wrap it with nnsight.TransformersModel.
+    Through NDIF or its simulation the model is built by name instead (`by_name`)."""
     from nnsight import TransformersModel
 
+    if backend is not Backend.LOCAL:
+        return by_name(spec, backend)
     hf, tok, provenance = _load_published(spec) if spec.hf_id else _load_organism(spec)
     if next(hf.parameters()).device.type == "cpu":
         # Wherever the model lands on the CPU (a CPU spec, or a device map without CUDA):
         # bit-identity anchors need one thread, since at 2 CPU matmuls round batch rows differently.
         torch.set_num_threads(1)
     METER.attach(hf)
-    wrapper = simulated(TransformersModel) if backend is Backend.NDIF_LOCAL else TransformersModel
-    nn = wrapper(hf, tokenizer=tok, **pipeline_placement(hf))
-    return Loaded(nn=nn, tok=tok, hf=hf, spec=spec, provenance=provenance)
+    nn = TransformersModel(hf, tokenizer=tok, **pipeline_placement(hf))
+    return Loaded(nn=nn, tok=tok, spec=spec, provenance=provenance)
+
+
+def by_name(spec: ModelSpec, backend: Backend) -> Loaded:
+    """The model as NDIF needs it: built by repo id on the meta device, never handed a loaded
+    module. On NDIF (`ndif`) its weights stay there, at the pinned revision or, where NDIF serves
+    only another, that one (the record says so). In nnsight's simulation (`ndif-local`) they load
+    here at the first trace: a published model from its repo, an organism from a copy saved for
+    the purpose."""
+    from nnsight import TransformersModel
+
+    tok = load_tokenizer(spec)
+    kwargs: dict[str, Any] = {"dtype": DTYPES[spec.dtype], "task": "text-generation"}
+    if spec.attn_implementation:
+        kwargs["attn_implementation"] = spec.attn_implementation
+    if backend is Backend.NDIF:
+        name, revision, provenance = _ndif_revision(spec)
+    else:
+        kwargs["device_map"] = spec.device_map or spec.device
+        if spec.device == "cpu":
+            torch.set_num_threads(1)
+        if spec.hf_id:
+            name, revision = spec.hf_id, spec.revision
+            provenance = _provenance(spec, "loaded at the first trace",
+                                     resolved_revision=resolved_revision(spec))
+        else:
+            hf, _, provenance = _load_organism(spec)
+            name, revision = _saved_copy(hf), None
+    nn = routed(TransformersModel, True if backend is Backend.NDIF else "local")(
+        name, revision=revision, tokenizer=tok, **kwargs)
+    provenance["built"] = ("by name on the meta device; the weights " +
+                           ("stay on NDIF" if backend is Backend.NDIF else "load here at the "
+                            "first trace" + ("" if spec.hf_id else ", from a saved copy")))
+    return Loaded(nn=nn, tok=tok, spec=spec, provenance=provenance)
+
+
+def _ndif_revision(spec: ModelSpec) -> tuple[str, str | None, dict[str, Any]]:
+    """The repo, the revision NDIF serves (the pinned one where it can) and the record."""
+    import nnsight
+
+    from harness.backends import served_revisions
+
+    served = served_revisions(nnsight.status(), spec.hf_id)
+    revision = spec.revision if spec.revision in served or not served else served[0]
+    note = None if revision == spec.revision else (
+        f"NDIF serves {spec.hf_id} at {', '.join(served)}, not the pinned {spec.revision}")
+    return spec.hf_id, revision, _provenance(spec, "NDIF", resolved_revision=revision,
+                                             revision_note=note)
+
+
+def _saved_copy(hf: torch.nn.Module) -> str:
+    """A directory holding `hf` as transformers saves it, removed when this process ends."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="interp-claims-organism-")
+    atexit.register(shutil.rmtree, folder, True)
+    hf.save_pretrained(folder)
+    return folder
 
 
 def pipeline_placement(hf: torch.nn.Module) -> dict[str, Any]:
@@ -74,11 +142,11 @@ def _organism_module(spec: ModelSpec) -> Any:
     return module
 
 
-def _provenance(spec: ModelSpec, hf: torch.nn.Module, **fields: Any) -> dict[str, Any]:
+def _provenance(spec: ModelSpec, device: str, **fields: Any) -> dict[str, Any]:
     return {"source": spec.source, "hf_id": spec.hf_id, "revision": spec.revision,
-            "resolved_revision": None, "dtype": spec.dtype,
-            "device": str(next(hf.parameters()).device), "architecture": type(hf).__name__,
-            "organism": spec.organism, "organism_sha256": None, **fields}
+            "resolved_revision": None, "dtype": spec.dtype, "device": device,
+            "architecture": spec.architecture, "organism": spec.organism,
+            "organism_sha256": None, **fields}
 
 
 def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any, dict[str, Any]]:
@@ -93,7 +161,7 @@ def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any, dict[str, An
     if not spec.device_map:
         hf.to(spec.device)
     tok = load_tokenizer(spec)
-    return hf, tok, _provenance(spec, hf, resolved_revision=resolved_revision(spec),
+    return hf, tok, _provenance(spec, _device_of(hf), resolved_revision=resolved_revision(spec),
                                 **placement(spec, hf))
 
 
@@ -123,4 +191,8 @@ def _load_organism(spec: ModelSpec) -> tuple[torch.nn.Module, Any, dict[str, Any
     hf = _organism_module(spec).build_model(tok)
     digest = load_weights(spec.organism, hf, source(spec.source).organisms_dir)
     hf.to(dtype=DTYPES[spec.dtype], device=spec.device).eval()
-    return hf, tok, _provenance(spec, hf, organism_sha256=digest)
+    return hf, tok, _provenance(spec, _device_of(hf), organism_sha256=digest)
+
+
+def _device_of(hf: torch.nn.Module) -> str:
+    return str(next(hf.parameters()).device)

@@ -1,5 +1,5 @@
 """A pytest plugin (`-p tests.work_counter`) that counts each experiment fixture's forwards and
-positions with its own hook on every loaded model's first decoder block, independently of
+positions with its own hook on every metered model's first decoder block, independently of
 harness.work, and the requests nnsight's local NDIF simulation served; it writes them to
 $WORK_COUNTER_DIR/<pid>.json at the end of the session."""
 from __future__ import annotations
@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 import torch
 
-import harness.plugin
+from harness.work import METER
 
 COUNTS = {"forwards": 0, "positions": 0}
 REQUESTS = {"simulated": 0}
 STEPS: dict[str, dict[str, dict[str, int]]] = {}
-_load = harness.plugin.load
+_attach = METER.attach
 
 
 def first_block(model: torch.nn.Module) -> torch.nn.Module:
@@ -31,13 +31,14 @@ def _count(module, args, kwargs) -> None:
     COUNTS["positions"] += hidden.shape[0] * hidden.shape[1]
 
 
-def _counted_load(spec, *args):
-    loaded = _load(spec, *args)
-    first_block(loaded.hf).register_forward_pre_hook(_count, with_kwargs=True)
-    return loaded
+def _counted_attach(module: torch.nn.Module) -> None:
+    """Wherever the harness meters a model whose weights are here (at load, or when a model built
+    by name loads them at its first trace), count its first block too."""
+    _attach(module)
+    first_block(module).register_forward_pre_hook(_count, with_kwargs=True)
 
 
-harness.plugin.load = _counted_load
+METER.attach = _counted_attach
 
 
 def pytest_configure(config) -> None:

@@ -153,6 +153,12 @@ def mode(request: pytest.FixtureRequest) -> Mode:
     return request.config.stash[MODE]
 
 
+@pytest.fixture(scope="session")
+def backend(request: pytest.FixtureRequest) -> Backend:
+    """Where this session's traces run (--backend)."""
+    return request.config.stash[BACKEND]
+
+
 def model_for(request: pytest.FixtureRequest, source: str) -> Loaded:
     """`source`'s model on the session's profile, its provenance kept for the run record; a skip
     when the profile has none (for a source's session model fixture)."""

@@ -8,6 +8,7 @@ from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.splitting import select_units
 from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, PROFILE,
                                   RETARGET_REASONS, SPEC, STATE, TestState)
+from harness.sources import registered
 from harness.verdicts import BLOCKED_PREFIX
 
 
@@ -21,7 +22,7 @@ def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
     no published files, or where it can)."""
     prof = item.config.stash[PROFILE]
     if item.config.stash[BACKEND] is Backend.NDIF:
-        return ndif_reason(item.config, spec.source_name)
+        return ndif_reason(item.config, spec.source_name) or _ndif_files_reason(item.config, spec)
     if spec.source_name in item.config.stash[RETARGET_REASONS]:
         return item.config.stash[RETARGET_REASONS][spec.source_name]
     if not prof.rules.published_files or spec.needs is Needs.CPU:
@@ -35,16 +36,27 @@ def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
                             tokenizer_only=spec.tokenizer_only)
 
 
-def ndif_reason(config: pytest.Config, source: str) -> str:
-    """Why `source`'s tests do not run on NDIF: no key, the service down, the model not served
-    (asked once per source), or, where it is served, what the suite cannot yet do remotely."""
+def _ndif_files_reason(config: pytest.Config, spec: ClaimSpec) -> str | None:
+    """On NDIF a test needs the model's config and tokenizer here, not its weights or CUDA."""
+    if spec.source_name in config.stash[RETARGET_REASONS]:
+        return config.stash[RETARGET_REASONS][spec.source_name]
+    from harness.resources import weights_reason
+
+    model = config.stash[PROFILE].models[spec.source_name]
+    return weights_reason(model) or weights_reason(model, "tokenizer_config.json")
+
+
+def ndif_reason(config: pytest.Config, source: str) -> str | None:
+    """Why `source`'s tests do not run on NDIF (asked once per source): its experiments are not
+    written for a remote model, no key, the service down, or the model not served."""
     reasons = config.stash[BACKEND_REASONS]
     if source not in reasons:
         model = config.stash[PROFILE].models.get(source)
-        reasons[source] = ndif_skip_reason(model.hf_id if model else None) or (
-            f"NDIF serves {model.hf_id}, but the suite's experiments read tensors and run "
-            "plain-PyTorch reference forwards outside their traces, which a remote model cannot "
-            "do; only --backend=ndif-local runs the remote request path so far")
+        if registered()[source].remote:
+            reasons[source] = ndif_skip_reason(model.hf_id if model else None)
+        else:
+            reasons[source] = (f"source {source}'s experiments read the model outside traces "
+                               f"(plain-PyTorch forwards), which a model on NDIF cannot serve")
     return reasons[source]
 
 

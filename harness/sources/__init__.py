@@ -43,6 +43,9 @@ class Source:
     # shared through the on-disk step store (harness/steps.py).
     units: tuple[str, ...] = ()
     shared_steps: tuple[str, ...] = ()
+    # Whether its experiments run on NDIF (--backend=ndif): every model read inside a trace, every
+    # value written back moved to the model's device, no plain-PyTorch forward a claim needs.
+    remote: bool = False
 
     def __post_init__(self) -> None:
         models = {p: dataclasses.replace(m, source=self.name) for p, m in self.models.items()}

@@ -1,4 +1,5 @@
-"""--backend=ndif: every test skips with the reason it cannot run on NDIF (no key here)."""
+"""--backend=ndif: every test skips with the reason it cannot run on NDIF (no key here); the
+model NDIF needs, built by name, as nnsight's simulation loads it; the revision NDIF serves."""
 from __future__ import annotations
 
 import json
@@ -30,3 +31,54 @@ def test_an_organism_never_runs_on_ndif(tmp_path):
     results = ndif_run(tmp_path, "tiny")
     assert {e["verdict"] for e in results["tests"]} == {"skipped"}
     assert all("organism" in e["message"] for e in results["tests"])
+
+
+def test_ndif_local_builds_the_model_by_name_and_loads_it_at_the_first_trace():
+    from nnsight import TransformersModel
+
+    from harness.backends import Backend
+    from harness.models import load
+    from harness.profiles import get_profile
+    from harness.sources.patching.experiments import clean_cache
+    from harness.work import METER
+
+    loaded = load(get_profile("tiny").models["patching"], Backend.NDIF_LOCAL)
+    assert not loaded.nn.dispatched and next(loaded.hf.parameters()).device.type == "meta"
+    assert loaded.device.type == "cpu" and loaded.nn._remoteable_class() is TransformersModel
+    before = METER.total.forwards
+    clean_cache(loaded, [1, 2, 3])
+    assert loaded.nn.dispatched and next(loaded.hf.parameters()).device.type == "cpu"
+    assert METER.total.forwards == before + 1
+    assert loaded.provenance["built"].startswith("by name on the meta device")
+
+
+class Status:
+    def __init__(self, *revisions: str) -> None:
+        self.deployments = {f"d{i}": {"repo_id": "openai-community/gpt2", "revision": r}
+                            for i, r in enumerate(revisions)}
+
+
+def test_a_run_on_ndif_keeps_the_pinned_revision_where_ndif_serves_it(monkeypatch):
+    import nnsight
+
+    from harness.models import _ndif_revision
+    from harness.profiles import get_profile
+
+    spec = get_profile("published").models["patching"]
+    monkeypatch.setattr(nnsight, "status", lambda: Status("main", spec.revision))
+    name, revision, provenance = _ndif_revision(spec)
+    assert (name, revision, provenance["revision_note"]) == (spec.hf_id, spec.revision, None)
+
+
+def test_a_run_on_ndif_records_that_ndif_serves_another_revision(monkeypatch):
+    import nnsight
+
+    from harness.models import _ndif_revision
+    from harness.profiles import get_profile
+
+    spec = get_profile("published").models["patching"]
+    monkeypatch.setattr(nnsight, "status", lambda: Status("main"))
+    _, revision, provenance = _ndif_revision(spec)
+    assert revision == "main"
+    assert provenance["revision_note"] == (f"NDIF serves {spec.hf_id} at main, not the pinned "
+                                           f"{spec.revision}")

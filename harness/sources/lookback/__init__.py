@@ -23,4 +23,5 @@ SOURCE = Source(
     units=("lookback_answer", "lookback_reversed", "lookback_same_position", "lookback_opaque",
            "lookback_low_rank", "lookback_source_freeze", "lookback_source_plain"),
     shared_steps=("lookback_kept", "lookback_answer_kept", "lookback_source_kept"),
+    remote=True,
 )

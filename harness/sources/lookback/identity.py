@@ -78,7 +78,7 @@ def freeze_identity(runner: LookbackRunner, rows: list[Counterfactual]) -> Ident
 
     def freeze() -> None:
         for index, layer in enumerate(runner.layers):
-            layer.output[:, drinks] = own[index]
+            layer.output[:, drinks] = own[index].to(layer.output.device)
 
     return _identity([-1], [(final_logits(runner, prompts, freeze), final_logits(runner, prompts))])
 

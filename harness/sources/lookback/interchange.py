@@ -113,9 +113,9 @@ def source_sweep(runner: LookbackRunner, rows: list[Counterfactual], last_layers
             with torch.no_grad(), runner.model.nn.trace([r.clean for r in chunk]):
                 for index, layer in enumerate(runner.layers):
                     if index <= L:
-                        layer.output[:, dst] = cf_vals[index]
+                        layer.output[:, dst] = cf_vals[index].to(layer.output.device)
                     if freeze:
-                        layer.output[:, drinks] = clean_vals[index]
+                        layer.output[:, drinks] = clean_vals[index].to(layer.output.device)
                 top = runner.model.nn.lm_head.output[:, -1].argmax(-1).save()
             preds[L] += runner.decode(top)
     return SourceSweep(freeze, list(last_layers), [score(preds[L], rows, "target") for L in last_layers],

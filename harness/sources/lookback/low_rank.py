@@ -87,7 +87,7 @@ def written_logits(runner: LookbackRunner, rows: list[Counterfactual], layer: in
             with tracer.invoke([r.cf for r in chunk]):
                 pass
             with tracer.invoke([r.clean for r in chunk]):
-                layer_mod.output[:, state] = new[i:i + bs]
+                layer_mod.output[:, state] = new[i:i + bs].to(layer_mod.output.device)
                 final = runner.model.nn.lm_head.output[:, -1].save()
         logits.append(final.float().cpu())
     return torch.cat(logits)

@@ -18,4 +18,5 @@ SOURCE = Source(
         ProfileName.TINY: ModelSpec("GPT2LMHeadModel", "float32", "cpu", organism="patching"),
     },
     sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY},
+    remote=True,
 )

@@ -75,7 +75,8 @@ def patched_logits(model: Loaded, ids: Sequence[int], layer: int, positions: Seq
         if positions is None:
             h[layer].output[:] = source
         else:
-            h[layer].output[:, list(positions), :] = source[:, list(positions), :]
+            out = h[layer].output  # `source` may be a copy returned from NDIF (on the CPU)
+            out[:, list(positions), :] = source[:, list(positions), :].to(out.device)
         logits = model.nn.lm_head.output[0, -1].save()
     return logits
 
