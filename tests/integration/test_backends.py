@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+from harness.backends import register_trace_code
 from tests.paths import ROOT
 
 
@@ -42,6 +43,7 @@ def test_ndif_local_builds_the_model_by_name_and_loads_it_at_the_first_trace():
     from harness.sources.patching.experiments import clean_cache
     from harness.work import METER
 
+    register_trace_code()  # as an ndif-local session does
     loaded = load(get_profile("tiny").models["patching"], Backend.NDIF_LOCAL)
     assert not loaded.nn.dispatched and next(loaded.hf.parameters()).device.type == "meta"
     assert loaded.device.type == "cpu" and loaded.nn._remoteable_class() is TransformersModel
@@ -82,3 +84,20 @@ def test_a_run_on_ndif_records_that_ndif_serves_another_revision(monkeypatch):
     assert revision == "main"
     assert provenance["revision_note"] == (f"NDIF serves {spec.hf_id} at main, not the pinned "
                                            f"{spec.revision}")
+
+
+def test_the_simulation_refuses_a_request_that_imports_what_ndif_does_not_allow():
+    import pytest
+    import torch
+
+    from harness.backends import Backend
+    from harness.models import load
+    from harness.profiles import get_profile
+
+    register_trace_code()
+    loaded = load(get_profile("tiny").models["patching"], Backend.NDIF_LOCAL)
+    lm_head = loaded.nn.lm_head
+    with pytest.raises(ImportError, match="_thread, which NDIF's sandbox does not allow"):
+        with loaded.nn.trace(torch.tensor([[1, 2, 3]])):
+            loaded.spec  # a harness dataclass, sent by value: its repr needs _thread
+            lm_head.output.save()

@@ -30,7 +30,7 @@ def self_patch(runner: LookbackRunner, kept: list[Counterfactual],
     positions, _ = state_positions(row_layout(runner, rows[0]))
     layers = list(runner.sizes.self_patch_layers)
     identical, diffs = [], []
-    bs = runner.sizes.interchange_batch
+    bs, lm_head = runner.sizes.interchange_batch, runner.lm_head  # bodies name envoys only
     for layer in layers:
         layer_mod = runner.layers[layer]
         got, ref = [], []
@@ -42,11 +42,11 @@ def self_patch(runner: LookbackRunner, kept: list[Counterfactual],
                 with tracer.invoke(chunk):
                     box["acts"] = layer_mod.output[:, positions]
                     barrier()
-                    base = runner.model.nn.lm_head.output[:, -1].save()
+                    base = lm_head.output[:, -1].save()
                 with tracer.invoke(chunk):
                     barrier()
                     layer_mod.output[:, positions] = box["acts"]
-                    patched = runner.model.nn.lm_head.output[:, -1].save()
+                    patched = lm_head.output[:, -1].save()
             got.append(patched.float().cpu())
             ref.append(base.float().cpu())
         g, r = torch.cat(got), torch.cat(ref)
@@ -74,10 +74,10 @@ def freeze_identity(runner: LookbackRunner, rows: list[Counterfactual]) -> Ident
     every layer) leaves the clean run's final logits bit-identical."""
     drinks, _ = state_positions(row_layout(runner, rows[0]))
     prompts = [r.clean for r in rows[:runner.sizes.interchange_batch]]
-    own = read_layers(runner, prompts, drinks)
+    own, layers = read_layers(runner, prompts, drinks), runner.layers
 
     def freeze() -> None:
-        for index, layer in enumerate(runner.layers):
+        for index, layer in enumerate(layers):
             layer.output[:, drinks] = own[index].to(layer.output.device)
 
     return _identity([-1], [(final_logits(runner, prompts, freeze), final_logits(runner, prompts))])
@@ -87,16 +87,16 @@ def copy_all_identity(runner: LookbackRunner, rows: list[Counterfactual]) -> Ide
     """§4 anchor: copying every position's residual from the counterfactual run at layer L into
     the clean run reproduces the counterfactual run's final logits exactly, at every layer."""
     chunk = rows[:runner.sizes.interchange_batch]
-    clean, cf = [r.clean for r in chunk], [r.cf for r in chunk]
+    clean, cf, layers = [r.clean for r in chunk], [r.cf for r in chunk], runner.layers
     with torch.no_grad(), runner.model.nn.trace(cf):
         outputs = nnsight.save([])
-        for layer in runner.layers:
+        for layer in layers:
             outputs.append(layer.output.clone())
     target = final_logits(runner, cf)
     pairs = []
     for index in range(runner.n_layers):
         def copy(index: int = index) -> None:
-            runner.layers[index].output[:] = outputs[index]
+            layers[index].output[:] = outputs[index]
 
         pairs.append((final_logits(runner, clean, copy), target))
     return _identity(list(range(runner.n_layers)), pairs)

@@ -22,19 +22,19 @@ def interchange_logits(runner: LookbackRunner, rows: list[Counterfactual], layer
     """
     out: list[torch.Tensor] = []
     bs = bs or runner.sizes.interchange_batch
-    layer_mod = runner.layers[layer]
+    layer_mod, lm_head = runner.layers[layer], runner.lm_head  # bodies name envoys only (NDIF)
     for i in range(0, len(rows), bs):
-        chunk = rows[i:i + bs]
+        cf, clean = [r.cf for r in rows[i:i + bs]], [r.clean for r in rows[i:i + bs]]
         box: dict[str, torch.Tensor] = {}
         with torch.no_grad(), runner.model.nn.trace() as tracer:
             barrier = tracer.barrier(2)
-            with tracer.invoke([r.cf for r in chunk]):
+            with tracer.invoke(cf):
                 box["acts"] = layer_mod.output[:, src_pos]
                 barrier()
-            with tracer.invoke([r.clean for r in chunk]):
+            with tracer.invoke(clean):
                 barrier()
                 layer_mod.output[:, dst_pos] = box["acts"]
-                final = runner.model.nn.lm_head.output[:, -1].save()
+                final = lm_head.output[:, -1].save()
         out.append(final.float().cpu())
     return torch.cat(out)
 
@@ -103,7 +103,7 @@ def source_sweep(runner: LookbackRunner, rows: list[Counterfactual], last_layers
     dst = lay.names + lay.objects
     src = [lay.names[1], lay.names[0], lay.names[3], lay.names[2], lay.objects[1], lay.objects[0]]
     drinks, _ = state_positions(lay)
-    bs = runner.sizes.interchange_batch
+    bs, layers, lm_head = runner.sizes.interchange_batch, runner.layers, runner.lm_head
     preds: dict[int, list[str]] = {L: [] for L in last_layers}
     for i in range(0, len(rows), bs):
         chunk = rows[i:i + bs]
@@ -111,12 +111,12 @@ def source_sweep(runner: LookbackRunner, rows: list[Counterfactual], last_layers
         clean_vals = read_layers(runner, [r.clean for r in chunk], drinks) if freeze else None
         for L in last_layers:
             with torch.no_grad(), runner.model.nn.trace([r.clean for r in chunk]):
-                for index, layer in enumerate(runner.layers):
+                for index, layer in enumerate(layers):
                     if index <= L:
                         layer.output[:, dst] = cf_vals[index].to(layer.output.device)
                     if freeze:
                         layer.output[:, drinks] = clean_vals[index].to(layer.output.device)
-                top = runner.model.nn.lm_head.output[:, -1].argmax(-1).save()
+                top = lm_head.output[:, -1].argmax(-1).save()
             preds[L] += runner.decode(top)
     return SourceSweep(freeze, list(last_layers), [score(preds[L], rows, "target") for L in last_layers],
                        [score(preds[L], rows, "clean_ans") for L in last_layers], len(rows))

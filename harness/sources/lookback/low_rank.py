@@ -46,11 +46,11 @@ def _swap_pairs(runner: LookbackRunner, rows: list[Counterfactual], layer: int, 
     bs = runner.sizes.interchange_batch
     layer_mod = runner.layers[layer]
     for i in range(0, len(rows), bs):
-        chunk = rows[i:i + bs]
+        cf, clean = [r.cf for r in rows[i:i + bs]], [r.clean for r in rows[i:i + bs]]
         with torch.no_grad(), runner.model.nn.trace() as tracer:
-            with tracer.invoke([r.cf for r in chunk]):
+            with tracer.invoke(cf):
                 h_src = layer_mod.output[:, state_rev].clone().save()
-            with tracer.invoke([r.clean for r in chunk]):
+            with tracer.invoke(clean):
                 h_dst = layer_mod.output[:, state].clone().save()
         dst.append(h_dst)
         src.append(h_src)
@@ -78,17 +78,16 @@ def written_logits(runner: LookbackRunner, rows: list[Counterfactual], layer: in
                    state: list[int], new: torch.Tensor) -> torch.Tensor:
     """The clean runs' final logits with `new` written at `state` after `layer`, batched as the
     interchange batches: each chunk's counterfactual rows unedited, then its clean rows."""
-    bs = runner.sizes.interchange_batch
-    layer_mod = runner.layers[layer]
+    bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[layer], runner.lm_head
     logits = []
     for i in range(0, len(rows), bs):
-        chunk = rows[i:i + bs]
+        cf, clean = [r.cf for r in rows[i:i + bs]], [r.clean for r in rows[i:i + bs]]
         with torch.no_grad(), runner.model.nn.trace() as tracer:
-            with tracer.invoke([r.cf for r in chunk]):
+            with tracer.invoke(cf):
                 pass
-            with tracer.invoke([r.clean for r in chunk]):
+            with tracer.invoke(clean):
                 layer_mod.output[:, state] = new[i:i + bs].to(layer_mod.output.device)
-                final = runner.model.nn.lm_head.output[:, -1].save()
+                final = lm_head.output[:, -1].save()
         logits.append(final.float().cpu())
     return torch.cat(logits)
 

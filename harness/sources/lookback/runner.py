@@ -28,6 +28,10 @@ class LookbackRunner:
         return self.model.nn.model.layers
 
     @property
+    def lm_head(self):
+        return self.model.nn.lm_head
+
+    @property
     def n_layers(self) -> int:
         return self.model.hf.config.num_hidden_layers
 
@@ -37,10 +41,10 @@ class LookbackRunner:
     def predict(self, prompts: Sequence[str]) -> list[str]:
         """§2: the top-1 next token after `Answer:`, decoded, stripped, lowercased; left padding."""
         out: list[str] = []
-        bs = self.sizes.predict_batch
+        bs, lm_head = self.sizes.predict_batch, self.lm_head  # bodies name envoys only (NDIF)
         for i in range(0, len(prompts), bs):
             with torch.no_grad(), self.model.nn.trace(list(prompts[i:i + bs])):
-                top = self.model.nn.lm_head.output[:, -1].argmax(-1).save()
+                top = lm_head.output[:, -1].argmax(-1).save()
             out += self.decode(top)
         return out
 
@@ -53,9 +57,10 @@ def score(preds: list[str], rows: list[Counterfactual], attr: str) -> float:
 def read_layers(runner: LookbackRunner, prompts: list[str],
                 positions: list[int]) -> list[torch.Tensor]:
     """Every layer's output at `positions`, in one read-only pass: [layer] -> [batch, pos, d]."""
+    layers = runner.layers
     with torch.no_grad(), runner.model.nn.trace(prompts):
         saved = nnsight.save([])
-        for layer in runner.layers:
+        for layer in layers:
             saved.append(layer.output[:, positions].clone())
     return list(saved)
 
@@ -63,8 +68,9 @@ def read_layers(runner: LookbackRunner, prompts: list[str],
 def final_logits(runner: LookbackRunner, prompts: list[str],
                  edit: Callable[[], None] | None = None) -> torch.Tensor:
     """The batch's final-position logits, after `edit` (nnsight module writes) if given."""
+    lm_head = runner.lm_head
     with torch.no_grad(), runner.model.nn.trace(prompts):
         if edit:
             edit()
-        logits = runner.model.nn.lm_head.output[:, -1].save()
+        logits = lm_head.output[:, -1].save()
     return logits.float().cpu()

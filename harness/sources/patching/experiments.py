@@ -58,26 +58,27 @@ def n_layers(model: Loaded) -> int:
 
 def clean_cache(model: Loaded, ids: Sequence[int]) -> tuple[list[torch.Tensor], torch.Tensor]:
     """Every block's output (hook_resid_post) and the final-position logits, in one nnsight trace."""
-    h = blocks(model)
+    h, lm_head = blocks(model), model.nn.lm_head  # a body names only envoys: NDIF's sandbox
     with torch.no_grad(), model.nn.trace(ids_tensor(model, ids)):
         cache = nnsight.save([])
-        for layer in range(n_layers(model)):
-            cache.append(h[layer].output.clone())
-        logits = model.nn.lm_head.output[0, -1].save()
+        for block in h:
+            cache.append(block.output.clone())
+        logits = lm_head.output[0, -1].save()
     return list(cache), logits
 
 
 def patched_logits(model: Loaded, ids: Sequence[int], layer: int, positions: Sequence[int] | None,
                    source: torch.Tensor) -> torch.Tensor:
     """nnsight: overwrite block `layer`'s output at `positions` (None = all) with `source`."""
-    h = blocks(model)
+    h, lm_head = blocks(model), model.nn.lm_head
+    positions = None if positions is None else list(positions)
     with torch.no_grad(), model.nn.trace(ids_tensor(model, ids)):
         if positions is None:
             h[layer].output[:] = source
         else:
             out = h[layer].output  # `source` may be a copy returned from NDIF (on the CPU)
-            out[:, list(positions), :] = source[:, list(positions), :].to(out.device)
-        logits = model.nn.lm_head.output[0, -1].save()
+            out[:, positions, :] = source[:, positions, :].to(out.device)
+        logits = lm_head.output[0, -1].save()
     return logits
 
 
@@ -87,11 +88,11 @@ def position_sweep_logits(model: Loaded, ids: Sequence[int], layer: int,
     `layer`'s output overwritten with `source`'s; the final-position logits of each row."""
     n = len(ids)
     rows = torch.arange(n, device=model.device)
-    h = blocks(model)
+    block, lm_head = blocks(model)[layer], model.nn.lm_head
     with torch.no_grad(), model.nn.trace(torch.tensor([list(ids)] * n, device=model.device)):
-        out = h[layer].output
+        out = block.output
         out[rows, rows, :] = source[0].to(out)
-        logits = model.nn.lm_head.output[:, -1].save()
+        logits = lm_head.output[:, -1].save()
     return logits
 
 
