@@ -1,5 +1,6 @@
-"""--backend=ndif: every test skips with the reason it cannot run on NDIF (no key here); the
-model NDIF needs, built by name, as nnsight's simulation loads it; the revision NDIF serves."""
+"""--backend=ndif: every test skips with the reason it cannot run on NDIF (no key here); a
+published model built for NDIF by name, offline; the same build through nnsight's simulation,
+strict about the sandbox's imports."""
 from __future__ import annotations
 
 import json
@@ -54,38 +55,6 @@ def test_ndif_local_builds_the_model_by_name_and_loads_it_at_the_first_trace():
     assert loaded.provenance["built"].startswith("by name on the meta device")
 
 
-class Status:
-    def __init__(self, *revisions: str) -> None:
-        self.deployments = {f"d{i}": {"repo_id": "openai-community/gpt2", "revision": r}
-                            for i, r in enumerate(revisions)}
-
-
-def test_a_run_on_ndif_keeps_the_pinned_revision_where_ndif_serves_it(monkeypatch):
-    import nnsight
-
-    from harness.models import _ndif_revision
-    from harness.profiles import get_profile
-
-    spec = get_profile("published").models["patching"]
-    monkeypatch.setattr(nnsight, "status", lambda: Status("main", spec.revision))
-    name, revision, provenance = _ndif_revision(spec)
-    assert (name, revision, provenance["revision_note"]) == (spec.hf_id, spec.revision, None)
-
-
-def test_a_run_on_ndif_records_that_ndif_serves_another_revision(monkeypatch):
-    import nnsight
-
-    from harness.models import _ndif_revision
-    from harness.profiles import get_profile
-
-    spec = get_profile("published").models["patching"]
-    monkeypatch.setattr(nnsight, "status", lambda: Status("main"))
-    _, revision, provenance = _ndif_revision(spec)
-    assert revision == "main"
-    assert provenance["revision_note"] == (f"NDIF serves {spec.hf_id} at main, not the pinned "
-                                           f"{spec.revision}")
-
-
 def test_the_simulation_refuses_a_request_that_imports_what_ndif_does_not_allow():
     import pytest
     import torch
@@ -101,3 +70,32 @@ def test_the_simulation_refuses_a_request_that_imports_what_ndif_does_not_allow(
         with loaded.nn.trace(torch.tensor([[1, 2, 3]])):
             loaded.spec  # a harness dataclass, sent by value: its repr needs _thread
             lm_head.output.save()
+
+
+def built_for_ndif(source: str, *served: str) -> dict:
+    """tests/ndif_build_probe.py's account of `source`'s published model built for NDIF."""
+    from tests.paths import SHARED_CACHE
+
+    env = os.environ | {"HF_HOME": str(SHARED_CACHE), "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.run([sys.executable, "-m", "tests.ndif_build_probe", source, *served],
+                          cwd=ROOT, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def test_a_published_model_is_built_for_ndif_by_name_without_weights():
+    from harness.profiles import get_profile
+
+    for source in ("lookback", "patching"):
+        spec = get_profile("published").models[source]
+        built = built_for_ndif(source)
+        assert not built["dispatched"] and built["device"] == "meta"
+        assert built["key"] == ("nnsight.modeling.transformers.TransformersModel:" + json.dumps(
+            {"repo_id": spec.hf_id, "revision": spec.revision, "task": "text-generation"}))
+        assert built["provenance"]["revision_note"] is None
+
+
+def test_a_model_ndif_serves_at_another_revision_is_requested_there_and_recorded():
+    built = built_for_ndif("patching", "main")
+    assert '"revision": "main"' in built["key"]
+    assert "not the pinned" in built["provenance"]["revision_note"]
