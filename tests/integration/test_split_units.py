@@ -12,18 +12,23 @@ import pytest
 from harness.sources import registered
 from tests.paths import ROOT
 
+SWEEP_CLAIMS = ("test_reversed_curve", "test_same_position", "test_opaque_control")
+SWEEP_UNITS = ("lookback_reversed", "lookback_same_position", "lookback_opaque")
+
 
 def pytest_run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pytest", "--profile=tiny", "-p",
-                           "no:cacheprovider", "-q", *args], cwd=ROOT, capture_output=True,
+                           "no:cacheprovider", "-q", "-rA", *args], cwd=ROOT, capture_output=True,
                           text=True)
 
 
 @pytest.fixture(scope="module")
 def split_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict]:
-    """Lookback's claims in fast mode on two workers: one source, so its units split."""
+    """Lookback's §4 sweep claims in fast mode on two workers: one source, so the units those
+    claims need (the three binding sweeps) split."""
     results = tmp_path_factory.mktemp("split") / "results.json"
-    proc = pytest_run("claims/lookback", "--mode=fast", "-n", "2", f"--results={results}")
+    proc = pytest_run("claims/lookback", "--mode=fast", "-n", "2", f"--results={results}", "-k",
+                      f"{' or '.join(SWEEP_CLAIMS)} or test_unit")
     return proc, json.loads(results.read_text())
 
 
@@ -34,9 +39,11 @@ def test_split_run_keeps_snapshots_and_counted_work(split_run):
     assert all(e["drift"] == "no drift" for e in data["tests"])
 
 
-def test_every_unit_ran_as_an_item(split_run):
+def test_each_unit_a_selected_claim_needs_ran_as_an_item(split_run):
     proc, data = split_run
-    assert f"{len(registered()['lookback'].units) + len(data['tests'])} passed" in proc.stdout
+    for step in SWEEP_UNITS:
+        assert f"PASSED claims/lookback/test_units.py::test_unit[{step}]" in proc.stdout
+    assert f"{len(SWEEP_UNITS) + len(data['tests'])} passed" in proc.stdout
 
 
 def test_steps_were_computed_on_both_workers(split_run):
