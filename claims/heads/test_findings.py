@@ -43,9 +43,11 @@ def test_residual_transplant(judge, heads_sweep):
                         InInterval("O_loss", "O_loss_ci"), Binomial("H_correct_before"),
                         Binomial("H_correct_after")),
        requires=MACHINERY + ("heads.residual-identity", "heads.head-identity"), tolerance=PROB,
-       decisions=("when §2's rule selects no block with a next block after it, later studies run "
-                  "at the profile's smoke-test block (the notebook's RUN_ALL_FAMILIES=False path "
-                  "uses block 31); 'block_chosen_by' records which; published has no such block",))
+       decisions=("later studies run at §2's rule's block; where the rule selects none with a "
+                  "next block after it, at the profile's smoke-test block if it has one (the "
+                  "notebook's RUN_ALL_FAMILIES=False path uses block 31; only the rehearsal's "
+                  "random weights need it); every later claim records 'block' and "
+                  "'block_chosen_by'",))
 def test_opening_screen(judge, heads_opening, heads_site):
     judge(R.opening_screen(heads_opening, heads_site))
 
@@ -79,8 +81,8 @@ def test_block32_screen(judge, heads_main_screen, heads_site):
        requires=CONTENT, tolerance=Tolerance(abs=0.02, rel=0.05),
        decisions=("one prompt has no sampling interval: the top labels are judged and the "
                   "probabilities and margins are pinned by the snapshot",))
-def test_example_crossing(judge, heads_first_crossing):
-    judge(R.example_crossing(heads_first_crossing))
+def test_example_crossing(judge, heads_first_crossing, heads_site):
+    judge(R.example_crossing(heads_first_crossing, heads_site))
 
 
 @claim("heads.crossing-31.7", kind="claim", section="4",
@@ -106,8 +108,8 @@ def test_crossing(judge, heads_first_crossing, heads_site):
        criterion=all_of(Exact("support_site"), InInterval("top_loss", "top_loss_ci"),
                         Binomial("unique_wins"), InInterval("gap", "gap_ci")),
        requires=CONTENT, tolerance=PROB)
-def test_challenged_screen(judge, heads_challenged):
-    judge(R.challenged_screen(heads_challenged))
+def test_challenged_screen(judge, heads_challenged, heads_site):
+    judge(R.challenged_screen(heads_challenged, heads_site))
 
 
 @claim("heads.content-effects", kind="claim", section="5",
@@ -121,8 +123,8 @@ def test_challenged_screen(judge, heads_challenged):
        criterion=all_of(*(InInterval(k, f"{k}_ci") for k in (
            "first_margin", "first_label_margin", "second_margin", "second_label_margin"))),
        requires=CONTENT, tolerance=Tolerance(abs=0.5))
-def test_content_effects(judge, heads_content):
-    judge(R.content_effects(heads_content))
+def test_content_effects(judge, heads_content, heads_site):
+    judge(R.content_effects(heads_content, heads_site))
 
 
 @claim("heads.joint-flip", kind="claim", section="6",
@@ -136,8 +138,8 @@ def test_content_effects(judge, heads_content):
        requires=CONTENT, tolerance=PROB,
        decisions=("the notebook prints mean p(C) without its interval; the measured content-seed "
                   "bootstrap interval must contain it",))
-def test_joint_flip(judge, heads_joint):
-    judge(R.joint_flip(heads_joint))
+def test_joint_flip(judge, heads_joint, heads_site):
+    judge(R.joint_flip(heads_joint, heads_site))
 
 
 @claim("heads.grid", kind="claim", section="6",
@@ -157,5 +159,5 @@ def test_joint_flip(judge, heads_joint):
        requires=CONTENT, tolerance=PROB,
        decisions=("the three grid means are printed to 3 decimals without intervals; the measured "
                   "content-seed intervals must contain them",))
-def test_grid(judge, heads_grid):
-    judge(R.grid(heads_grid))
+def test_grid(judge, heads_grid, heads_site):
+    judge(R.grid(heads_grid, heads_site))

@@ -106,17 +106,24 @@ class Recipe:
 
 
 def train(model: torch.nn.Module, next_batch: Callable[[int], Batch], recipe: Recipe,
-          log: Callable[[int, float], None] | None = None) -> list[float]:
-    """AdamW with linear warm-up on one thread, so a re-run is bit-identical."""
+          log: Callable[[int, float], None] | None = None,
+          loss_fn: Callable[[torch.nn.Module, Batch, int], torch.Tensor] | None = None,
+          decay: Callable[[int], float] | None = None) -> list[float]:
+    """AdamW with linear warm-up on one thread, so a re-run is bit-identical. `loss_fn`
+    (model, batch, step -> loss) replaces the default masked_loss with the recipe's weight;
+    `decay` (step -> factor) scales the learning rate after warm-up."""
     torch.set_num_threads(1)
     torch.manual_seed(recipe.seed)
     opt = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
     sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min(1.0, (s + 1) / recipe.warmup) if recipe.warmup else 1.0)
+        opt, lambda s: (min(1.0, (s + 1) / recipe.warmup) if recipe.warmup else 1.0)
+        * (decay(s) if decay else 1.0))
     model.train()
     losses = []
     for step in range(recipe.steps):
-        loss = masked_loss(model, next_batch(step), recipe.attention_weight)
+        batch = next_batch(step)
+        loss = (masked_loss(model, batch, recipe.attention_weight) if loss_fn is None
+                else loss_fn(model, batch, step))
         opt.zero_grad()
         loss.backward()
         opt.step()

@@ -75,6 +75,14 @@ def _not_applicable(spec: ClaimSpec) -> str:
     return f"not applicable (published values are for {spec.source.model})"
 
 
+def organism_note(prof: Profile, spec: ClaimSpec) -> str | None:
+    """On a profile that runs its source's organism: what the organism's construction forces in
+    this finding and what it leaves to training (the source's optional organism_notes module)."""
+    model = prof.models.get(spec.source_name)
+    notes = spec.source.part("organism_notes") if model is not None and model.organism else None
+    return getattr(notes, "CLAIM_NOTES", {}).get(spec.id)
+
+
 def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, Any]:
     prof = item.config.stash[PROFILE]
     verdict = verdict_for(state.outcome, skip_reason=state.message,
@@ -103,6 +111,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
         "worker": os.environ.get("PYTEST_XDIST_WORKER"),
         "device_audit": sorted(set(item.stash.get(AUDIT, []))) or None,
         "model": item.config.stash[MODELS].get(spec.source_name),
+        "organism_note": organism_note(prof, spec),
     }
     if verdict is Verdict.NOT_APPLICABLE and state.failure is not Failure.DRIFT:
         entry["message"] = _not_applicable(spec)

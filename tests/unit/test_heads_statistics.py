@@ -10,7 +10,7 @@ import torch
 from harness.criteria import CoversPublished
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.lab import Observation, compose_head_message, repeat_kv
-from harness.sources.heads.sweep import select_block
+from harness.sources.heads.sweep import ResidualSweep, Site, select_block, site_for
 
 
 def test_bootstrap_is_reproducible_from_its_seed():
@@ -72,6 +72,22 @@ def test_the_rule_picks_the_latest_eligible_block():
 
 def test_the_rule_may_pick_nothing():
     assert select_block(stats(b0=(0.2, 0.0), b1=(0.5, 0.45))) is None
+
+
+def sweep_choosing(block: int | None) -> ResidualSweep:
+    return ResidualSweep(stats={}, retrieval_block=block, donor_residuals={})
+
+
+def test_later_studies_run_at_the_rules_block():
+    assert site_for(sweep_choosing(1), n_blocks=4, smoke_block=2) == Site(1, "rule")
+
+
+def test_the_rules_last_block_leaves_no_next_block_so_the_smoke_block_serves():
+    assert site_for(sweep_choosing(3), n_blocks=4, smoke_block=2) == Site(2, "smoke-test block")
+
+
+def test_without_a_smoke_block_no_rule_block_means_no_site():
+    assert site_for(sweep_choosing(None), n_blocks=4, smoke_block=None) is None
 
 
 def test_repeat_kv_shares_each_value_bank_across_its_query_group():

@@ -18,6 +18,11 @@ def interval(summary: BootstrapMean) -> dict[str, Any]:
     return {"mean": summary.mean, "ci": list(summary.ci95)}
 
 
+def chosen(site: Site) -> dict[str, Any]:
+    """§2: the block the later studies ran at, and whether the rule or the fallback chose it."""
+    return {"block": site.block, "block_chosen_by": site.chosen_by}
+
+
 def residual_transplant(sweep: ResidualSweep) -> dict[str, Any]:
     """§2: the selected block, p(L) there with its interval, and every block's curves."""
     s, block = sweep.stats, sweep.retrieval_block
@@ -31,7 +36,7 @@ def residual_transplant(sweep: ResidualSweep) -> dict[str, Any]:
 def opening_screen(o: OpeningScreen, site: Site) -> dict[str, Any]:
     """§2: the retrieval head, its H and O losses, H's correct answers, and both screens."""
     head, summary = o.retrieval_head, o.screen.summary
-    return {"site": f"{site.block}.{head}", "block_chosen_by": site.chosen_by,
+    return {**chosen(site), "site": f"{site.block}.{head}",
             "H_loss": summary["H"][head]["loss_pL"].mean,
             "H_loss_measured_ci": list(summary["H"][head]["loss_pL"].ci95),
             "O_loss": summary["O"][head]["loss_pL"].mean,
@@ -46,65 +51,65 @@ def next_block_screen(m: MainScreen, site: Site) -> dict[str, Any]:
     """§3: each context's top head and its loss, the survival count, and both screens."""
     s = m.screen.summary
     top = {c: m.screen.ranking(c)[0] for c in ("H", "O")}
-    return {"block_chosen_by": site.chosen_by, "H_top": f"{m.screen.block}.{top['H']}",
+    return {**chosen(site), "H_top": f"{m.screen.block}.{top['H']}",
             "H_top_loss": s["H"][top["H"]]["loss_pL"].mean,
             "O_top": f"{m.screen.block}.{top['O']}", "O_top_loss": s["O"][top["O"]]["loss_pL"].mean,
             "ordinary_survivors": m.ordinary_survivors, "deletions": m.deletions,
             "screen": {c: [interval(s[c][h]["loss_pL"]) for h in sorted(s[c])] for c in ("H", "O")}}
 
 
-def example_crossing(first: FirstCrossing) -> dict[str, Any]:
+def example_crossing(first: FirstCrossing, site: Site) -> dict[str, Any]:
     """§4: main family 0's native and crossed readouts."""
     native, crossed = first.example
-    return {**{f"native_{k}": getattr(native, f) for k, f in ROW_READOUTS},
+    return {**chosen(site), **{f"native_{k}": getattr(native, f) for k, f in ROW_READOUTS},
             **{f"crossed_{k}": getattr(crossed, f) for k, f in ROW_READOUTS}}
 
 
 def crossing(first: FirstCrossing, site: Site) -> dict[str, Any]:
     """§4: the native and crossed cohort rows at the retrieval head."""
     native, crossed = first.rows
-    return {"block_chosen_by": site.chosen_by, "site": f"{first.block}.{first.head}",
+    return {**chosen(site), "site": f"{first.block}.{first.head}",
             "native_mean_p_L": native.mean_p_L, "native_mean_p_C": native.mean_p_C,
             "native_L": native.L_predictions, "crossed_mean_p_L": crossed.mean_p_L,
             "crossed_mean_p_C": crossed.mean_p_C, "crossed_L": crossed.L_predictions, "n": native.n}
 
 
-def challenged_screen(c: ChallengedScreen) -> dict[str, Any]:
+def challenged_screen(c: ChallengedScreen, site: Site) -> dict[str, Any]:
     """§5: the support head, its loss, unique wins, the runner-up gap and the ranking."""
     block = c.screen.block
     top = c.ranking[0][1]
-    return {"support_site": f"{block}.{c.support_head}", "top_loss": top.mean,
+    return {**chosen(site), "support_site": f"{block}.{c.support_head}", "top_loss": top.mean,
             "unique_wins": c.unique_wins, "n": top.n_families,
             "runner_up_site": f"{block}.{c.runner_up}", "gap": c.gap.mean,
             "ranking": [{"site": f"{block}.{h}", **interval(s)} for h, s in c.ranking]}
 
 
-def content_effects(content: ContentEffects) -> dict[str, Any]:
+def content_effects(content: ContentEffects, site: Site) -> dict[str, Any]:
     """§5: both sites' C−L margin shifts, crossed and label-only, and every paired effect."""
     (b1, h1), (b2, h2) = content.sites.items()
     e = content.effects
-    return {"sites": [f"{b1}.{h1}", f"{b2}.{h2}"],
+    return {**chosen(site), "sites": [f"{b1}.{h1}", f"{b2}.{h2}"],
             "first_margin": e[b1]["margin"].mean, "first_label_margin": e[b1]["label_margin"].mean,
             "second_margin": e[b2]["margin"].mean, "second_label_margin": e[b2]["label_margin"].mean,
             "effects": {f"{b}": {k: interval(v) for k, v in e[b].items()} for b in e}}
 
 
-def joint_flip(j: JointCrossing) -> dict[str, Any]:
+def joint_flip(j: JointCrossing, site: Site) -> dict[str, Any]:
     """§6: mean p(C) with both crossings, C wins, and main family 0's example."""
     both = j.summaries[BOTH]
     native, first, second, joint = j.example
-    return {"mean_p_C": both.mean, "mean_p_C_ci": list(both.ci95), "c_wins": j.c_wins, "n": j.n,
+    return {**chosen(site), "mean_p_C": both.mean, "mean_p_C_ci": list(both.ci95), "c_wins": j.c_wins, "n": j.n,
             "example_top": joint.top, "example_p_L": joint.p_L, "example_p_C": joint.p_C,
             "second_alone_p_L": second.p_L,
             "bars": {c: interval(s) for c, s in j.summaries.items()}}
 
 
-def grid(g: Grid) -> dict[str, Any]:
+def grid(g: Grid, site: Site) -> dict[str, Any]:
     """§6: zero-zero survivors, the crossed cells' p(C), the cross-minus-zero effects and all
     nine cells' p(C) and margin."""
     cells = {k: g.p_C[pair] for k, pair in GRID_KEYS.items()}
     crossed = ("cross_normal", "cross_zero", "cross_cross")
-    return {"zero_zero_survivors": g.zero_zero_survivors, "n": g.n,
+    return {**chosen(site), "zero_zero_survivors": g.zero_zero_survivors, "n": g.n,
             **{f"{k}_p_C": cells[k].mean for k in crossed},
             **{f"{k}_p_C_ci": list(cells[k].ci95) for k in crossed},
             "both_minus_zero": g.both_minus_zero.mean,

@@ -11,8 +11,8 @@ class HeadsSizes:
     """Seed 001's sizes.
 
     `smoke_block`: where later studies run when §2's rule selects no block (or the last one), as
-    the notebook's RUN_ALL_FAMILIES=False path runs at block 31; None on published, where only
-    the rule's choice counts. `opening_families` / `main_families`: how many of the notebook's
+    the notebook's RUN_ALL_FAMILIES=False path runs at block 31; None where only the rule's
+    choice counts (published, and the competent organism). `opening_families` / `main_families`: how many of the notebook's
     seeded families (the first ones, in index order) the studies run on; the set-up anchors
     always see the whole sets. `anchor_blocks` / `anchor_heads`: the blocks and heads the
     machinery anchors check (None: every one)."""
@@ -25,13 +25,13 @@ class HeadsSizes:
 
     def at_depth(self, depth: int) -> "HeadsSizes":
         """These sizes on a model `depth` blocks deep: the same (§2 sweeps every block and its
-        rule picks the block; the published profile has no smoke-test block)."""
+        rule picks the block; the published and tiny profiles have no smoke-test block)."""
         return self
 
 
 PUBLISHED = HeadsSizes(smoke_block=None)
-# The organism's 4 blocks: block 2 is the latest whose next block exists.
-TINY = HeadsSizes(smoke_block=2)
+# The organism answers, so §2's rule picks its block as on published: no smoke-test block.
+TINY = HeadsSizes(smoke_block=None)
 # Qwen2.5-3B's files with random weights, on the CPU: the notebook's RUN_ALL_FAMILIES=False
 # smoke test (one opening and one main family, block 31 when the rule selects none), every block
 # of §2's sweep and every head of each screen; the machinery anchors at block 31 (the published
