@@ -19,6 +19,11 @@ from tests.paths import ROOT
 # 28–200 prompts, may land a few prompts apart, never more than this (absolute, on each rate).
 COMPETENCE_TOLERANCE = 0.05
 NAMES = sorted(trainable())
+# The least accuracy an organism needs for its studies to see a mechanism (issue 19's bar), on the
+# rates its manifest records and test_measured_rates_are_as_its_manifest_records re-measures.
+COMPETENCE_FLOORS = {"heads": {"competence.held_out": 0.9, "competence.seed_prompts": 0.9},
+                     "lookback": {"competence.own": 0.9, "competence.other": 0.9,
+                                  "competence.reality": 0.9}}
 
 
 def manifest_of(name: str) -> dict:
@@ -47,6 +52,13 @@ def test_measured_rates_are_as_its_manifest_records(name):
     assert measures, f"{name}'s organism declares no MEASURES"
     for key, measure in measures.items():
         assert measure(model.hf, model.tok) == manifest_of(name)[key], key
+
+
+@pytest.mark.parametrize("name", sorted(COMPETENCE_FLOORS))
+def test_the_organism_answers_well_enough_for_its_studies(name):
+    measured = rates(name, manifest_of(name))
+    low = {k: measured[k] for k, floor in COMPETENCE_FLOORS[name].items() if measured[k] < floor}
+    assert not low, f"{name} below its floors {COMPETENCE_FLOORS[name]}: {low}"
 
 
 def env_under(capability: str | None) -> dict[str, str]:
