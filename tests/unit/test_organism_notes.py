@@ -1,33 +1,49 @@
 """Each finding run on an organism records what the organism's construction forces in it."""
 from __future__ import annotations
 
-import claims.heads.test_findings as heads_findings
+import importlib
+
+import pytest
+
 from harness.claims import CLAIM_ATTR, Kind
 from harness.plugin.judging import organism_note
 from harness.profiles import get_profile
-from harness.sources.heads.organism_notes import CLAIM_NOTES
+from harness.sources import source
+
+# Source → the claims modules holding its findings.
+FINDINGS = {"heads": ["claims.heads.test_findings"], "lookback": ["claims.lookback.test_lookback"]}
 
 
-def heads_claim_specs() -> dict:
-    specs = (getattr(f, CLAIM_ATTR) for f in vars(heads_findings).values()
-             if hasattr(f, CLAIM_ATTR))
+def claim_specs(name: str) -> dict:
+    specs = (getattr(f, CLAIM_ATTR) for module in FINDINGS[name]
+             for f in vars(importlib.import_module(module)).values() if hasattr(f, CLAIM_ATTR))
     return {s.id: s for s in specs if s.kind is Kind.CLAIM}
 
 
-def test_every_heads_finding_has_a_note_and_every_note_a_finding():
-    assert set(CLAIM_NOTES) == set(heads_claim_specs())
+def notes(name: str) -> dict[str, str]:
+    return source(name).part("organism_notes").CLAIM_NOTES
 
 
-def test_each_note_says_what_is_forced_and_what_is_learned():
-    assert all("Forced:" in note and ("Learned:" in note or "learned" in note)
-               for note in CLAIM_NOTES.values())
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_every_finding_has_a_note_and_every_note_a_finding(name):
+    assert set(notes(name)) == set(claim_specs(name))
 
 
-def test_the_note_is_recorded_on_the_organism():
-    spec = heads_claim_specs()["heads.grid"]
-    assert organism_note(get_profile("tiny"), spec) == CLAIM_NOTES["heads.grid"]
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_each_note_says_what_is_forced_and_what_is_learned_or_why_nothing_is(name):
+    assert all(note.startswith("Forced:") and ("learned" in note.lower()
+                                                or "by construction" in note
+                                                or "says nothing" in note)
+               for note in notes(name).values())
 
 
-def test_no_note_on_the_published_model():
-    spec = heads_claim_specs()["heads.grid"]
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_the_note_is_recorded_on_the_organism(name):
+    spec_id, spec = next(iter(claim_specs(name).items()))
+    assert organism_note(get_profile("tiny"), spec) == notes(name)[spec_id]
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_no_note_on_the_published_model(name):
+    spec = next(iter(claim_specs(name).values()))
     assert organism_note(get_profile("published"), spec) is None
