@@ -4,7 +4,8 @@ All 18 register rows; the organism (a 4-layer Llama trained with an attention sc
 manifest) answers 98-99% of belief and reality questions, so 113/120 binding samples survive
 error filtering and every row runs. Its scaffold binds by content, so §4, §5 and §7's swaps measure
 zeros by construction (organism_notes says so in each claim's record); an organism binding by
-order was tried and did not learn its ordinal lookup (see issue 19's notes)."""
+order was tried and did not learn its ordinal lookup
+(docs/lookback-order-binding.md)."""
 from harness.profiles import ModelSpec, ProfileName
 from harness.sources import Source
 from harness.sources.lookback import sizes
