@@ -82,9 +82,8 @@ def routed(nn_cls: type, remote: bool | str) -> type:
     """A subclass of `nn_cls` (an nnsight model class) whose every trace, generation and session
     runs remotely: on NDIF (`remote=True`), or through nnsight's simulation of the round trip
     (`"local"`: the request serialised, deserialised and run in this process; strict about the
-    sandbox's imports). Its requests are
-    keyed as `nn_cls`, the class NDIF knows, and the work meter attaches to the weights when a
-    model built by name loads them here."""
+    sandbox's imports). Its requests are keyed as `nn_cls`, the class NDIF knows, and the work
+    meter attaches to the weights when a model built by name loads them here."""
     def trace(self, *inputs: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("remote", remote)
         return nn_cls.trace(self, *inputs, **kwargs)

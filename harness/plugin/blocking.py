@@ -20,11 +20,12 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
 def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
     """Why this test cannot run its published form on this machine (None where the profile loads
     no published files, or where it can)."""
-    prof = item.config.stash[PROFILE]
+    prof, retarget = item.config.stash[PROFILE], item.config.stash[RETARGET_REASONS]
     if item.config.stash[BACKEND] is Backend.NDIF:
-        return ndif_reason(item.config, spec.source_name) or _ndif_files_reason(item.config, spec)
-    if spec.source_name in item.config.stash[RETARGET_REASONS]:
-        return item.config.stash[RETARGET_REASONS][spec.source_name]
+        return (ndif_reason(item.config, spec.source_name) or retarget.get(spec.source_name)
+                or _ndif_files_reason(item.config, spec))
+    if spec.source_name in retarget:
+        return retarget[spec.source_name]
     if not prof.rules.published_files or spec.needs is Needs.CPU:
         return None
     model = prof.models.get(spec.source_name)
@@ -38,8 +39,6 @@ def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
 
 def _ndif_files_reason(config: pytest.Config, spec: ClaimSpec) -> str | None:
     """On NDIF a test needs the model's config and tokenizer here, not its weights or CUDA."""
-    if spec.source_name in config.stash[RETARGET_REASONS]:
-        return config.stash[RETARGET_REASONS][spec.source_name]
     from harness.resources import weights_reason
 
     model = config.stash[PROFILE].models[spec.source_name]

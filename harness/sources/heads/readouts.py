@@ -98,7 +98,8 @@ def joint_flip(j: JointCrossing, site: Site) -> dict[str, Any]:
     """§6: mean p(C) with both crossings, C wins, and main family 0's example."""
     both = j.summaries[BOTH]
     native, first, second, joint = j.example
-    return {**chosen(site), "mean_p_C": both.mean, "mean_p_C_ci": list(both.ci95), "c_wins": j.c_wins, "n": j.n,
+    return {**chosen(site), "mean_p_C": both.mean, "mean_p_C_ci": list(both.ci95),
+            "c_wins": j.c_wins, "n": j.n,
             "example_top": joint.top, "example_p_L": joint.p_L, "example_p_C": joint.p_C,
             "second_alone_p_L": second.p_L,
             "bars": {c: interval(s) for c, s in j.summaries.items()}}
