@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.backends import Backend, host
+from harness.verdicts import VERDICT_NAMES
 
 SCHEMA_VERSION = 3  # 3: the mode, each step's counted work and its check against the ledger
 
@@ -143,7 +144,7 @@ def status_table(data: dict[str, Any]) -> list[str]:
         lines.append(f"PARTIAL RUN: {len(data['run']['not_run'])} selected tests never ran")
     for e in data["tests"]:
         msg = f"  {e['message']}" if e["message"] and (e["verdict"] in (
-            "blocked", "skipped", "error", "not replicated") or e.get("drift") == "drifted") else ""
+            "blocked", "skipped", "error", "not replicated", "anchor failed") or e.get("drift") == "drifted") else ""
         status = e["verdict"] + (f" · {e['drift']}" if e.get("drift") in ("drifted", "unpinned")
                                  else "")
         if e.get("generalisation"):
@@ -165,7 +166,7 @@ def validate(data: dict[str, Any]) -> list[str]:
                 "commit", "started", "models", "duration_s"):
         if key not in env:
             problems.append(f"environment lacks {key!r}")
-    verdicts = {"replicated", "not replicated", "blocked", "not applicable", "skipped", "error"}
+    verdicts = set(VERDICT_NAMES)
     for e in data.get("tests", []):
         for key in ENTRY_KEYS:
             if key not in e:

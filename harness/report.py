@@ -12,8 +12,8 @@ from harness import history as run_history
 from harness.changes import what_changed
 from harness.figures import figure_for
 from harness.sources import registered
+from harness.verdicts import VERDICT_NAMES
 
-VERDICTS = ("replicated", "not replicated", "blocked", "not applicable", "skipped", "error")
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "claims.html.j2"
 
 
@@ -78,7 +78,7 @@ def render(data: dict[str, Any], hist: run_history.History,
                   for k, v in sorted(data["counts"].items(), key=lambda kv: kv[0] == "all")]
     template = jinja2.Template(TEMPLATE.read_text(), autoescape=True)
     return template.render(env=data["environment"], run=data.get("run", {"completed": True}),
-                           sections=sections, count_rows=count_rows, verdict_names=VERDICTS,
+                           sections=sections, count_rows=count_rows, verdict_names=VERDICT_NAMES,
                            warnings=hist.warnings, history_len=30, canary=canary,
                            changes=what_changed(data, hist),
                            sources=sorted({e["source"] for e in data["tests"]}),

@@ -7,6 +7,7 @@ from enum import StrEnum
 class Verdict(StrEnum):
     REPLICATED = "replicated"
     NOT_REPLICATED = "not replicated"
+    ANCHOR_FAILED = "anchor failed"  # the machinery broke: never a fact about the finding
     BLOCKED = "blocked"
     NOT_APPLICABLE = "not applicable"
     SKIPPED = "skipped"
@@ -44,14 +45,18 @@ class Failure(StrEnum):
     CRASH = "crash"
 
 
+VERDICT_NAMES: tuple[str, ...] = tuple(v.value for v in Verdict)
+
+
 def verdict_for(outcome: str, *, skip_reason: str = "", published_profile: bool,
-                failure: Failure = Failure.CRITERION) -> Verdict:
-    """Map a pytest outcome to a verdict; tiny-profile passes are never 'replicated', and a
-    failure by drift alone keeps the verdict its criterion gave."""
+                failure: Failure = Failure.CRITERION, anchor: bool = False) -> Verdict:
+    """Map a pytest outcome to a verdict; tiny-profile passes are never 'replicated', a failure
+    by drift alone keeps the verdict its criterion gave, and an anchor that fails its check says
+    its machinery failed, on every profile (seed 000 §6)."""
     if outcome == "skipped":
         return Verdict.BLOCKED if skip_reason.startswith(BLOCKED_PREFIX) else Verdict.SKIPPED
     if outcome == "passed" or (outcome == "failed" and failure is Failure.DRIFT):
         return Verdict.REPLICATED if published_profile else Verdict.NOT_APPLICABLE
     if outcome == "failed" and failure is Failure.CRITERION:
-        return Verdict.NOT_REPLICATED
+        return Verdict.ANCHOR_FAILED if anchor else Verdict.NOT_REPLICATED
     return Verdict.ERROR

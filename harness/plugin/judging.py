@@ -86,7 +86,8 @@ def organism_note(prof: Profile, spec: ClaimSpec) -> str | None:
 def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, Any]:
     prof = item.config.stash[PROFILE]
     verdict = verdict_for(state.outcome, skip_reason=state.message,
-                          published_profile=applies_published(prof, spec), failure=state.failure)
+                          published_profile=applies_published(prof, spec), failure=state.failure,
+                          anchor=spec.kind is Kind.ANCHOR)
     decl = spec.as_record()
     entry = {
         "nodeid": item.nodeid, **{k: decl[k] for k in ("id", "kind", "source", "statement",

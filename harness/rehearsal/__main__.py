@@ -23,7 +23,7 @@ from typing import Any
 from harness.profiles import ProfileName, get_profile
 from harness.rehearsal.build import build_cache, published_cache_default, snapshot_dir
 
-FAILED = ("error", "not replicated")
+FAILED = ("error", "not replicated", "anchor failed")
 MIN_SOURCE_SECONDS = 20
 
 

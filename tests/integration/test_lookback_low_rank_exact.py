@@ -10,7 +10,7 @@ import torch
 from harness.models import load
 from harness.profiles import get_profile
 from harness.sources.lookback.interchange import interchange_logits
-from harness.sources.lookback.low_rank import _swap_pairs, random_basis, written_logits
+from harness.sources.lookback.low_rank import swap_pairs, random_basis, written_logits
 from harness.sources.lookback.positions import row_layout, state_positions
 from harness.sources.lookback.runner import LookbackRunner
 from harness.sources.lookback.task import build_binding
@@ -29,7 +29,7 @@ def runner() -> LookbackRunner:
 def test_the_unrestricted_write_is_the_interchange_bit_for_bit_in_bf16(runner, layer):
     rows = build_binding(12, seed=7, instruction=runner.instruction)  # a short last batch
     state, state_rev = state_positions(row_layout(runner, rows[0]))
-    h_dst, h_src = _swap_pairs(runner, rows, layer, state, state_rev)
+    h_dst, h_src = swap_pairs(runner, rows, layer, state, state_rev)
     assert h_src.dtype == torch.bfloat16
     written = written_logits(runner, rows, layer, state, h_src)
     assert torch.equal(written, interchange_logits(runner, rows, layer, state, state_rev))

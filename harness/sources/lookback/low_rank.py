@@ -37,7 +37,7 @@ def random_basis(d: int, k: int, seed: int, like: torch.Tensor) -> torch.Tensor:
     return torch.linalg.qr(draw)[0].T.to(device=like.device, dtype=torch.float32)
 
 
-def _swap_pairs(runner: LookbackRunner, rows: list[Counterfactual], layer: int, state: list[int],
+def swap_pairs(runner: LookbackRunner, rows: list[Counterfactual], layer: int, state: list[int],
                 state_rev: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
     """§7: the clean drink residuals h_dst and the counterfactual's reversed ones h_src, read in
     the batches the interchange runs (its counterfactual rows, then its clean rows), so that
@@ -57,7 +57,7 @@ def _swap_pairs(runner: LookbackRunner, rows: list[Counterfactual], layer: int, 
     return torch.cat(dst), torch.cat(src)
 
 
-def _projected_iia(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
+def projected_iia(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
                    state: list[int], h_dst: torch.Tensor, h_src: torch.Tensor,
                    basis: torch.Tensor | None) -> float:
     """Write h_dst + (h_src − h_dst) projected on `basis` (rows); with no basis, h_src itself
@@ -98,8 +98,8 @@ def low_rank(runner: LookbackRunner, rows: list[Counterfactual], layer: int) -> 
     half = len(rows) // 2
     held = rows[half:]
     # Each half is read in its own batches, so the held-out half's align with the interchange's.
-    h_dst, h_src = _swap_pairs(runner, rows[:half], layer, state, state_rev)
-    d_dst, d_src = _swap_pairs(runner, held, layer, state, state_rev)
+    h_dst, h_src = swap_pairs(runner, rows[:half], layer, state, state_rev)
+    d_dst, d_src = swap_pairs(runner, held, layer, state, state_rev)
     deltas = (h_src - h_dst).float().reshape(-1, h_dst.shape[-1])
     _, _, vt = torch.linalg.svd(deltas - deltas.mean(0), full_matrices=False)
     ranks = [k for k in runner.sizes.low_rank_ranks if k <= vt.shape[0]]
@@ -109,14 +109,14 @@ def low_rank(runner: LookbackRunner, rows: list[Counterfactual], layer: int) -> 
         scores = []
         for seed in RANDOM_BASIS_SEEDS:
             q = random_basis(d, k, seed, like=d_src)
-            scores.append(_projected_iia(runner, held, layer, state, d_dst, d_src, q))
+            scores.append(projected_iia(runner, held, layer, state, d_dst, d_src, q))
         random.append(round(sum(scores) / len(scores), 4))
     return LowRank(
         layer=layer, fitted_on=half, held_out=len(held), directions=vt.shape[0],
         difference_vectors=deltas.shape[0],
-        unrestricted=_projected_iia(runner, held, layer, state, d_dst, d_src, None),
+        unrestricted=projected_iia(runner, held, layer, state, d_dst, d_src, None),
         interchange=score(interchange(runner, held, layer, state, state_rev), held, "target"),
         ranks=ranks,
-        fitted=[_projected_iia(runner, held, layer, state, d_dst, d_src, vt[:k]) for k in ranks],
+        fitted=[projected_iia(runner, held, layer, state, d_dst, d_src, vt[:k]) for k in ranks],
         random=random,
     )
