@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from harness.fire_once import FireOnce
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Mode, Profile
 from harness.sources.cot import decode as cot_decode
+from harness.sources.cot import fire_once as cot_fire
 from harness.sources.cot import patching as cot_patching
 from harness.sources.cot import traces as cot
 from harness.sources.cot.chat import ThinkTemplate, think_template
@@ -154,6 +156,16 @@ def cot_noop(cot_runner, cot_usable) -> cot_decode.NoopRuns:
 @pytest.fixture(scope="package")
 def cot_fire_once(cot_runner, cot_first_trace) -> cot_decode.FireOnce:
     return cot_decode.fire_once(cot_runner, cot_first_trace)
+
+
+@pytest.fixture(scope="package")
+def cot_noise_fires(cot_runner) -> FireOnce:
+    return cot_fire.noise_fires(cot_runner)
+
+
+@pytest.fixture(scope="package")
+def cot_vector_fires(cot_runner) -> FireOnce:
+    return cot_fire.vector_fires(cot_runner)
 
 
 @pytest.fixture(scope="package")

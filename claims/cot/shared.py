@@ -6,4 +6,4 @@ SETUP = ("cot.problem-set", "cot.think-token", "cot.prompt-tokens")
 FORCED = ("cot.forced-suffix",)      # every claim scored on a forced answer
 NUMBERS = ("cot.number-tokens",)     # every claim that splices or patches at a product or answer
 DECODE_LOOP = ("cot.step0-is-prefill", "cot.noop-every-step", "cot.fire-once",
-               "cot.post-answer-specificity")
+               "cot.post-answer-specificity", "cot.vector-write-fires-once")

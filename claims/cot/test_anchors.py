@@ -98,7 +98,7 @@ def test_fire_once(judge, cot_fire_once):
                   "early_answer": 371},
        provenance=NB.format(6),
        criterion=all_of(Exact("answer_unchanged_after"), Exact("diverges_after_answer")),
-       requires=SETUP,
+       requires=SETUP + ("cot.noise-fires-once",),
        decisions=("only problem 0 is used, as in the notebook",
                   "the noise is seeded (torch.Generator seed 0); the notebook's was unseeded"))
 def test_post_answer_specificity(judge, cot_specificity):

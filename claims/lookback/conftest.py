@@ -11,6 +11,9 @@ from harness.profiles import Mode, Profile
 from harness.sources.lookback.answers import AnswerSweep, answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, behaviour,
                                                 keep_correct, visibility)
+from harness.fire_once import FireOnce
+from harness.sources.lookback.fire_once import (answer_fires, interchange_fires, low_rank_fires,
+                                                source_fires)
 from harness.sources.lookback.identity import SelfPatch, self_patch
 from harness.sources.lookback.interchange import SourceSweep, Sweep, binding_sweep, source_sweep
 from harness.sources.lookback.low_rank import LowRank, low_rank
@@ -91,6 +94,31 @@ def lookback_kept(lookback_runner, lookback_binding_rows) -> list[Counterfactual
 @pytest.fixture(scope="package")
 def lookback_self_patch(lookback_runner, lookback_kept, lookback_binding_rows) -> SelfPatch:
     return self_patch(lookback_runner, lookback_kept, lookback_binding_rows)
+
+
+@pytest.fixture(scope="package")
+def lookback_interchange_fires(lookback_runner, lookback_binding_rows) -> dict[str, FireOnce]:
+    return interchange_fires(lookback_runner, lookback_binding_rows)
+
+
+@pytest.fixture(scope="package")
+def lookback_source_swap_fires(lookback_runner, lookback_source_rows) -> FireOnce:
+    return source_fires(lookback_runner, lookback_source_rows, freeze=False)
+
+
+@pytest.fixture(scope="package")
+def lookback_freeze_fires(lookback_runner, lookback_source_rows) -> FireOnce:
+    return source_fires(lookback_runner, lookback_source_rows, freeze=True)
+
+
+@pytest.fixture(scope="package")
+def lookback_answer_fires(lookback_runner, lookback_answer_rows) -> FireOnce:
+    return answer_fires(lookback_runner, lookback_answer_rows)
+
+
+@pytest.fixture(scope="package")
+def lookback_low_rank_fires(lookback_runner, lookback_binding_rows) -> FireOnce:
+    return low_rank_fires(lookback_runner, lookback_binding_rows)
 
 
 def _nonempty(rows, what: str):

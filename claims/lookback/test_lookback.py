@@ -77,7 +77,7 @@ def test_intervention_tokens(judge, lookback_intervention_tokens):
 NB = "seed 003 notebook output, §{}"
 SETUP = ("lookback.samples", "lookback.single-token-entities")
 ALIGNED = ("lookback.aligned-prompts", "lookback.intervention-tokens")
-BINDING = SETUP + ALIGNED + ("lookback.self-patch-identity",)
+BINDING = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.interchange-fires-once")
 RATE = Tolerance(abs=0.03)
 REVERSED = [0.0] * 8 + [0.0098, 0.0196, 0.0490, 0.3431, 0.7255, 0.7255, 0.7549, 0.7745, 0.7255,
                         0.2157, 0.1765, 0.3529, 0.2353, 0.1569, 0.1667, 0.1078, 0.0294, 0.0098,
@@ -190,8 +190,9 @@ SOURCE_FREEZE = [0.0, 0.0, 0.0, 0.011, 0.275, 0.473, 0.473, 0.473, 0.473, 0.473,
                  0.473, 0.473, 0.484, 0.473]
 POINTER = [0.0] * 12 + [0.23, 0.29, 0.41, 0.82, 0.90, 0.77, 0.73, 0.81, 0.76, 0.66, 0.60, 0.43, 0.05]
 PAYLOAD = [0.0] * 23 + [0.09, 0.23, 0.48, 0.64, 0.95, 0.94, 0.94, 1.00, 1.00]
-SOURCE = SETUP + ALIGNED + ("lookback.source-identity",)
-ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity",)
+SOURCE = SETUP + ALIGNED + ("lookback.source-identity", "lookback.source-swap-fires-once")
+FROZEN = SOURCE + ("lookback.freeze-fires-once",)
+ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.answer-fires-once")
 
 
 @claim("lookback.source-identity", kind="anchor", section="5",
@@ -199,7 +200,7 @@ ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity",)
        headline="IIA {iia:.3f}, clean answer kept {clean_survives:.3f} (n={n})",
        published={"iia": 0.0, "clean_survives": 1.0, "n": 91}, provenance=REGISTER.format(5),
        criterion=all_of(BinomialRate("iia"), BinomialRate("clean_survives")),
-       requires=SETUP + ALIGNED,
+       requires=SETUP + ALIGNED + ("lookback.source-swap-fires-once",),
        decisions=("read off the no-freeze sweep's L = 0 point (the register does not say whether "
                   "the freeze applies; at layer 0 only, the entities have not yet been bound)",))
 def test_source_identity(judge, lookback_source_plain):
@@ -215,7 +216,7 @@ def test_source_identity(judge, lookback_source_plain):
        published={"last_layers": list(range(0, 31, 2)), "iia": SOURCE_FREEZE, "n": 91, "kept": 91,
                   "rows": 120},
        provenance=REGISTER.format(5),
-       criterion=all_of(CurveBinomial("iia"), Binomial("kept", "rows")), requires=SOURCE,
+       criterion=all_of(CurveBinomial("iia"), Binomial("kept", "rows")), requires=FROZEN,
        tolerance=RATE,
        decisions=("the register states L = 0..10 exactly and 'flat at 0.473 after (0.484 at "
                   "0..28)'; L = 12..30 are encoded as 0.473 except 0.484 at L = 28",
@@ -267,7 +268,7 @@ def test_answer_payload(judge, lookback_answer):
        statement="The unrestricted reversed swap at the peak layer on the held-out half gives IIA 0.745.",
        headline="unrestricted IIA {unrestricted:.3f} on {n} held-out samples",
        published={"unrestricted": 0.745, "n": 51}, provenance=REGISTER.format(7),
-       criterion=BinomialRate("unrestricted"), requires=BINDING,
+       criterion=BinomialRate("unrestricted"), requires=BINDING + ("lookback.low-rank-fires-once",),
        decisions=("the machinery check: writing h_src (the unrestricted h_dst + (h_src − h_dst), "
                   "which bf16 need not round back to h_src) in the interchange's batches must "
                   "score exactly as the barrier interchange does on the same samples",))
@@ -286,7 +287,8 @@ def test_low_rank_anchor(judge, lookback_low_rank):
                   "random": [0.0] * 8, "directions": 204, "difference_vectors": 204, "n": 51},
        provenance=REGISTER.format(7),
        criterion=all_of(CurveBinomial("fitted"), CurveBinomial("random")),
-       requires=BINDING + ("lookback.low-rank-anchor",), tolerance=RATE,
+       requires=BINDING + ("lookback.low-rank-anchor", "lookback.low-rank-fires-once"),
+       tolerance=RATE,
        decisions=("the organism's ranks stop at its width (profile)",))
 def test_low_rank(judge, lookback_low_rank):
     r = lookback_low_rank

@@ -8,7 +8,9 @@ from harness.backends import Backend
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Mode, Profile
+from harness.fire_once import FireOnce
 from harness.sources.patching import experiments as patching
+from harness.sources.patching import fire_once
 from harness.sources.patching import task as ioi
 from harness.sources.patching.crosscheck import (TL_MODEL, TransformerLensCrosscheck,
                                                  transformerlens_crosscheck)
@@ -59,6 +61,31 @@ def seed_hook_reference(backend: Backend, patching_model, seed_pair,
         pytest.skip("the hook reference is a plain-PyTorch forward with a forward hook, which "
                     "needs the weights here; on NDIF they are not (no claim requires it)")
     return patching.hook_reference(patching_model, seed_pair, seed_runs)
+
+
+def _local_weights(backend: Backend) -> None:
+    """Fire-once anchors hook the transformers modules: they need the weights in this process."""
+    if backend is Backend.NDIF:
+        pytest.skip("a fire-once anchor reads every block through plain forward hooks on the "
+                    "model in this process; on NDIF it runs remotely: run it with --backend=local")
+
+
+@pytest.fixture(scope="package")
+def seed_whole_stream_fires(backend: Backend, patching_model, seed_pair) -> FireOnce:
+    _local_weights(backend)
+    return fire_once.whole_stream_fires(patching_model, seed_pair)
+
+
+@pytest.fixture(scope="package")
+def seed_sweep_fires(backend: Backend, patching_model, seed_pair, mode: Mode) -> FireOnce:
+    _local_weights(backend)
+    return fire_once.position_sweep_fires(patching_model, seed_pair, mode is Mode.FAST)
+
+
+@pytest.fixture(scope="package")
+def seed_layer_flip_fires(backend: Backend, patching_model, seed_pair, patch_layer) -> FireOnce:
+    _local_weights(backend)
+    return fire_once.layer_flip_fires(patching_model, seed_pair, patch_layer)
 
 
 @pytest.fixture(scope="package")

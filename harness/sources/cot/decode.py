@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import nnsight
 import torch
@@ -176,6 +177,29 @@ def answer_done(runner: CotRunner, gen: list[int]) -> int | None:
     return next(k for k, e in enumerate(ends) if e > end_char)
 
 
+def noise_vector(runner: CotRunner, seed: int) -> torch.Tensor:
+    """§6: N(0,1) on the hidden size, seeded, scaled by the profile's noise scale. Drawn on the
+    CPU (the seeded stream is the same whatever the devices); moved where it is added."""
+    g = torch.Generator(device="cpu").manual_seed(seed)
+    draw = torch.randn(runner.hidden_size, generator=g, device="cpu")
+    return draw.to(runner.dtype) * runner.sizes.noise_scale
+
+
+def noise_edit(runner: CotRunner, noise: torch.Tensor,
+               arms: list[tuple[int, int]]) -> Callable[[int, list[int]], None]:
+    """§6: a decode-loop edit adding `noise` at the anchor layer's last position of prefix i's
+    row at every step of its arm, arms[i] = (first, last), both included."""
+    layer = runner.layers[runner.sizes.anchor_layer]
+
+    def add_noise(step: int, rows: list[int]) -> None:
+        for r, i in enumerate(rows):
+            if arms[i][0] <= step <= arms[i][1]:
+                out_now = layer.output
+                out_now[r, -1, :] += onto(noise, out_now)
+
+    return add_noise
+
+
 def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = 0) -> Specificity:
     """§6: scaled N(0,1) noise (seeded; the notebook's was not) early in <think> vs after the answer."""
     pids = [t.pid, t.pid]
@@ -185,20 +209,9 @@ def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = 0) -> Speci
     if done is None:
         raise ValueError(f"problem {t.idx}'s trace writes no \\boxed{{...}} answer "
                          f"to noise after")
-    g = torch.Generator().manual_seed(seed)
-    # Drawn on the CPU (the seeded stream is the same whatever the devices); moved onto the
-    # anchor layer's output where it is added.
-    noise = torch.randn(runner.hidden_size, generator=g).to(runner.dtype) * runner.sizes.noise_scale
     arms = [runner.sizes.early_noise_steps, (done + 1, n)]
-    layer = runner.layers[runner.sizes.anchor_layer]
-
-    def add_noise(step: int, rows: list[int]) -> None:
-        for r, i in enumerate(rows):
-            if arms[i][0] <= step <= arms[i][1]:
-                out_now = layer.output
-                out_now[r, -1, :] += onto(noise, out_now)
-
-    early, late = runner.generate_many(pids, n, "cot §6 noise", add_noise)
+    early, late = runner.generate_many(pids, n, "cot §6 noise",
+                                       noise_edit(runner, noise_vector(runner, seed), arms))
     return Specificity(
         problem=t.idx, baseline_answer=runner.answer_of(clean), baseline_tokens=n,
         answer_done=done, early=_arm(runner, early, clean, *arms[0]),

@@ -1,0 +1,83 @@
+"""Seed 000 §6–§7's decode-loop fire-once anchors: the noise and the §7 vector writes, run
+through the experiment's own edits on a few prompts of any model, write exactly their sites, at
+their steps only (harness.fire_once, which replays a decode loop on its own cache)."""
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+
+from harness.fire_once import FireOnce, Reference, Site, fire_once
+from harness.sources.cot.decode import noise_edit, noise_vector
+from harness.sources.cot.patching import K, runs_with_patch
+from harness.sources.cot.runner import CotRunner
+from harness.sources.cot.task import PROBLEMS
+
+FIRE_PROMPTS = 2     # prompts each anchor decodes: the first problems, whatever the model says
+AFTER_WRITES = 2     # steps decoded after the last write, where nothing may be written
+NOISE_ARMS = [(1, 1), (0, 2)]  # §6's arms for the two prompts: one step, then three from the prefill
+VECTOR_SEED = 0      # §7's written vectors: seeded normal draws, one per prompt
+
+
+def _prompts(runner: CotRunner) -> list[list[int]]:
+    return [runner.prompt_ids(p) for p in PROBLEMS[:FIRE_PROMPTS]]
+
+
+def _check(runner: CotRunner, run: Callable[[], object],
+           sites_for: Callable[[list[Reference]], list[Site]]) -> FireOnce:
+    hf = runner.model.hf
+    return fire_once(hf, hf.model.layers, hf.lm_head, run, sites_for)
+
+
+def loop_rows(refs: list[Reference], prompts: list[list[int]]) -> list[tuple[int, dict[int, int]]]:
+    """Each decode loop's first forward and, per batch row, which prompt it decodes (its ids
+    once the left padding is dropped)."""
+    loops = []
+    for f, ref in enumerate(refs):
+        if ref.forward.cache is None:
+            continue
+        ids, mask = ref.forward.kwargs["input_ids"], ref.forward.kwargs.get("attention_mask")
+        rows = {}
+        for r in range(ids.shape[0]):
+            row = ids[r][mask[r].bool()] if mask is not None else ids[r]
+            rows[r] = prompts.index(row.tolist())
+        loops.append((f, rows))
+    return loops
+
+
+def noise_fires(runner: CotRunner) -> FireOnce:
+    """§6: the noise lands at the anchor layer's last position of each prompt's row at exactly
+    the steps of its arm, as the unedited value plus the noise."""
+    prompts, noise = _prompts(runner), noise_vector(runner, 0)
+    layer = runner.sizes.anchor_layer
+    steps = max(last for _, last in NOISE_ARMS) + 1 + AFTER_WRITES
+
+    def sites_for(refs: list[Reference]) -> list[Site]:
+        sites = []
+        for start, rows in loop_rows(refs, prompts):
+            for r, i in rows.items():
+                for step in range(NOISE_ARMS[i][0], NOISE_ARMS[i][1] + 1):
+                    before = refs[start + step].value(layer, [r], [-1])
+                    sites.append(Site(start + step, layer, (r,), (-1,),
+                                      before + noise.to(device=before.device, dtype=before.dtype)))
+        return sites
+
+    return _check(runner, lambda: runner.generate_many(
+        prompts, steps, "cot §6 noise fire-once", noise_edit(runner, noise, NOISE_ARMS)), sites_for)
+
+
+def vector_fires(runner: CotRunner) -> FireOnce:
+    """§7: runs_with_patch writes each prompt's vectors[step] at the layer's last position for
+    its first K steps, and at no later step."""
+    prompts, layer = _prompts(runner), runner.sizes.self_patch_layer
+    g = torch.Generator(device="cpu").manual_seed(VECTOR_SEED)
+    vectors = [torch.randn(K, runner.hidden_size, generator=g, device="cpu").to(runner.dtype)
+               for _ in prompts]
+
+    def sites_for(refs: list[Reference]) -> list[Site]:
+        return [Site(start + step, layer, (r,), (-1,), vectors[i][step][None, None])
+                for start, rows in loop_rows(refs, prompts) for r, i in rows.items()
+                for step in range(K)]
+
+    return _check(runner, lambda: runs_with_patch(runner, prompts, layer, vectors,
+                                                  K + AFTER_WRITES, "cot §7 fire-once"), sites_for)

@@ -1,0 +1,54 @@
+"""Seed 004's fire-once anchors: the whole-stream and the position patches, run through the
+experiment's own functions, write the clean run's block output exactly where they were asked to
+(harness.fire_once)."""
+from __future__ import annotations
+
+from harness.fire_once import FireOnce, Reference, Site, fire_once
+from harness.models import Loaded
+from harness.sources.patching.experiments import (PairIds, full_patch_identity, layer_flip,
+                                                  n_layers, pair_runs, sweep)
+
+CLEAN, PATCHED = 0, 2  # forward 0 reads the clean run, 1 the corrupted, patches from 2 on
+
+
+def _check(model: Loaded, run, sites_for) -> FireOnce:
+    hf = model.hf
+    return fire_once(hf, hf.transformer.h, hf.lm_head, run, sites_for)
+
+
+def whole_stream_fires(model: Loaded, pair: PairIds) -> FireOnce:
+    """Forward 2 + L holds the clean run's every position at block L, and nothing upstream moved."""
+    length = len(pair.clean)
+
+    def sites_for(refs: list[Reference]) -> list[Site]:
+        return [Site(PATCHED + layer, layer, (0,), tuple(range(length)),
+                     refs[CLEAN].value(layer, [0], range(length)))
+                for layer in range(n_layers(model))]
+
+    return _check(model, lambda: full_patch_identity(model, pair, pair_runs(model, pair)),
+                  sites_for)
+
+
+def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnce:
+    """The (layer, position) sweep: one position of one block per forward (faithful), or row p
+    of block L's batched forward at position p (fast mode), holds the clean run's value."""
+    length = len(pair.clean)
+
+    def sites_for(refs: list[Reference]) -> list[Site]:
+        if batched:
+            return [Site(PATCHED + layer, layer, (p,), (p,), refs[CLEAN].value(layer, [0], [p]))
+                    for layer in range(n_layers(model)) for p in range(length)]
+        return [Site(PATCHED + layer * length + p, layer, (0,), (p,),
+                     refs[CLEAN].value(layer, [0], [p]))
+                for layer in range(n_layers(model)) for p in range(length)]
+
+    return _check(model, lambda: sweep(model, pair, pair_runs(model, pair), batched), sites_for)
+
+
+def layer_flip_fires(model: Loaded, pair: PairIds, layer: int) -> FireOnce:
+    """The seed's own patch: block `layer` at the differing positions holds the clean values."""
+    def sites_for(refs: list[Reference]) -> list[Site]:
+        return [Site(PATCHED, layer, (0,), tuple(pair.differing),
+                     refs[CLEAN].value(layer, [0], pair.differing))]
+
+    return _check(model, lambda: layer_flip(model, pair, pair_runs(model, pair), layer), sites_for)
