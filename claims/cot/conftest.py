@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness import catalogue
 from harness.fire_once import FireOnce
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
@@ -185,3 +186,11 @@ def cot_self_patch(cot_runner, cot_pairs) -> cot_patching.SelfPatch:
 def cot_model(request: pytest.FixtureRequest) -> Loaded:
     """This source's model on the session's profile."""
     return model_for(request, "cot")
+
+
+@pytest.fixture(scope="package")
+def cot_breakages(profile: Profile, cot_model: Loaded) -> dict:
+    """The breakage catalogue's outcome on the organism (a skip on other profiles)."""
+    if not profile.models["cot"].organism:
+        pytest.skip(catalogue.ORGANISMS_ONLY)
+    return catalogue.measured(*catalogue.run("cot", (cot_model, profile.sizes["cot"])))

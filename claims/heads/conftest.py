@@ -7,6 +7,7 @@ from typing import Callable
 
 import pytest
 
+from harness import catalogue
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Profile
@@ -115,3 +116,11 @@ def heads_grid(heads_lab: HeadsLab, heads_main_screen: SC.MainScreen,
                heads_content: C.ContentEffects, heads_joint: G.JointCrossing) -> G.Grid:
     return G.grid(heads_lab, heads_main_screen, heads_first_crossing, heads_challenged,
                   heads_content, heads_joint)
+
+
+@pytest.fixture(scope="package")
+def heads_breakages(profile: Profile, heads_model: Loaded, heads_sizes) -> dict:
+    """The breakage catalogue's outcome on the organism (a skip on other profiles)."""
+    if not profile.models["heads"].organism:
+        pytest.skip(catalogue.ORGANISMS_ONLY)
+    return catalogue.measured(*catalogue.run("heads", (heads_model, heads_sizes)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness import catalogue
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Mode, Profile
@@ -192,3 +193,11 @@ def lookback_low_rank(lookback_runner, lookback_kept, lookback_reversed) -> LowR
 def lookback_model(request: pytest.FixtureRequest) -> Loaded:
     """This source's model on the session's profile."""
     return model_for(request, "lookback")
+
+
+@pytest.fixture(scope="package")
+def lookback_breakages(profile: Profile, lookback_model: Loaded, lookback_sizes) -> dict:
+    """The breakage catalogue's outcome on the organism (a skip on other profiles)."""
+    if not profile.models["lookback"].organism:
+        pytest.skip(catalogue.ORGANISMS_ONLY)
+    return catalogue.measured(*catalogue.run("lookback", (lookback_model, lookback_sizes)))

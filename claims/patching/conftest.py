@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness import catalogue
 from harness.backends import Backend
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
@@ -137,3 +138,11 @@ def ioi_sweep(patching_model, ioi_pair, ioi_runs, mode: Mode) -> patching.Sweep:
 def patching_model(request: pytest.FixtureRequest) -> Loaded:
     """This source's model on the session's profile."""
     return model_for(request, "patching")
+
+
+@pytest.fixture(scope="package")
+def patching_breakages(profile: Profile, patching_model: Loaded) -> dict:
+    """The breakage catalogue's outcome on the organism (a skip on other profiles)."""
+    if not profile.models["patching"].organism:
+        pytest.skip(catalogue.ORGANISMS_ONLY)
+    return catalogue.measured(*catalogue.run("patching", (patching_model, profile.sizes["patching"])))

@@ -1,0 +1,15 @@
+"""Seed 000's breakage catalogue: every edit listed in harness/sources/cot/breakages.py
+fails an anchor (harness.catalogue)."""
+from __future__ import annotations
+
+from harness.catalogue import claim_fields
+from harness.claims import claim
+
+
+@claim("cot.breakages-caught", section="6–7",
+       **claim_fields(
+           "Every catalogued breakage of §6's bump and noise and §7's vector writes fails an anchor."))
+def test_breakages_caught(judge, cot_breakages):
+    r = cot_breakages
+    assert not r["missed"] and not r["clean_failures"], r
+    judge(r)

@@ -1,0 +1,15 @@
+"""Seed 001's breakage catalogue: every edit listed in harness/sources/heads/breakages.py
+fails an anchor (harness.catalogue)."""
+from __future__ import annotations
+
+from harness.catalogue import claim_fields
+from harness.claims import claim
+
+
+@claim("heads.breakages-caught", section="1–2",
+       **claim_fields(
+           "Every catalogued breakage of §1–§2's residual and head edits fails an anchor."))
+def test_breakages_caught(judge, heads_breakages):
+    r = heads_breakages
+    assert not r["missed"] and not r["clean_failures"], r
+    judge(r)

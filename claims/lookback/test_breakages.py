@@ -1,0 +1,15 @@
+"""Seed 003's breakage catalogue: every edit listed in harness/sources/lookback/breakages.py
+fails an anchor (harness.catalogue)."""
+from __future__ import annotations
+
+from harness.catalogue import claim_fields
+from harness.claims import claim
+
+
+@claim("lookback.breakages-caught", section="4–7",
+       **claim_fields(
+           "Every catalogued breakage of §4–§7's interchanges, source sweeps, answer patches and low-rank writes fails an anchor."))
+def test_breakages_caught(judge, lookback_breakages):
+    r = lookback_breakages
+    assert not r["missed"] and not r["clean_failures"], r
+    judge(r)

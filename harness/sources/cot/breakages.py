@@ -1,0 +1,63 @@
+"""Seed 000's breakage catalogue (harness.catalogue): edits of the decode-loop interventions
+(§6's bump and noise, §7's vector writes) that its anchors must catch, and the checks run after
+each."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from harness.catalogue import Breakage, Checks
+from harness.fire_once import failures
+from harness.models import Loaded
+
+D, P = "harness.sources.cot.decode", "harness.sources.cot.patching"
+NOISE_WRITE = "out_now[r, -1, :] += onto(noise, out_now)"
+VECTOR_WRITE = "out_now[:, -1, :] = onto(torch.stack([vectors[i][step] for i in rows]), out_now)"
+
+BREAKAGES = (
+    Breakage("§6 bump at every step", "wrong step", D,
+             "if patch_step is not None and step == patch_step:", "if patch_step is not None:"),
+    Breakage("§6 bump one step late", "wrong step", D,
+             "if patch_step is not None and step == patch_step:",
+             "if patch_step is not None and step == patch_step + 1:"),
+    Breakage("§6 bump of zero size", "zero size", D, "bump[0] = FIRE_BUMP", "bump[0] = 0.0"),
+    Breakage("§6 noise of zero size", "zero size", D, NOISE_WRITE,
+             "out_now[r, -1, :] += onto(noise * 0, out_now)"),
+    Breakage("§6 noise at every step", "wrong step", D,
+             "if arms[i][0] <= step <= arms[i][1]:", "if True:"),
+    Breakage("§6 noise at the first position", "wrong position", D, NOISE_WRITE,
+             "out_now[r, 0, :] += onto(noise, out_now)"),
+    Breakage("§6 noise one layer early", "wrong layer", D,
+             "layer = runner.layers[runner.sizes.anchor_layer]\n\n    def add_noise",
+             "layer = runner.layers[runner.sizes.anchor_layer - 1]\n\n    def add_noise"),
+    Breakage("§7 vector write writes nothing", "write nothing", P, VECTOR_WRITE,
+             "_ = [vectors[i][step] for i in rows]"),
+    Breakage("§7 vector write skips the prefill step", "wrong step", P, "if step < k:",
+             "if 0 < step < k:"),
+    Breakage("§7 vector write of the next step's vector", "wrong step", P, VECTOR_WRITE,
+             "out_now[:, -1, :] = onto(torch.stack([vectors[i][(step + 1) % k] for i in rows]), out_now)"),
+    Breakage("§7 vector write one layer early", "wrong layer", P,
+             "k, target = vectors[0].shape[0], runner.layers[layer]",
+             "k, target = vectors[0].shape[0], runner.layers[layer - 1]"),
+    Breakage("§7 vector write at the first position", "wrong position", P, VECTOR_WRITE,
+             "out_now[:, 0, :] = onto(torch.stack([vectors[i][step] for i in rows]), out_now)"),
+)
+
+
+def checks(model: Loaded, sizes) -> Checks:
+    """§6's bump audit and the noise and vector-write fire-once anchors, on the module objects
+    imported now, on problem 0's prompt (no baseline decode needed)."""
+    from harness.sources.cot import decode, fire_once
+    from harness.sources.cot.runner import CotRunner
+    from harness.sources.cot.task import PROBLEMS
+
+    runner = CotRunner(model, sizes)
+
+    def bump() -> list[str]:
+        f = decode.fire_once(runner, SimpleNamespace(pid=runner.prompt_ids(PROBLEMS[0])))
+        return [] if f.nonzero_steps == [f.step] else [f"bump shows at steps {f.nonzero_steps}"]
+
+    return {
+        "cot.fire-once": bump,
+        "cot.noise-fires-once": lambda: failures(fire_once.noise_fires(runner)),
+        "cot.vector-write-fires-once": lambda: failures(fire_once.vector_fires(runner)),
+    }

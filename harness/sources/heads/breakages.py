@@ -1,0 +1,42 @@
+"""Seed 001's breakage catalogue (harness.catalogue): edits of the residual and head edits that
+its receipts and reference forward must catch, and the checks run after each."""
+from __future__ import annotations
+
+from harness.catalogue import Breakage, Checks
+from harness.models import Loaded
+
+F = "harness.sources.heads.forward"
+RESIDUAL_WRITE = "changed[:, position] = residual[0].value.to(changed)"
+HEAD_WRITE = "changed[:, position, p.head] = p.value.to(changed)"
+
+BREAKAGES = (
+    Breakage("residual edit writes nothing", "write nothing", F, RESIDUAL_WRITE,
+             "_ = residual[0].value"),
+    Breakage("residual edit one position early", "wrong position", F, RESIDUAL_WRITE,
+             "changed[:, position - 1] = residual[0].value.to(changed)"),
+    Breakage("residual edit of zero size", "zero size", F, RESIDUAL_WRITE,
+             "changed[:, position] = 0 * residual[0].value.to(changed)"),
+    Breakage("head edit writes nothing", "write nothing", F, HEAD_WRITE, "_ = p.value"),
+    Breakage("head edit onto the next head", "wrong head", F, HEAD_WRITE,
+             "changed[:, position, (p.head + 1) % g.n_heads] = p.value.to(changed)"),
+    Breakage("head edit one position early", "wrong position", F, HEAD_WRITE,
+             "changed[:, position - 1, p.head] = p.value.to(changed)"),
+    Breakage("residual edit one block early", "wrong layer", F,
+             'residual = [p for p in patches if p.layer == b and p.kind == "r"]',
+             'residual = [p for p in patches if p.layer == b + 1 and p.kind == "r"]'),
+)
+
+
+def checks(model: Loaded, sizes) -> Checks:
+    """§1's reference forward and edit receipts, on the module objects imported now, on opening
+    family 0 at the profile's anchor blocks."""
+    from harness.sources.heads import anchors
+    from harness.sources.heads.task import problem_sets, single_token_filter
+
+    family = problem_sets(single_token_filter(model.tok)).opening[0]
+    return {
+        "heads.reference-forward": lambda: anchors.reference_equality(
+            model, family, sizes.anchor_blocks).failed,
+        "heads.edit-receipts": lambda: anchors.edit_receipts(
+            model, family, sizes.anchor_blocks).failed,
+    }

@@ -1,0 +1,73 @@
+"""Seed 003's breakage catalogue (harness.catalogue): edits of §4–§7's intervention code that
+its anchors must catch, and the anchor checks run after each."""
+from __future__ import annotations
+
+from harness.catalogue import Breakage, Checks
+from harness.fire_once import failures
+from harness.models import Loaded
+
+I, S, L = ("harness.sources.lookback.interchange", "harness.sources.lookback.answers",
+           "harness.sources.lookback.low_rank")
+BARRIER_WRITE = 'layer_mod.output[:, dst_pos] = box["acts"]'
+SOURCE_WRITE = "layer.output[:, dst] = cf_vals[index].to(layer.output.device)"
+FREEZE_WRITE = "layer.output[:, drinks] = clean_vals[index].to(layer.output.device)"
+LOW_RANK_WRITE = "layer_mod.output[:, state] = new[i:i + bs].to(layer_mod.output.device)"
+
+BREAKAGES = (
+    Breakage("§4 interchange writes nothing", "write nothing", I, BARRIER_WRITE,
+             '_ = box["acts"]'),
+    Breakage("§4 sweep one layer early", "wrong layer", I,
+             "preds = interchange(runner, rows, layer, src, dst)",
+             "preds = interchange(runner, rows, max(layer - 1, 0), src, dst)"),
+    Breakage("§4 interchange one position early", "wrong position", I, BARRIER_WRITE,
+             'layer_mod.output[:, [p - 1 for p in dst_pos]] = box["acts"]'),
+    Breakage("§4 interchange writes its own values", "write nothing", I,
+             'box["acts"] = layer_mod.output[:, src_pos]',
+             'box["acts"] = layer_mod.output[:, dst_pos]'),
+    Breakage("§5 source swap writes nothing", "write nothing", I, SOURCE_WRITE,
+             "_ = cf_vals[index]"),
+    Breakage("§5 source swap stops a layer short", "wrong layer", I, "if index <= L:",
+             "if index < L:"),
+    Breakage("§5 source swap one position late", "wrong position", I,
+             "dst = lay.names + lay.objects", "dst = [p + 1 for p in lay.names + lay.objects]"),
+    Breakage("§5 freeze writes nothing", "write nothing", I, FREEZE_WRITE,
+             "_ = clean_vals[index]"),
+    Breakage("§6 answer patch at the previous position", "wrong position", S,
+             "[-1], [-1], bs=runner.sizes.answer_batch", "[-2], [-2], bs=runner.sizes.answer_batch"),
+    Breakage("§6 answer sweep one layer late", "wrong layer", S,
+             "preds = interchange(runner, rows, layer,",
+             "preds = interchange(runner, rows, min(layer + 1, runner.n_layers - 1),"),
+    Breakage("§7 low-rank write of zero size", "zero size", L,
+             "new = h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)",
+             "new = h_dst + (0 * delta @ basis.T @ basis).to(h_dst.dtype)"),
+    Breakage("§7 low-rank writes nothing", "write nothing", L, LOW_RANK_WRITE,
+             "_ = new[i:i + bs]"),
+    Breakage("§7 low-rank writes one layer early", "wrong layer", L,
+             "bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[layer], runner.lm_head",
+             "bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[max(layer - 1, 0)], runner.lm_head"),
+)
+
+
+def checks(model: Loaded, sizes) -> Checks:
+    """The identity and fire-once anchors of §4–§7, on the module objects imported now."""
+    from harness.sources.lookback import fire_once as fire
+    from harness.sources.lookback import identity
+    from harness.sources.lookback.runner import LookbackRunner
+    from harness.sources.lookback.task import build_answer, build_binding, build_source
+
+    runner = LookbackRunner(model, sizes)
+    kw = {"instruction": runner.instruction}
+    binding, source = build_binding(**kw), build_source(**kw)
+
+    def identical(result) -> list[str]:
+        return [f"layer {layer}: not bit-identical" for layer, ok in
+                zip(result.layers, result.identical) if not ok]
+
+    return {
+        "lookback.self-patch-identity": lambda: identical(identity.self_patch(runner, [], binding[:2])),
+        "lookback.interchange-fires-once": lambda: failures(fire.interchange_fires(runner, binding)),
+        "lookback.source-swap-fires-once": lambda: failures(fire.source_fires(runner, source, False)),
+        "lookback.freeze-fires-once": lambda: failures(fire.source_fires(runner, source, True)),
+        "lookback.answer-fires-once": lambda: failures(fire.answer_fires(runner, build_answer(**kw))),
+        "lookback.low-rank-fires-once": lambda: failures(fire.low_rank_fires(runner, binding)),
+    }
