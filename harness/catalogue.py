@@ -41,6 +41,7 @@ class Outcome:
 
     breakage: Breakage
     failed: dict[str, str] = field(default_factory=dict)
+    stale: bool = False  # its text is not found once in the module: the code moved on
 
     @property
     def caught(self) -> bool:
@@ -53,16 +54,18 @@ def _package(module: str) -> str:
     return ".".join(parts[:3])
 
 
+def _source_text(module: str) -> str:
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise ValueError(f"no module {module}")
+    return Path(spec.origin).read_text()
+
+
 @contextmanager
 def broken(b: Breakage, folder: Path) -> Iterator[None]:
     """While open, `b.module` is the edited copy and the source's other modules are fresh."""
     package = _package(b.module)
-    spec = importlib.util.find_spec(b.module)
-    if spec is None or spec.origin is None:
-        raise ValueError(f"{b.name}: no module {b.module}")
-    text = Path(spec.origin).read_text()
-    if text.count(b.old) != 1:
-        raise ValueError(f"{b.name}: {b.old!r} occurs {text.count(b.old)} times in {b.module}")
+    text = _source_text(b.module)
     # a file of its own per breakage: nnsight and linecache key a trace's source by file name
     copy = folder / f"{len(list(folder.iterdir()))}_{b.module.rsplit('.', 1)[-1]}.py"
     copy.write_text(text.replace(b.old, b.new))
@@ -114,6 +117,9 @@ def run(source: str, args: tuple[Any, ...]) -> tuple[dict[str, str], list[Outcom
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="breakage-") as tmp:
         for b in importlib.import_module(name).BREAKAGES:
+            if _source_text(b.module).count(b.old) != 1:
+                outcomes.append(Outcome(b, stale=True))
+                continue
             with broken(b, Path(tmp)):
                 outcomes.append(Outcome(b, _failures(checks())))
     return clean, outcomes
@@ -122,10 +128,11 @@ def run(source: str, args: tuple[Any, ...]) -> tuple[dict[str, str], list[Outcom
 def measured(clean: dict[str, str], outcomes: list[Outcome]) -> dict[str, Any]:
     """The catalogue's record: the catch rate, what each breakage failed, and the known gaps."""
     gaps = [o for o in outcomes if o.breakage.gap]
-    tried = [o for o in outcomes if not o.breakage.gap]
+    tried = [o for o in outcomes if not o.breakage.gap and not o.stale]
     return {"clean_failures": clean, "breakages": len(tried),
             "caught": sum(o.caught for o in tried),
             "missed": [o.breakage.name for o in tried if not o.caught],
+            "stale": [o.breakage.name for o in outcomes if o.stale],
             "caught_by": {o.breakage.name: sorted(o.failed) for o in outcomes},
             "kinds": sorted({o.breakage.kind for o in outcomes}),
             "gaps": {o.breakage.name: o.breakage.gap for o in gaps}}
@@ -143,8 +150,9 @@ def claim_fields(statement: str) -> dict[str, Any]:
     from harness.criteria import Exact, all_of
 
     return {"kind": "anchor", "statement": statement, "needs": "cpu",
-            "published": {"missed": [], "clean_failures": {}}, "provenance": PROVENANCE,
-            "criterion": all_of(Exact("missed"), Exact("clean_failures")),
+            "published": {"missed": [], "clean_failures": {}, "stale": []},
+            "provenance": PROVENANCE,
+            "criterion": all_of(Exact("missed"), Exact("clean_failures"), Exact("stale")),
             "headline": "{caught}/{breakages} breakages caught by an anchor; missed: {missed}",
             "decisions": ("each edit is applied to a temporary copy of its module; the checks run "
                           "on the first rows or prompts of the organism, as the anchors do",)}

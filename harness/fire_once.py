@@ -24,6 +24,9 @@ from torch import nn
 BF16_REFERENCE_RTOL = 2 ** -6
 BF16_REFERENCE_ATOL = 2 ** -6
 
+NEEDS_LOCAL_WEIGHTS = ("a fire-once anchor reads every block through plain forward hooks on the "
+                       "model in this process; on NDIF it runs remotely: run it with --backend=local")
+
 # What a fire-once anchor declares it must measure: every check true, on every profile.
 FIRES_ONCE = {"site_holds_value": True, "untouched_identical": True, "output_changed": True,
               "reference_equal": True}

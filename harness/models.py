@@ -30,6 +30,13 @@ class Loaded:
         when its weights load."""
         return self.nn._module
 
+    def local(self) -> torch.nn.Module:
+        """The transformers module running in this process, its weights here: a model built by
+        name for nnsight's simulation loads them now rather than at its first trace."""
+        if getattr(self.nn, "dispatched", True) is False:
+            self.nn.dispatch()
+        return self.hf
+
     @property
     def device(self) -> torch.device:
         """Where inputs are made: the weights' device, or the CPU while the weights are not

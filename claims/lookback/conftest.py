@@ -12,7 +12,8 @@ from harness.profiles import Mode, Profile
 from harness.sources.lookback.answers import AnswerSweep, answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, behaviour,
                                                 keep_correct, visibility)
-from harness.fire_once import FireOnce
+from harness.backends import Backend
+from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
 from harness.sources.lookback.fire_once import (answer_fires, interchange_fires, low_rank_fires,
                                                 source_fires)
 from harness.sources.lookback.identity import SelfPatch, self_patch
@@ -97,28 +98,38 @@ def lookback_self_patch(lookback_runner, lookback_kept, lookback_binding_rows) -
     return self_patch(lookback_runner, lookback_kept, lookback_binding_rows)
 
 
+def _local_weights(backend: Backend) -> None:
+    if backend is Backend.NDIF:
+        pytest.skip(NEEDS_LOCAL_WEIGHTS)
+
+
 @pytest.fixture(scope="package")
-def lookback_interchange_fires(lookback_runner, lookback_binding_rows) -> dict[str, FireOnce]:
+def lookback_interchange_fires(backend: Backend, lookback_runner, lookback_binding_rows) -> dict[str, FireOnce]:
+    _local_weights(backend)
     return interchange_fires(lookback_runner, lookback_binding_rows)
 
 
 @pytest.fixture(scope="package")
-def lookback_source_swap_fires(lookback_runner, lookback_source_rows) -> FireOnce:
+def lookback_source_swap_fires(backend: Backend, lookback_runner, lookback_source_rows) -> FireOnce:
+    _local_weights(backend)
     return source_fires(lookback_runner, lookback_source_rows, freeze=False)
 
 
 @pytest.fixture(scope="package")
-def lookback_freeze_fires(lookback_runner, lookback_source_rows) -> FireOnce:
+def lookback_freeze_fires(backend: Backend, lookback_runner, lookback_source_rows) -> FireOnce:
+    _local_weights(backend)
     return source_fires(lookback_runner, lookback_source_rows, freeze=True)
 
 
 @pytest.fixture(scope="package")
-def lookback_answer_fires(lookback_runner, lookback_answer_rows) -> FireOnce:
+def lookback_answer_fires(backend: Backend, lookback_runner, lookback_answer_rows) -> FireOnce:
+    _local_weights(backend)
     return answer_fires(lookback_runner, lookback_answer_rows)
 
 
 @pytest.fixture(scope="package")
-def lookback_low_rank_fires(lookback_runner, lookback_binding_rows) -> FireOnce:
+def lookback_low_rank_fires(backend: Backend, lookback_runner, lookback_binding_rows) -> FireOnce:
+    _local_weights(backend)
     return low_rank_fires(lookback_runner, lookback_binding_rows)
 
 

@@ -11,5 +11,5 @@ from harness.claims import claim
            "Every catalogued breakage of §4–§7's interchanges, source sweeps, answer patches and low-rank writes fails an anchor."))
 def test_breakages_caught(judge, lookback_breakages):
     r = lookback_breakages
-    assert not r["missed"] and not r["clean_failures"], r
+    assert not (r["missed"] or r["clean_failures"] or r["stale"]), r
     judge(r)

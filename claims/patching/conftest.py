@@ -9,7 +9,7 @@ from harness.backends import Backend
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Mode, Profile
-from harness.fire_once import FireOnce
+from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
 from harness.sources.patching import experiments as patching
 from harness.sources.patching import fire_once
 from harness.sources.patching import task as ioi
@@ -67,8 +67,7 @@ def seed_hook_reference(backend: Backend, patching_model, seed_pair,
 def _local_weights(backend: Backend) -> None:
     """Fire-once anchors hook the transformers modules: they need the weights in this process."""
     if backend is Backend.NDIF:
-        pytest.skip("a fire-once anchor reads every block through plain forward hooks on the "
-                    "model in this process; on NDIF it runs remotely: run it with --backend=local")
+        pytest.skip(NEEDS_LOCAL_WEIGHTS)
 
 
 @pytest.fixture(scope="package")

@@ -25,7 +25,7 @@ def _prompts(runner: CotRunner) -> list[list[int]]:
 
 def _check(runner: CotRunner, run: Callable[[], object],
            sites_for: Callable[[list[Reference]], list[Site]]) -> FireOnce:
-    hf = runner.model.hf
+    hf = runner.model.local()
     return fire_once(hf, hf.model.layers, hf.lm_head, run, sites_for)
 
 

@@ -15,7 +15,7 @@ SWEEPS = ("reversed", "same position", "opaque control")  # §4's three binding 
 
 
 def _check(runner: LookbackRunner, run, sites_for) -> FireOnce:
-    hf = runner.model.hf
+    hf = runner.model.local()
     return fire_once(hf, hf.model.layers, hf.lm_head, run, sites_for)
 
 

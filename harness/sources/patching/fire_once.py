@@ -12,7 +12,7 @@ CLEAN, PATCHED = 0, 2  # forward 0 reads the clean run, 1 the corrupted, patches
 
 
 def _check(model: Loaded, run, sites_for) -> FireOnce:
-    hf = model.hf
+    hf = model.local()
     return fire_once(hf, hf.transformer.h, hf.lm_head, run, sites_for)
 
 
