@@ -1,0 +1,107 @@
+"""harness.fire_once on a two-block GPT-2 built here: an edit made by a plain forward hook passes
+every check where it writes what it was asked to, and fails the check that names each mistake."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+import torch
+from transformers import GPT2Config, GPT2LMHeadModel
+
+from harness.fire_once import FireOnce, Site, fire_once
+
+IDS = torch.tensor([[1, 2, 3, 4, 5], [5, 4, 3, 2, 1]], device="cpu")
+VALUE = torch.full((1, 1, 16), 3.0, device="cpu")
+
+
+@pytest.fixture(scope="module")
+def model() -> GPT2LMHeadModel:
+    torch.manual_seed(0)
+    config = GPT2Config(n_layer=2, n_embd=16, n_head=2, vocab_size=11, n_positions=8)
+    return GPT2LMHeadModel(config).eval()
+
+
+@contextmanager
+def writing(model, layer: int, row: int, position: int):
+    """A plain forward hook that writes VALUE at one block, row and position, ahead of the
+    checking hooks (as nnsight edits inside the forward, before any forward hook runs)."""
+    def hook(module, args, output):
+        out = output.clone()
+        out[row, position] = VALUE[0, 0]
+        return out
+
+    handle = model.transformer.h[layer].register_forward_hook(hook, prepend=True)
+    try:
+        yield
+    finally:
+        handle.remove()
+
+
+def check(model, wrote_at: tuple[int, int, int] | None, asked_at: tuple[int, int, int],
+          value: torch.Tensor = VALUE) -> FireOnce:
+    def run() -> None:
+        if wrote_at is None:
+            model(input_ids=IDS)
+            return
+        with writing(model, *wrote_at):
+            model(input_ids=IDS)
+
+    layer, row, position = asked_at
+    return fire_once(model, model.transformer.h, model.lm_head, run,
+                     lambda refs: [Site(0, layer, (row,), (position,), value)])
+
+
+def test_a_write_where_it_was_asked_passes_every_check(model):
+    result = check(model, (0, 1, 2), (0, 1, 2))
+    assert result.failures == []
+    assert (result.site_holds_value, result.untouched_identical, result.output_changed,
+            result.reference_equal) == (True, True, True, True)
+
+
+def test_a_write_that_never_happened_fails_the_site(model):
+    result = check(model, None, (0, 1, 2))
+    assert not result.site_holds_value
+
+
+def test_a_write_one_position_early_fails_untouched(model):
+    result = check(model, (0, 1, 1), (0, 1, 2))
+    assert not result.untouched_identical
+
+
+def test_a_write_on_another_row_fails_untouched(model):
+    result = check(model, (0, 0, 2), (0, 1, 2))
+    assert not result.untouched_identical
+
+
+def test_a_write_one_block_early_fails_untouched(model):
+    result = check(model, (0, 1, 2), (1, 1, 2))
+    assert not result.untouched_identical and not result.site_holds_value
+
+
+def test_a_value_already_there_cannot_prove_a_write(model):
+    def same(refs):
+        return [Site(0, 0, (1,), (2,), refs[0].value(0, [1], [2]))]
+
+    result = fire_once(model, model.transformer.h, model.lm_head, lambda: model(input_ids=IDS),
+                       same)
+    assert not result.site_holds_value
+    assert "already there" in result.failures[-1]
+
+
+def test_a_write_at_the_last_block_before_the_final_position_need_not_move_the_output(model):
+    result = check(model, (1, 1, 2), (1, 1, 2))
+    assert result.failures == [] and result.output_changed
+
+
+def test_a_run_with_more_forwards_than_the_capture_fails(model):
+    calls = []
+
+    def run() -> None:
+        calls.append(1)
+        for _ in range(len(calls)):
+            with writing(model, 0, 1, 2):
+                model(input_ids=IDS)
+
+    result = fire_once(model, model.transformer.h, model.lm_head, run,
+                       lambda refs: [Site(0, 0, (1,), (2,), VALUE)])
+    assert not result.untouched_identical
