@@ -12,7 +12,7 @@ LOCK_TOOLS := .lock-tools
 PIP_TOOLS := pip-tools==7.6.2
 CANARY := .canary
 
-.PHONY: test replicate setup report clean gpu-rehearsal lock canary plan bench
+.PHONY: test test-meta replicate setup report clean gpu-rehearsal lock canary plan bench
 
 $(STAMP): $(LOCK) pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,14 +24,26 @@ $(STAMP): $(LOCK) pyproject.toml
 
 setup: $(STAMP)
 
-# The suite's own tests and every claim on the tiny profile (CPU organisms); then the published
-# tokenizer checks (`hub`) against whatever Hugging Face cache HF_HOME names, offline: each skips
-# with its reason where the cache lacks its files; then the published-shape rehearsal on CPU.
+# `make test`, in three timed tiers (reports/tiers.json, checked against their budgets at the end,
+# failing past twice a budget): the published-shape rehearsal on CPU, whose record the tiny tier's
+# rehearsal tests read; the suite's own tests and every claim on the tiny profile (CPU organisms),
+# less the `meta` tests; then the published tokenizer checks (`hub`) against whatever Hugging Face
+# cache HF_HOME names, offline: each skips with its reason where the cache lacks its files.
 test: $(STAMP)
-	$(PY) -m pytest --profile=tiny -n 2 -m "not slow" -p no:cacheprovider
-	HF_HUB_OFFLINE=1 $(PY) -m pytest --profile=published -m hub claims -p no:cacheprovider \
-	  --results=reports/hub/results.json
-	$(PY) -m harness.rehearsal --device cpu --out reports/rehearsal.json
+	@$(PY) -m harness.budget reset
+	$(PY) -m harness.budget time rehearsal -- $(PY) -m harness.rehearsal --device cpu \
+	  --out reports/rehearsal.json
+	INTERP_CLAIMS_REHEARSAL=reports/rehearsal.json $(PY) -m harness.budget time tiny -- \
+	  $(PY) -m pytest --profile=tiny -n 2 -m "not slow and not meta" -p no:cacheprovider
+	HF_HUB_OFFLINE=1 $(PY) -m harness.budget time hub -- $(PY) -m pytest --profile=published \
+	  -m hub claims -p no:cacheprovider --results=reports/hub/results.json
+	$(PY) -m harness.budget check
+
+# The checks that re-run whole families to test a mechanism (fast mode equals faithful, the NDIF
+# simulation equals local, the default CPU kernels give the same verdicts, a split run equals an
+# unsplit one, the organisms' competence): CI runs them after `make test`.
+test-meta: $(STAMP)
+	$(PY) -m pytest --profile=tiny -n 2 -m meta -p no:cacheprovider
 
 # The published code path at full size on CUDA, on seeded random weights (no hub needed; the
 # published configs and tokenizers come from HF_HOME or ../shared/hf-cache). SOURCES="cot heads"

@@ -92,9 +92,12 @@ def broken(b: Breakage, folder: Path) -> Iterator[None]:
             setattr(parent, k, v)
 
 
-def _failures(checks: Checks) -> dict[str, str]:
-    found = {}
+def _failures(checks: Checks, first_only: bool = False) -> dict[str, str]:
+    """Each check's first failure, by anchor; with `first_only`, up to the first that fails."""
+    found: dict[str, str] = {}
     for anchor, check in checks.items():
+        if first_only and found:
+            break
         try:
             failed = check()
         except Exception as error:  # a crash in an anchor blocks its claims as a failure does
@@ -105,7 +108,8 @@ def _failures(checks: Checks) -> dict[str, str]:
 
 
 def run(source: str, args: tuple[Any, ...]) -> tuple[dict[str, str], list[Outcome]]:
-    """The checks' failures on the unbroken code (must be none), then each breakage's outcome.
+    """The checks' failures on the unbroken code (must be none), then each breakage's outcome:
+    the first anchor, in the order `checks` gives them, whose check failed.
     `source` names `harness.sources.<source>`, whose `breakages` module gives BREAKAGES and
     `checks(*args)`, imported afresh each time so it binds the edited module."""
     name = f"harness.sources.{source}.breakages"
@@ -121,7 +125,7 @@ def run(source: str, args: tuple[Any, ...]) -> tuple[dict[str, str], list[Outcom
                 outcomes.append(Outcome(b, stale=True))
                 continue
             with broken(b, Path(tmp)):
-                outcomes.append(Outcome(b, _failures(checks())))
+                outcomes.append(Outcome(b, _failures(checks(), first_only=True)))
     return clean, outcomes
 
 
@@ -133,7 +137,7 @@ def measured(clean: dict[str, str], outcomes: list[Outcome]) -> dict[str, Any]:
             "caught": sum(o.caught for o in tried),
             "missed": [o.breakage.name for o in tried if not o.caught],
             "stale": [o.breakage.name for o in outcomes if o.stale],
-            "caught_by": {o.breakage.name: sorted(o.failed) for o in outcomes},
+            "caught_by": {o.breakage.name: next(iter(o.failed), None) for o in outcomes},
             "kinds": sorted({o.breakage.kind for o in outcomes}),
             "gaps": {o.breakage.name: o.breakage.gap for o in gaps}}
 

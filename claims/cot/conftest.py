@@ -155,8 +155,10 @@ def cot_noop(cot_runner, cot_usable) -> cot_decode.NoopRuns:
 
 
 @pytest.fixture(scope="package")
-def cot_fire_once(cot_runner, cot_first_trace) -> cot_decode.FireOnce:
-    return cot_decode.fire_once(cot_runner, cot_first_trace)
+def cot_fire_once(cot_runner) -> cot_decode.FireOnce:
+    """§6's bump audit on problem 0's prompt, whatever the model answers (the notebook's problem
+    0 is its first usable trace), so it runs on random weights too."""
+    return cot_decode.fire_once(cot_runner, cot_runner.prompt_ids(AUDITED_PROBLEM))
 
 
 @pytest.fixture(scope="package")

@@ -27,12 +27,15 @@ from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED,
 from harness.profiles import Mode, Profile, ProfileName, get_profile
 
 MARKERS = {
-    "gpu": "needs CUDA and the published weights",
+    "gpu": "the nightly's published replication: needs the published weights (and CUDA, but for "
+           "the CPU-sized ones, also marked hub)",
     "hub": "needs the published tokenizer or weights files (hub or a warm Hugging Face cache)",
     "anchor": "checks the experiment's own machinery; claims that require it are blocked if it fails",
     "claim": "a published scientific finding",
     "measurement": "a number the notebook reports about its own method",
     "slow": "takes minutes (organism re-training)",
+    "meta": "re-runs families to check a mechanism (fast mode, NDIF simulation, CPU kernels, "
+            "splitting, organism competence): `make test-meta`, which CI runs after `make test`",
 }
 
 
@@ -67,11 +70,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _selects_published(markexpr: str) -> bool:
-    words = markexpr.replace("(", " ").replace(")", " ").split()
-    for i, w in enumerate(words):
-        if w in ("gpu", "hub") and not (i > 0 and words[i - 1] == "not"):
-            return True
-    return False
+    """Whether `-m` asks for the published tests: it selects a test marked gpu or hub, evaluated
+    by pytest's own mark expressions, and not a test with neither mark."""
+    if not markexpr.strip():
+        return False
+    from _pytest.mark.expression import Expression  # private: pytest has no public evaluator
+
+    expression = Expression.compile(markexpr)
+
+    def selects(*marks: str) -> bool:
+        return expression.evaluate(lambda name, **kwargs: name in marks)
+
+    return (selects("gpu") or selects("hub")) and not selects()
 
 
 def resolve_profile(config: pytest.Config) -> Profile:
@@ -180,5 +190,7 @@ def pytest_itemcollected(item: pytest.Item) -> None:
                     pytest.mark.measurement if spec.kind is Kind.MEASUREMENT else pytest.mark.claim)
     if spec.needs is not Needs.CPU:
         item.add_marker(getattr(pytest.mark, spec.needs.value))
+    if spec.needs is Needs.HUB and not spec.tokenizer_only:
+        item.add_marker(pytest.mark.gpu)  # it loads published weights: the nightly runs it too
     item.add_marker(pytest.mark.xdist_group(name=spec.source_name))
     item.extra_keyword_matches.add(spec.id)

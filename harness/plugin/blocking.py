@@ -5,6 +5,7 @@ import pytest
 
 from harness.backends import Backend, ndif_skip_reason
 from harness.claims import ClaimSpec, Kind, Needs
+from harness.plugin.metering import release_between_folders
 from harness.plugin.splitting import select_units
 from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, PROFILE,
                                   RETARGET_REASONS, SPEC, STATE, TestState)
@@ -105,6 +106,7 @@ def _level(item: pytest.Item, by_id: dict[str, pytest.Item], seen: frozenset[str
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    release_between_folders(item)  # before this test's peak-memory reading starts
     spec = item.stash.get(SPEC, None)
     if spec is None:
         return

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -83,10 +84,10 @@ def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int,
 
 
 def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
-             budget: int, modes: tuple[str, ...] = ("faithful",)) -> dict[str, Any]:
-    """Build the random-weight cache for `sources`, run each in each of `modes` within what is
-    left of `budget` seconds (a run with no time left is recorded as not run), and write the
-    summary to `out`: sources -> name -> mode -> run."""
+             budget: int, modes: tuple[str, ...] = ("faithful",), jobs: int = 1) -> dict[str, Any]:
+    """Build the random-weight cache for `sources`, run each in each of `modes`, `jobs` sources
+    at a time, within what is left of `budget` seconds (a run with no time left is recorded as
+    not run), and write the summary to `out`: sources -> name -> mode -> run."""
     deadline = time.perf_counter() + budget
     full_size = device == "cuda"
     profile = (ProfileName.PUBLISHED if full_size else ProfileName.REHEARSAL).value
@@ -106,15 +107,22 @@ def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
             summary["build"] = {name: asdict(b) for name, b in built.items()}
             summary["build_seconds"] = round(time.perf_counter() - start, 1)
             summary["sources"], summary["not_run"] = {}, []
+            summary["jobs"] = jobs
+
+            def one(name: str, mode: str) -> None:
+                left = int(deadline - time.perf_counter())
+                if left < MIN_SOURCE_SECONDS:
+                    summary["not_run"].append(f"{name} ({mode}): {left} s of the {budget} s "
+                                              "budget left")
+                    return
+                run = run_source(name, cache, profile, Path(tmp), left, mode)
+                summary["sources"].setdefault(name, {})[mode] = run
+
             for mode in modes:
-                for name in sources:
-                    left = int(deadline - time.perf_counter())
-                    if left < MIN_SOURCE_SECONDS:
-                        summary["not_run"].append(f"{name} ({mode}): {left} s of the {budget} s "
-                                                  "budget left")
-                        continue
-                    summary["sources"].setdefault(name, {})[mode] = run_source(
-                        name, cache, profile, Path(tmp), left, mode)
+                with ThreadPoolExecutor(max_workers=jobs) as pool:
+                    list(pool.map(lambda name: one(name, mode), sources))
+            summary["sources"] = {n: summary["sources"][n] for n in sources
+                                  if n in summary["sources"]}
         summary["ok"] = not summary["not_run"] and all(
             s["exit_status"] in (0, 5) and not s["errors"] and not s["timed_out"]
             for runs in summary["sources"].values() for s in runs.values())
@@ -136,6 +144,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("reports/rehearsal.json"))
     parser.add_argument("--modes", nargs="+", choices=("faithful", "fast"),
                         default=["faithful"], help="the modes to run each source in, in order")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="sources run at once (default: the CPU count on --device cpu, where "
+                             "each runs on one thread; 1 on CUDA, one GPU)")
     parser.add_argument("--budget", type=int, default=540,
                         help="seconds for the whole rehearsal, build included (default 540)")
     args = parser.parse_args()
@@ -144,8 +155,9 @@ def main() -> None:
 
         if not torch.cuda.is_available():
             sys.exit("--device cuda: no CUDA device here (use --device cpu for the dry run)")
+    jobs = args.jobs or (1 if args.device == "cuda" else os.cpu_count() or 1)
     summary = rehearse(args.sources, args.device, args.published_cache, args.out, args.budget,
-                       tuple(args.modes))
+                       tuple(args.modes), jobs)
     if summary["ok"] is None:
         print(f"rehearsal skipped: {summary['skipped']}")
         return

@@ -1,6 +1,8 @@
 """The cot organism's own competence: it solves every problem it was trained on."""
 from __future__ import annotations
 
+import pytest
+
 from harness.models import load
 from harness.profiles import get_profile
 from harness.sources.cot import organism
@@ -8,6 +10,7 @@ from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import solution
 from harness.sources.cot.text import parse_answer
 
+pytestmark = pytest.mark.meta  # re-runs the organism: `make test-meta`
 TRACE_CAP = 400  # tokens: far longer than any organism trace
 
 

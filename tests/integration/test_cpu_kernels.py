@@ -10,6 +10,8 @@ import pytest
 
 from tests.paths import ROOT
 
+pytestmark = pytest.mark.meta  # re-runs families: `make test-meta`
+
 # Families whose pins are mostly floats: the ones that drifted when pinned under one capability
 # and compared exactly under another.
 FAMILIES = ["claims/heads", "claims/patching"]

@@ -18,6 +18,8 @@ from harness.profiles import Mode, get_profile
 from harness.verdicts import Drift
 from tests.paths import ROOT
 
+pytestmark = pytest.mark.meta  # re-runs families: `make test-meta`
+
 TINY = get_profile("tiny")
 RUNS = {"local": ("cot", "heads"), "ndif-local": ("lookback", "patching")}
 

@@ -45,6 +45,7 @@ def test_manifest_records_how_it_was_made(name):
         assert key in manifest
 
 
+@pytest.mark.meta  # re-measures every organism: `make test-meta`
 @pytest.mark.parametrize("name", NAMES)
 def test_measured_rates_are_as_its_manifest_records(name):
     model = load(get_profile("tiny").models[name])

@@ -13,6 +13,8 @@ import pytest
 from harness.sources import registered
 from tests.paths import ROOT
 
+pytestmark = pytest.mark.meta  # re-runs families: `make test-meta`
+
 SWEEP_CLAIMS = ("test_reversed_curve", "test_same_position", "test_opaque_control")
 SWEEP_UNITS = ("lookback_reversed", "lookback_same_position", "lookback_opaque")
 

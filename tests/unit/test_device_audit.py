@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import torch
 
@@ -43,4 +44,15 @@ def test_a_mode_forwarding_someone_elses_call_is_not_blamed_for_it():
     library_call = compile("torch.ones(2)", "/a/library/outside/the/sources.py", "exec")
     with DeviceAudit(HERE) as audit, Forwarding():
         exec(library_call, {"torch": torch})
+    assert audit.found == []
+
+
+def test_the_sources_seeded_cpu_draws_name_their_device():
+    from harness.sources.cot.decode import noise_vector
+    from harness.sources.lookback.low_rank import random_basis
+
+    runner = SimpleNamespace(hidden_size=8, dtype=torch.bfloat16, sizes=SimpleNamespace(noise_scale=30))
+    with DeviceAudit(source_roots()) as audit:
+        noise_vector(runner, 0)
+        random_basis(8, 2, 0, like=torch.zeros(1, device="cpu"))
     assert audit.found == []

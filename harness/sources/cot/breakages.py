@@ -3,8 +3,6 @@
 each."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from harness.catalogue import Breakage, Checks
 from harness.fire_once import failures
 from harness.models import Loaded
@@ -53,7 +51,7 @@ def checks(model: Loaded, sizes) -> Checks:
     runner = CotRunner(model, sizes)
 
     def bump() -> list[str]:
-        f = decode.fire_once(runner, SimpleNamespace(pid=runner.prompt_ids(PROBLEMS[0])))
+        f = decode.fire_once(runner, runner.prompt_ids(PROBLEMS[0]))
         return [] if f.nonzero_steps == [f.step] else [f"bump shows at steps {f.nonzero_steps}"]
 
     return {

@@ -88,7 +88,7 @@ def per_step_outputs(runner: CotRunner, pid: list[int], patch_step: int | None,
                      steps: int) -> tuple[list[torch.Tensor], list[int]]:
     """§6: the anchor layer's last-position output at every step (cloned), with an optional bump."""
     layer = runner.layers[runner.sizes.anchor_layer]
-    bump = torch.zeros(runner.hidden_size, dtype=runner.dtype)
+    bump = torch.zeros(runner.hidden_size, dtype=runner.dtype, device="cpu")  # moved by onto()
     bump[0] = FIRE_BUMP
     with torch.no_grad(), runner.model.nn.generate(max_new_tokens=steps, do_sample=False) as tracer:
         with tracer.invoke(runner.tensor(pid)):
@@ -118,11 +118,12 @@ class FireOnce:
         return round(self.deltas[self.step], 1)
 
 
-def fire_once(runner: CotRunner, t: Trace) -> FireOnce:
-    """§6: FIRE_BUMP on dim 0 at `fire_step` must show at that step and nowhere else."""
+def fire_once(runner: CotRunner, pid: list[int]) -> FireOnce:
+    """§6: FIRE_BUMP on dim 0 at `fire_step` must show at that step and nowhere else, decoding
+    from prompt ids `pid` (it needs no behaviour from the model)."""
     steps, k = runner.sizes.fire_steps, runner.sizes.fire_step
-    clean, ids_clean = per_step_outputs(runner, t.pid, None, steps)
-    bumped, ids_bumped = per_step_outputs(runner, t.pid, k, steps)
+    clean, ids_clean = per_step_outputs(runner, pid, None, steps)
+    bumped, ids_bumped = per_step_outputs(runner, pid, k, steps)
     deltas = [float((a - b)[0].abs()) for a, b in zip(bumped, clean)]
     return FireOnce(k, deltas, [i for i, d in enumerate(deltas) if d > 1e-3],
                     ids_clean != ids_bumped)

@@ -13,6 +13,10 @@ from torch.overrides import TorchFunctionMode
 from harness.models import Loaded
 
 
+# Only the previous and the final positions' logits are read (§1's previous-token check and the
+# answer): the head projects just those two, not every position over a 152k vocabulary.
+LOGITS_KEPT = 2
+
 @dataclass(frozen=True)
 class Patch:
     """A final-token edit: the residual entering a block ('r') or one head's o_proj input ('z')."""
@@ -184,7 +188,7 @@ def run_forward(model: Loaded, token_ids: Sequence[int], patches: Sequence[Patch
     try:
         nn_layers = model.nn.model.layers
         with torch.inference_mode(), watcher, model.nn.trace(tokens, use_cache=False,
-                                                             logits_to_keep=0):
+                                                             logits_to_keep=LOGITS_KEPT):
             for b in blocks:
                 block = nn_layers[b]
                 saved[b] = {"residual_before": block.input.clone().save()}
@@ -204,7 +208,7 @@ def run_forward(model: Loaded, token_ids: Sequence[int], patches: Sequence[Patch
                     for p in head_patches:
                         changed[:, position, p.head] = p.value.to(changed)
                     block.self_attn.o_proj.input = changed.reshape_as(raw)
-            logits = model.nn.output.logits[:, [position - 1, position], :].float().save()
+            logits = model.nn.output.logits[:, -LOGITS_KEPT:, :].float().save()
     finally:
         for handle in reversed(handles):
             handle.remove()
@@ -245,8 +249,8 @@ def reference_forward(model: Loaded, token_ids: Sequence[int],
             handles.append(module.register_forward_pre_hook(replace))
         with torch.inference_mode():
             out = model.hf(torch.tensor([list(token_ids)], device=model.device), use_cache=False,
-                           logits_to_keep=0)
-        return out.logits[:, [-2, -1]].float()
+                           logits_to_keep=LOGITS_KEPT)
+        return out.logits[:, -LOGITS_KEPT:].float()
     finally:
         for handle in reversed(handles):
             handle.remove()

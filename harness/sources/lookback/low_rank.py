@@ -33,7 +33,7 @@ def random_basis(d: int, k: int, seed: int, like: torch.Tensor) -> torch.Tensor:
     """§7's random control: an orthonormal rank-k basis (rows) of a d-wide space, drawn on the
     CPU from `seed` (the same draw on any device), on `like`'s device in the float32 the
     projection computes in."""
-    draw = torch.randn(d, k, generator=torch.Generator().manual_seed(seed))
+    draw = torch.randn(d, k, generator=torch.Generator(device="cpu").manual_seed(seed), device="cpu")
     return torch.linalg.qr(draw)[0].T.to(device=like.device, dtype=torch.float32)
 
 

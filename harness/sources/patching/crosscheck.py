@@ -22,7 +22,10 @@ def transformerlens_crosscheck(tl: ModuleType, model: Loaded, pair: PairIds, run
                                layer: int, clean: str, corrupted: str) -> TransformerLensCrosscheck:
     """The seed's patch of blocks.`layer`.hook_resid_post at the differing positions, clean into
     corrupted, in TransformerLens (unfolded LayerNorm, BOS prepended) beside nnsight's."""
-    hooked = tl.HookedTransformer.from_pretrained_no_processing(TL_MODEL, device="cpu")
+    # TransformerLens converts the very weights our run uses (hf_model=), not whatever
+    # revision of "gpt2" the hub serves that day.
+    hooked = tl.HookedTransformer.from_pretrained_no_processing(
+        TL_MODEL, device="cpu", hf_model=model.hf, tokenizer=model.tok)
     ours = patched_logits(model, pair.corrupted, layer, pair.differing, runs.cache[layer])
     _, tl_cache = hooked.run_with_cache(hooked.to_tokens(clean))
     name = f"blocks.{layer}.hook_resid_post"

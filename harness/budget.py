@@ -1,0 +1,80 @@
+"""`make test`'s time budget: each tier's wall time, recorded as it runs, and a check that fails
+when a tier, or the whole, takes far longer than its budget on this kind of machine (2 cores).
+
+    python -m harness.budget time TIER -- COMMAND...   run COMMAND, add its wall time to the record
+    python -m harness.budget check                     print the table; exit 1 past the margin
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RECORD = Path("reports/tiers.json")
+# Seconds each tier may take on a 2-core machine with nothing else running (issue 27).
+BUDGETS = {"tiny": 180, "hub": 30, "rehearsal": 120, "whole": 360}
+MARGIN = 2.0  # absolute times are noisy here: only a tier past twice its budget fails
+
+
+def _load(path: Path) -> dict[str, float]:
+    return json.loads(path.read_text())["seconds"] if path.exists() else {}
+
+
+def record(tier: str, seconds: float, path: Path = RECORD) -> dict[str, float]:
+    """Add (or replace) one tier's wall time in the record and return every tier's."""
+    tiers = {**_load(path), tier: round(seconds, 1)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"seconds": tiers, "budgets": BUDGETS, "margin": MARGIN,
+                                "cpus": os.cpu_count()}, indent=2) + "\n")
+    return tiers
+
+
+def table(tiers: dict[str, float]) -> tuple[list[str], list[str]]:
+    """The budget table's lines, and the tiers past MARGIN times their budget ('whole' is the
+    sum of the tiers run)."""
+    rows = {**tiers, "whole": round(sum(tiers.values()), 1)}
+    lines = [f"{'tier':<10} {'seconds':>8} {'budget':>7} {'ratio':>6}"]
+    over = []
+    for tier, budget in BUDGETS.items():
+        if tier not in rows:
+            lines.append(f"{tier:<10} {'not run':>8} {budget:>7}")
+            continue
+        ratio = rows[tier] / budget
+        lines.append(f"{tier:<10} {rows[tier]:>8.1f} {budget:>7} {ratio:>5.2f}×"
+                     + ("  OVER THE MARGIN" if ratio > MARGIN else "  over" if ratio > 1 else ""))
+        if ratio > MARGIN:
+            over.append(tier)
+    return lines, over
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m harness.budget")
+    sub = parser.add_subparsers(dest="what", required=True)
+    timed = sub.add_parser("time")
+    timed.add_argument("tier", choices=[t for t in BUDGETS if t != "whole"])
+    timed.add_argument("command", nargs=argparse.REMAINDER)
+    sub.add_parser("check")
+    sub.add_parser("reset")
+    args = parser.parse_args(argv)
+    if args.what == "reset":
+        RECORD.unlink(missing_ok=True)
+        return 0
+    if args.what == "time":
+        command = args.command[1:] if args.command[:1] == ["--"] else args.command
+        start = time.perf_counter()
+        status = subprocess.call(command)
+        record(args.tier, time.perf_counter() - start)
+        return status
+    lines, over = table(_load(RECORD))
+    print("\n".join(["make test's time budget (reports/tiers.json):", *lines]))
+    if over:
+        print(f"past {MARGIN:g}× the budget: {', '.join(over)}", file=sys.stderr)
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

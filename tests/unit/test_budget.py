@@ -1,0 +1,32 @@
+"""make test's time budget: the table names a tier only past twice its budget, and the record
+keeps every tier's time."""
+from __future__ import annotations
+
+from harness.budget import BUDGETS, MARGIN, record, table
+
+
+def test_a_tier_within_the_margin_passes_though_over_budget():
+    _, over = table({"tiny": BUDGETS["tiny"] * 1.5, "hub": 1.0, "rehearsal": 1.0})
+    assert over == []
+
+
+def test_a_tier_past_the_margin_fails():
+    _, over = table({"tiny": BUDGETS["tiny"] * MARGIN + 1, "hub": 1.0, "rehearsal": 1.0})
+    assert over == ["tiny"]
+
+
+def test_the_whole_is_the_sum_of_the_tiers():
+    each = BUDGETS["whole"] * MARGIN / 2
+    _, over = table({"tiny": each, "rehearsal": each + 1})
+    assert "whole" in over
+
+
+def test_a_tier_not_run_is_shown_not_failed():
+    lines, over = table({"tiny": 1.0})
+    assert over == [] and any(line.startswith("rehearsal") and "not run" in line for line in lines)
+
+
+def test_the_record_keeps_every_tier(tmp_path):
+    path = tmp_path / "tiers.json"
+    record("tiny", 12.34, path)
+    assert record("hub", 5.0, path) == {"tiny": 12.3, "hub": 5.0}
