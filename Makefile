@@ -2,12 +2,14 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
 # The locked environment: every package pinned with its sha256 (pip-compile --generate-hashes from
-# pyproject.toml). requirements.lock has the CPU build of torch (make test, make replicate, CI);
-# the GPU runner installs requirements-cuda.lock (the CUDA build of the same torch) with
-# `make setup LOCK=requirements-cuda.lock`. The run record names the lock and its sha256.
-LOCK ?= requirements.lock
+# pyproject.toml). requirements.lock has the CPU build of torch; requirements-cuda.lock the CUDA
+# build of the same torch. Each command installs the one this machine needs: the CUDA lock where
+# an NVIDIA driver lists a GPU (`python3 -m harness.lock`), the CPU lock elsewhere; `make setup
+# LOCK=...` chooses. The stamp names its lock, so another lock re-creates .venv; the run record
+# names the lock and its sha256.
+LOCK ?= $(shell $(PYTHON) -m harness.lock)
+STAMP := $(VENV)/.installed-$(LOCK)
 LOCK_TOOLS := .lock-tools
 PIP_TOOLS := pip-tools==7.6.2
 CANARY := .canary
@@ -15,7 +17,7 @@ CANARY := .canary
 .PHONY: test test-meta replicate setup report clean gpu-rehearsal lock canary plan bench
 
 $(STAMP): $(LOCK) pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv --clear $(VENV)
 	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(PY) -c "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest(), sys.argv[1])" \

@@ -153,10 +153,17 @@ def claim_fields(statement: str) -> dict[str, Any]:
     """What every source's catalogue test declares beside its id and section."""
     from harness.criteria import Exact, all_of
 
-    return {"kind": "anchor", "statement": statement, "needs": "cpu",
+    return {"kind": "anchor", "statement": statement,
             "published": {"missed": [], "clean_failures": {}, "stale": []},
             "provenance": PROVENANCE,
             "criterion": all_of(Exact("missed"), Exact("clean_failures"), Exact("stale")),
             "headline": "{caught}/{breakages} breakages caught by an anchor; missed: {missed}",
             "decisions": ("each edit is applied to a temporary copy of its module; the checks run "
                           "on the first rows or prompts of the organism, as the anchors do",)}
+
+
+def judge_catalogue(judge: Callable[[dict[str, Any]], None], record: dict[str, Any]) -> None:
+    """A catalogue test's body: fail naming what was missed, stale or failing unbroken, else
+    record the catch rate."""
+    assert not (record["missed"] or record["clean_failures"] or record["stale"]), record
+    judge(record)

@@ -350,3 +350,12 @@ def measured(result: FireOnce | dict[str, FireOnce]) -> dict[str, Any]:
     parts = result if isinstance(result, dict) else {"": result}
     return {**all_hold(result), "sites": {name or "all": p.sites for name, p in parts.items()},
             "failures": failures(result)[:5]}
+
+
+def judge_fires_once(judge: Callable[[dict[str, Any]], None],
+                     result: FireOnce | dict[str, FireOnce]) -> None:
+    """A fire-once anchor's body: fail naming every failure (on every profile: the machinery
+    broke), else record what it measured."""
+    failed = failures(result)
+    assert not failed, failed
+    judge(measured(result))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from claims.cot.shared import NB, SETUP
 from harness.claims import claim
 from harness.criteria import Exact, all_of
-from harness.fire_once import FIRES_ONCE, failures, measured
+from harness.fire_once import FIRES_ONCE, judge_fires_once
 
 RULE = "the suite's fire-once rule: " + NB.format("6") + "'s fire-once audit, applied to §{}"
 CHECKS = all_of(*(Exact(key) for key in FIRES_ONCE))
@@ -23,8 +23,7 @@ PROMPTS = ("decodes the first 2 problems' prompts, whatever the model answers: i
        requires=SETUP, decisions=PROMPTS + ("arms (1, 1) and (0, 2): one step, and three from "
                                             "the prefill",))
 def test_noise_fires_once(judge, cot_noise_fires):
-    assert not failures(cot_noise_fires), failures(cot_noise_fires)
-    judge(measured(cot_noise_fires))
+    judge_fires_once(judge, cot_noise_fires)
 
 
 @claim("cot.vector-write-fires-once", kind="anchor", section="7",
@@ -33,5 +32,4 @@ def test_noise_fires_once(judge, cot_noise_fires):
        requires=SETUP, decisions=PROMPTS + ("the vectors are seeded normal draws at the "
                                             "self-patch layer",))
 def test_vector_write_fires_once(judge, cot_vector_fires):
-    assert not failures(cot_vector_fires), failures(cot_vector_fires)
-    judge(measured(cot_vector_fires))
+    judge_fires_once(judge, cot_vector_fires)

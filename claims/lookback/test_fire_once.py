@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.claims import claim
 from harness.criteria import Exact, all_of
-from harness.fire_once import FIRES_ONCE, failures, measured
+from harness.fire_once import FIRES_ONCE, judge_fires_once
 
 RULE = "the suite's fire-once rule, seed 000 §6's second prerequisite applied to seed 003 §{}"
 CHECKS = all_of(*(Exact(key) for key in FIRES_ONCE))
@@ -14,15 +14,17 @@ HEADLINE = ("written value there: {site_holds_value}; nothing else moved: {untou
             "output moved: {output_changed}; plain-hook reference equal: {reference_equal}")
 ROWS = ("runs on the first 2 rows of the sample set, unfiltered: it needs no behaviour from the "
         "model, so it holds on random weights too",)
+SWEPT = ("the sweep runs through the experiment's own function at its first, middle and last "
+         "blocks (every kind of block, at a fraction of a full sweep's cost on the published "
+         "model)",)
 
 
 @claim("lookback.interchange-fires-once", kind="anchor", section="4",
-       statement="Each §4 sweep (reversed, same position, opaque) writes the counterfactual's block-i values at its own positions of the clean rows in forward i, and nothing else.",
+       statement="Each §4 sweep (reversed, same position, opaque) writes the counterfactual's values at each swept block, at its own positions of the clean rows, in that block's forward, and nothing else.",
        headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(4), criterion=CHECKS,
-       requires=AT, decisions=ROWS)
+       requires=AT, decisions=ROWS + SWEPT)
 def test_interchange_fires_once(judge, lookback_interchange_fires):
-    assert not failures(lookback_interchange_fires), failures(lookback_interchange_fires)
-    judge(measured(lookback_interchange_fires))
+    judge_fires_once(judge, lookback_interchange_fires)
 
 
 @claim("lookback.source-swap-fires-once", kind="anchor", section="5",
@@ -30,8 +32,7 @@ def test_interchange_fires_once(judge, lookback_interchange_fires):
        headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(5), criterion=CHECKS,
        requires=AT, decisions=ROWS + ("checked at L = 0 and at the middle block",))
 def test_source_swap_fires_once(judge, lookback_source_swap_fires):
-    assert not failures(lookback_source_swap_fires), failures(lookback_source_swap_fires)
-    judge(measured(lookback_source_swap_fires))
+    judge_fires_once(judge, lookback_source_swap_fires)
 
 
 @claim("lookback.freeze-fires-once", kind="anchor", section="5",
@@ -39,17 +40,15 @@ def test_source_swap_fires_once(judge, lookback_source_swap_fires):
        headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(5), criterion=CHECKS,
        requires=AT, decisions=ROWS + ("checked at L = 0 and at the middle block",))
 def test_freeze_fires_once(judge, lookback_freeze_fires):
-    assert not failures(lookback_freeze_fires), failures(lookback_freeze_fires)
-    judge(measured(lookback_freeze_fires))
+    judge_fires_once(judge, lookback_freeze_fires)
 
 
 @claim("lookback.answer-fires-once", kind="anchor", section="6",
-       statement="The §6 answer sweep writes the counterfactual's final-token value at block i of the clean rows in forward i, and nothing else.",
+       statement="The §6 answer sweep writes the counterfactual's final-token value at each swept block of the clean rows, in that block's forward, and nothing else.",
        headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(6), criterion=CHECKS,
-       requires=AT, decisions=ROWS)
+       requires=AT, decisions=ROWS + SWEPT)
 def test_answer_fires_once(judge, lookback_answer_fires):
-    assert not failures(lookback_answer_fires), failures(lookback_answer_fires)
-    judge(measured(lookback_answer_fires))
+    judge_fires_once(judge, lookback_answer_fires)
 
 
 @claim("lookback.low-rank-fires-once", kind="anchor", section="7",
@@ -58,5 +57,4 @@ def test_answer_fires_once(judge, lookback_answer_fires):
        requires=AT, decisions=ROWS + ("checked at the middle block with a rank-1 random basis "
                                       "(seed 0); the value is computed from the unedited run",))
 def test_low_rank_fires_once(judge, lookback_low_rank_fires):
-    assert not failures(lookback_low_rank_fires), failures(lookback_low_rank_fires)
-    judge(measured(lookback_low_rank_fires))
+    judge_fires_once(judge, lookback_low_rank_fires)

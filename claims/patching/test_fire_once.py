@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.claims import claim
 from harness.criteria import Exact, all_of
-from harness.fire_once import FIRES_ONCE, failures, measured
+from harness.fire_once import FIRES_ONCE, judge_fires_once
 
 RULE = "the suite's fire-once rule, seed 000 §6's second prerequisite applied to seed 004"
 CHECKS = all_of(*(Exact(key) for key in FIRES_ONCE))
@@ -21,8 +21,7 @@ PAIR = ("run on the seed's pair; a patch where clean and corrupted already agree
        headline=HEADLINE, published=FIRES_ONCE, provenance=RULE, criterion=CHECKS,
        requires=TOKENS, decisions=PAIR)
 def test_whole_stream_fires_once(judge, seed_whole_stream_fires):
-    assert not failures(seed_whole_stream_fires), failures(seed_whole_stream_fires)
-    judge(measured(seed_whole_stream_fires))
+    judge_fires_once(judge, seed_whole_stream_fires)
 
 
 @claim("patching.position-sweep-fires-once", kind="anchor", section="code cell", needs="hub",
@@ -30,8 +29,7 @@ def test_whole_stream_fires_once(judge, seed_whole_stream_fires):
        headline=HEADLINE, published=FIRES_ONCE, provenance=RULE, criterion=CHECKS,
        requires=TOKENS, decisions=PAIR + ("fast mode's batched sweep is checked row by row",))
 def test_position_sweep_fires_once(judge, seed_sweep_fires):
-    assert not failures(seed_sweep_fires), failures(seed_sweep_fires)
-    judge(measured(seed_sweep_fires))
+    judge_fires_once(judge, seed_sweep_fires)
 
 
 @claim("patching.layer-flip-fires-once", kind="anchor", section="code cell", needs="hub",
@@ -39,5 +37,4 @@ def test_position_sweep_fires_once(judge, seed_sweep_fires):
        headline=HEADLINE, published=FIRES_ONCE, provenance=RULE, criterion=CHECKS,
        requires=TOKENS, decisions=PAIR)
 def test_layer_flip_fires_once(judge, seed_layer_flip_fires):
-    assert not failures(seed_layer_flip_fires), failures(seed_layer_flip_fires)
-    judge(measured(seed_layer_flip_fires))
+    judge_fires_once(judge, seed_layer_flip_fires)

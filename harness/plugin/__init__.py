@@ -2,6 +2,7 @@
 run record in the modules beside it (their hooks and fixtures are re-exported for pytest)."""
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import pytest
@@ -55,6 +56,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="re-run a source's published claims on another model of its "
                          "architecture class, layers mapped by relative depth: a generalisation "
                          "test, pinned under its own snapshot profile (repeatable)")
+    group.addoption("--rehearsal-dtype", choices=("float32", "bfloat16"), default=None,
+                    help="the rehearsal profile's models in this dtype instead of their declared "
+                         "one (the CPU rehearsal on a CPU without native bf16 arithmetic)")
     group.addoption("--results", default="reports/results.json",
                     help="where the run record is written (relative to the rootdir)")
     group.addoption("--gpus", default=None,
@@ -100,8 +104,8 @@ def pytest_configure(config: pytest.Config) -> None:
     pin_worker_gpus(config)  # first: resolving the profile may start CUDA
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {text}")
-    config.stash[PROFILE], config.stash[RETARGET_REASONS] = retarget(config,
-                                                                      resolve_profile(config))
+    config.stash[PROFILE], config.stash[RETARGET_REASONS] = retarget(
+        config, rehearsal_dtype(config, resolve_profile(config)))
     config.stash[MODE] = Mode(config.getoption("mode"))
     config.stash[BACKEND] = Backend(config.getoption("backend"))
     config.stash[BACKEND_REASONS] = {}
@@ -129,6 +133,17 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None:
     """A source's unit items (splitting.py) exist only under xdist."""
     return True if collection_path.name == UNITS_FILE and not worker_count(config) else None
+
+
+def rehearsal_dtype(config: pytest.Config, profile: Profile) -> Profile:
+    """The rehearsal profile with --rehearsal-dtype's dtype for every model (others unchanged)."""
+    dtype = config.getoption("rehearsal_dtype")
+    if dtype is None:
+        return profile
+    if profile.name is not ProfileName.REHEARSAL:
+        raise pytest.UsageError("--rehearsal-dtype is for --profile=rehearsal")
+    return dataclasses.replace(profile, models={name: dataclasses.replace(spec, dtype=dtype)
+                                                for name, spec in profile.models.items()})
 
 
 def retarget(config: pytest.Config, profile: Profile) -> tuple[Profile, dict[str, str]]:

@@ -49,15 +49,27 @@ def throughput(steps: dict[str, dict[str, Any]]) -> dict[str, Any]:
             "generated_per_s": round(total["decode_tokens"] / seconds, 1) if seconds else None}
 
 
+def cpu_dtype() -> tuple[str | None, str]:
+    """The CPU rehearsal's dtype: the declared bf16 where the CPU does bf16 arithmetic natively,
+    else float32 (emulated bf16 runs several times slower), with the reason."""
+    import torch
+
+    if torch.ops.mkldnn._is_mkldnn_bf16_supported():
+        return None, "the declared dtype: this CPU does bf16 natively"
+    return "float32", ("float32: this CPU has no native bf16 arithmetic (oneDNN reports none), "
+                       "where bf16 runs several times slower; bf16 is rehearsed on CUDA "
+                       "(make gpu-rehearsal) and on CPUs that have it")
+
+
 def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int,
-               mode: str = "faithful") -> dict[str, Any]:
+               mode: str = "faithful", dtype: str | None = None) -> dict[str, Any]:
     """Run claims/<name> on `profile` in `mode` against `cache`; its tests, time, peak memory
     and throughput."""
     results = work / mode / name / "results.json"
     env = os.environ | {"HF_HOME": str(cache), "HF_HUB_OFFLINE": "1"}
     args = [sys.executable, "-m", "pytest", f"claims/{name}", f"--profile={profile}",
             f"--mode={mode}", "-p", "no:cacheprovider", "-q", f"--results={results}",
-            "--device-audit"]
+            "--device-audit", *([f"--rehearsal-dtype={dtype}"] if dtype else [])]
     start = time.perf_counter()
     proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
@@ -108,6 +120,7 @@ def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
             summary["build_seconds"] = round(time.perf_counter() - start, 1)
             summary["sources"], summary["not_run"] = {}, []
             summary["jobs"] = jobs
+            dtype, summary["dtype"] = cpu_dtype() if not full_size else (None, "declared")
 
             def one(name: str, mode: str) -> None:
                 left = int(deadline - time.perf_counter())
@@ -115,7 +128,7 @@ def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
                     summary["not_run"].append(f"{name} ({mode}): {left} s of the {budget} s "
                                               "budget left")
                     return
-                run = run_source(name, cache, profile, Path(tmp), left, mode)
+                run = run_source(name, cache, profile, Path(tmp), left, mode, dtype)
                 summary["sources"].setdefault(name, {})[mode] = run
 
             for mode in modes:

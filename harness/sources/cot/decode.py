@@ -125,7 +125,11 @@ def fire_once(runner: CotRunner, pid: list[int]) -> FireOnce:
     clean, ids_clean = per_step_outputs(runner, pid, None, steps)
     bumped, ids_bumped = per_step_outputs(runner, pid, k, steps)
     deltas = [float((a - b)[0].abs()) for a, b in zip(bumped, clean)]
-    return FireOnce(k, deltas, [i for i, d in enumerate(deltas) if d > 1e-3],
+    # Step s reads the tokens made before it: once the bump has changed a token (random weights
+    # do), later steps read other inputs and their deltas say nothing about the bump.
+    same = next((j for j, (a, b) in enumerate(zip(ids_clean, ids_bumped)) if a != b),
+                len(deltas))
+    return FireOnce(k, deltas, [i for i, d in enumerate(deltas) if d > 1e-3 and i <= same],
                     ids_clean != ids_bumped)
 
 

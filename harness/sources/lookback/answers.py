@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 from harness.progress import progress
 from harness.sources.lookback.interchange import interchange
@@ -19,10 +20,13 @@ class AnswerSweep:
     n: int
 
 
-def answer_sweep(runner: LookbackRunner, rows: list[Counterfactual]) -> AnswerSweep:
-    """§6: the counterfactual's final-token residual copied into the clean run at each layer."""
+def answer_sweep(runner: LookbackRunner, rows: list[Counterfactual],
+                 layers: Sequence[int] | None = None) -> AnswerSweep:
+    """§6: the counterfactual's final-token residual copied into the clean run at each layer
+    (or `layers`, for an anchor)."""
     clean, pointer, payload = [], [], []
-    for layer in progress(range(runner.n_layers), "lookback §6 answer"):
+    chosen = range(runner.n_layers) if layers is None else layers
+    for layer in progress(chosen, "lookback §6 answer"):
         preds = interchange(runner, rows, layer, [-1], [-1], bs=runner.sizes.answer_batch)
         clean.append(score(preds, rows, "clean_ans"))
         pointer.append(score(preds, rows, "target"))

@@ -19,31 +19,42 @@ def _check(runner: LookbackRunner, run, sites_for) -> FireOnce:
     return fire_once(hf, hf.model.layers, hf.lm_head, run, sites_for)
 
 
-def _barrier_sites(refs: list[Reference], k: int, src: list[int], dst: list[int]) -> list[Site]:
-    """Forward i of a layer sweep through the barrier: the counterfactual rows (first k) are read
-    at `src` of block i and written at `dst` of the clean rows (the next k)."""
+def sweep_layers(runner: LookbackRunner) -> list[int]:
+    """The layers an anchor sweeps: the first, the middle and the last (every kind of block:
+    one with nothing before it, one with blocks on both sides, one with nothing after it)."""
+    return sorted({0, runner.n_layers // 2, runner.n_layers - 1})
+
+
+def _barrier_sites(refs: list[Reference], layers: list[int], k: int, src: list[int],
+                   dst: list[int]) -> list[Site]:
+    """Forward i of a layer sweep through the barrier writes block layers[i]: the counterfactual
+    rows (first k) are read at `src` and written at `dst` of the clean rows (the next k)."""
     clean = tuple(range(k, 2 * k))
-    return [Site(i, i, clean, tuple(dst), ref.value(i, range(k), src)) for i, ref in enumerate(refs)]
+    return [Site(i, layer, clean, tuple(dst), refs[i].value(layer, range(k), src))
+            for i, layer in enumerate(layers)]
 
 
 def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dict[str, FireOnce]:
-    """§4: each binding sweep writes the counterfactual's values at block i in forward i, at its
-    own positions, on the clean rows only."""
+    """§4: each binding sweep, over the anchor's layers, writes the counterfactual's values at
+    each layer in its own forward, at its own positions, on the clean rows only."""
     rows = rows[:FIRE_ROWS]
     lay = row_layout(runner, rows[0])
     state, state_rev = state_positions(lay)
     positions = {"reversed": (state, state_rev), "same position": (state, state),
                  "opaque control": (lay.opaque, lay.opaque[::-1])}
-    return {name: _check(runner, lambda name=name: binding_sweep(runner, rows, name),
-                         lambda refs, name=name: _barrier_sites(refs, len(rows), *positions[name]))
+    layers = sweep_layers(runner)
+    return {name: _check(runner, lambda name=name: binding_sweep(runner, rows, name, layers),
+                         lambda refs, name=name: _barrier_sites(refs, layers, len(rows),
+                                                                *positions[name]))
             for name in SWEEPS}
 
 
 def answer_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce:
-    """§6: the counterfactual's final-token residual written at block i in forward i."""
-    rows = rows[:FIRE_ROWS]
-    return _check(runner, lambda: answer_sweep(runner, rows),
-                  lambda refs: _barrier_sites(refs, len(rows), [-1], [-1]))
+    """§6: the counterfactual's final-token residual written at each of the anchor's layers in
+    its own forward."""
+    rows, layers = rows[:FIRE_ROWS], sweep_layers(runner)
+    return _check(runner, lambda: answer_sweep(runner, rows, layers),
+                  lambda refs: _barrier_sites(refs, layers, len(rows), [-1], [-1]))
 
 
 def _source_layers(runner: LookbackRunner) -> list[int]:

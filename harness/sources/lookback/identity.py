@@ -7,7 +7,7 @@ import nnsight
 import torch
 
 from harness.sources.lookback.positions import row_layout, state_positions
-from harness.sources.lookback.runner import LookbackRunner, final_logits, read_layers
+from harness.sources.lookback.runner import LAST_LOGITS, LookbackRunner, final_logits, read_layers
 from harness.sources.lookback.task import SELF_PATCH_ROWS, Counterfactual
 
 
@@ -37,7 +37,7 @@ def self_patch(runner: LookbackRunner, kept: list[Counterfactual],
         for i in range(0, len(rows), bs):
             chunk = [r.clean for r in rows[i:i + bs]]
             box: dict[str, torch.Tensor] = {}
-            with torch.no_grad(), runner.model.nn.trace() as tracer:
+            with torch.no_grad(), runner.model.nn.trace(**LAST_LOGITS) as tracer:
                 barrier = tracer.barrier(2)
                 with tracer.invoke(chunk):
                     box["acts"] = layer_mod.output[:, positions]
@@ -88,7 +88,7 @@ def copy_all_identity(runner: LookbackRunner, rows: list[Counterfactual]) -> Ide
     the clean run reproduces the counterfactual run's final logits exactly, at every layer."""
     chunk = rows[:runner.sizes.interchange_batch]
     clean, cf, layers = [r.clean for r in chunk], [r.cf for r in chunk], runner.layers
-    with torch.no_grad(), runner.model.nn.trace(cf):
+    with torch.no_grad(), runner.model.nn.trace(cf, **LAST_LOGITS):
         outputs = nnsight.save([])
         for layer in layers:
             outputs.append(layer.output.clone())

@@ -8,7 +8,7 @@ import torch
 
 from harness.progress import progress
 from harness.sources.lookback.positions import row_layout, state_positions
-from harness.sources.lookback.runner import LookbackRunner, read_layers, score
+from harness.sources.lookback.runner import LAST_LOGITS, LookbackRunner, read_layers, score
 from harness.sources.lookback.task import Counterfactual
 
 
@@ -26,7 +26,7 @@ def interchange_logits(runner: LookbackRunner, rows: list[Counterfactual], layer
     for i in range(0, len(rows), bs):
         cf, clean = [r.cf for r in rows[i:i + bs]], [r.clean for r in rows[i:i + bs]]
         box: dict[str, torch.Tensor] = {}
-        with torch.no_grad(), runner.model.nn.trace() as tracer:
+        with torch.no_grad(), runner.model.nn.trace(**LAST_LOGITS) as tracer:
             barrier = tracer.barrier(2)
             with tracer.invoke(cf):
                 box["acts"] = layer_mod.output[:, src_pos]
@@ -60,24 +60,27 @@ class Sweep:
 
 
 def sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str, src: list[int],
-          dst: list[int]) -> Sweep:
-    """§4: one interchange at every layer, scored against the target and the clean answer."""
+          dst: list[int], layers: Sequence[int] | None = None) -> Sweep:
+    """§4: one interchange at every layer (or `layers`, for an anchor), scored against the
+    target and the clean answer."""
     iia, survives = [], []
-    for layer in progress(range(runner.n_layers), f"lookback §4 {name}"):
+    chosen = range(runner.n_layers) if layers is None else layers
+    for layer in progress(chosen, f"lookback §4 {name}"):
         preds = interchange(runner, rows, layer, src, dst)
         iia.append(score(preds, rows, "target"))
         survives.append(score(preds, rows, "clean_ans"))
     return Sweep(name, iia, survives, len(rows))
 
 
-def binding_sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str) -> Sweep:
+def binding_sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str,
+                  layers: Sequence[int] | None = None) -> Sweep:
     """§4's sweep `name`: "reversed" (the drink swap), "same position" (the copy straight across)
     or "opaque control" (the reversed swap at 'opaque'); each its own step, for its own worker."""
     lay = row_layout(runner, rows[0])
     state, state_rev = state_positions(lay)
     src, dst = {"reversed": (state, state_rev), "same position": (state, state),
                 "opaque control": (lay.opaque, lay.opaque[::-1])}[name]
-    return sweep(runner, rows, name, src, dst)
+    return sweep(runner, rows, name, src, dst, layers)
 
 
 @dataclass
@@ -110,7 +113,7 @@ def source_sweep(runner: LookbackRunner, rows: list[Counterfactual], last_layers
         cf_vals = read_layers(runner, [r.cf for r in chunk], src)
         clean_vals = read_layers(runner, [r.clean for r in chunk], drinks) if freeze else None
         for L in last_layers:
-            with torch.no_grad(), runner.model.nn.trace([r.clean for r in chunk]):
+            with torch.no_grad(), runner.model.nn.trace([r.clean for r in chunk], **LAST_LOGITS):
                 for index, layer in enumerate(layers):
                     if index <= L:
                         layer.output[:, dst] = cf_vals[index].to(layer.output.device)

@@ -7,7 +7,7 @@ import torch
 
 from harness.sources.lookback.interchange import interchange
 from harness.sources.lookback.positions import row_layout, state_positions
-from harness.sources.lookback.runner import LookbackRunner, score
+from harness.sources.lookback.runner import LAST_LOGITS, LookbackRunner, score
 from harness.sources.lookback.task import Counterfactual
 
 RANDOM_BASIS_SEEDS = (0, 1, 2)  # §7: each random rank-k subspace's score averages these draws
@@ -47,7 +47,7 @@ def swap_pairs(runner: LookbackRunner, rows: list[Counterfactual], layer: int, s
     layer_mod = runner.layers[layer]
     for i in range(0, len(rows), bs):
         cf, clean = [r.cf for r in rows[i:i + bs]], [r.clean for r in rows[i:i + bs]]
-        with torch.no_grad(), runner.model.nn.trace() as tracer:
+        with torch.no_grad(), runner.model.nn.trace(**LAST_LOGITS) as tracer:
             with tracer.invoke(cf):
                 h_src = layer_mod.output[:, state_rev].clone().save()
             with tracer.invoke(clean):
@@ -82,7 +82,7 @@ def written_logits(runner: LookbackRunner, rows: list[Counterfactual], layer: in
     logits = []
     for i in range(0, len(rows), bs):
         cf, clean = [r.cf for r in rows[i:i + bs]], [r.clean for r in rows[i:i + bs]]
-        with torch.no_grad(), runner.model.nn.trace() as tracer:
+        with torch.no_grad(), runner.model.nn.trace(**LAST_LOGITS) as tracer:
             with tracer.invoke(cf):
                 pass
             with tracer.invoke(clean):

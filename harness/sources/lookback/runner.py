@@ -11,6 +11,10 @@ from harness.models import Loaded
 from harness.sources.lookback.sizes import LookbackSizes
 from harness.sources.lookback.task import INSTRUCTION, Counterfactual
 
+# Every study reads the final position's logits at most: the head projects that position only,
+# not every position over Llama's 128k vocabulary (transformers' logits_to_keep).
+LAST_LOGITS = {"logits_to_keep": 1}
+
 
 @dataclass
 class LookbackRunner:
@@ -43,7 +47,7 @@ class LookbackRunner:
         out: list[str] = []
         bs, lm_head = self.sizes.predict_batch, self.lm_head  # bodies name envoys only (NDIF)
         for i in range(0, len(prompts), bs):
-            with torch.no_grad(), self.model.nn.trace(list(prompts[i:i + bs])):
+            with torch.no_grad(), self.model.nn.trace(list(prompts[i:i + bs]), **LAST_LOGITS):
                 top = lm_head.output[:, -1].argmax(-1).save()
             out += self.decode(top)
         return out
@@ -58,7 +62,7 @@ def read_layers(runner: LookbackRunner, prompts: list[str],
                 positions: list[int]) -> list[torch.Tensor]:
     """Every layer's output at `positions`, in one read-only pass: [layer] -> [batch, pos, d]."""
     layers = runner.layers
-    with torch.no_grad(), runner.model.nn.trace(prompts):
+    with torch.no_grad(), runner.model.nn.trace(prompts, **LAST_LOGITS):
         saved = nnsight.save([])
         for layer in layers:
             saved.append(layer.output[:, positions].clone())
@@ -69,7 +73,7 @@ def final_logits(runner: LookbackRunner, prompts: list[str],
                  edit: Callable[[], None] | None = None) -> torch.Tensor:
     """The batch's final-position logits, after `edit` (nnsight module writes) if given."""
     lm_head = runner.lm_head
-    with torch.no_grad(), runner.model.nn.trace(prompts):
+    with torch.no_grad(), runner.model.nn.trace(prompts, **LAST_LOGITS):
         if edit:
             edit()
         logits = lm_head.output[:, -1].save()
