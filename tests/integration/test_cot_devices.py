@@ -38,7 +38,7 @@ def layers_elsewhere(monkeypatch, runner):
 def test_the_fire_once_bump_lands_on_the_anchor_layers_output(layers_elsewhere):
     runner = layers_elsewhere
     t = baseline(runner, PROBLEMS[:1]).traces[0]
-    f = fire_once(runner, t)
+    f = fire_once(runner, t.pid)
     assert f.nonzero_steps == [f.step], f.deltas
 
 

@@ -61,7 +61,7 @@ def test_blocking_holds_under_xdist_with_k(tester):
 def test_gpu_test_skips_with_reason_on_published_profile(tester, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     tester.makepyfile(test_claims=PUBLISHED_ONLY)
-    result = tester.runpytest("--profile=published", "-m", "gpu", "-rs")
+    result = tester.runpytest("--profile=published", "-m", "gpu and not hub", "-rs")
     result.assert_outcomes(skipped=1, deselected=1)
     result.stdout.fnmatch_lines(["*SKIPPED*no CUDA device*"])
     assert verdicts(tester)["cot.needs-gpu"] == ("skipped", "no CUDA device")
@@ -130,3 +130,18 @@ def test_collect_only_shows_each_tests_worker_group(tester):
     result = tester.runpytest("--collect-only", "-q")
     result.stdout.fnmatch_lines(["worker groups (one xdist worker each): claims/cot (1), "
                                  "claims/heads (1), claims/lookback (1)"])
+
+
+def test_the_nightlys_gpu_selection_includes_seed_004(tester):
+    """`pytest -m gpu claims/` is the nightly: it must list patching's weight-loading tests,
+    though GPT-2 runs on the CPU (they are marked hub and gpu)."""
+    import subprocess
+    import sys
+
+    from tests.paths import ROOT
+
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-m", "gpu", "--collect-only", "-q",
+                           "-p", "no:cacheprovider", "claims/patching"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert "claims/patching/test_activation_patching.py::test_layer_flip" in proc.stdout
+    assert "claims/patching/test_fire_once.py::test_layer_flip_fires_once" in proc.stdout

@@ -1,0 +1,82 @@
+"""The nightly's two guards (issue 26): before the run, CUDA must be usable, or the job fails
+saying why (the driver against what the installed torch needs); after it, some published test
+must have run, or the job fails (every test skipping is a run that tested nothing). A claim that
+does not replicate is a result, on the page; neither guard fails for it.
+
+    python -m harness.nightly preflight
+    python -m harness.nightly tested reports/results.json
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+# The oldest Linux driver each CUDA major version runs on, from NVIDIA's CUDA toolkit release
+# notes (minor-version compatibility): CUDA 12.x needs 525.60.13, CUDA 13.x needs 580.65.06.
+MIN_DRIVER = {12: (525, 60, 13), 13: (580, 65, 6)}
+RAN = ("replicated", "not replicated", "anchor failed", "not applicable")
+
+
+def driver_version(nvidia_smi: str = "nvidia-smi") -> str | None:
+    """The driver version nvidia-smi reports, or None where it is missing or fails."""
+    try:
+        done = subprocess.run([nvidia_smi, "--query-gpu=driver_version", "--format=csv,noheader"],
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = done.stdout.split()
+    return lines[0] if done.returncode == 0 and lines else None
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split(".") if part.isdigit())
+
+
+def cuda_problem(available: bool, torch_cuda: str | None, driver: str | None) -> str | None:
+    """Why CUDA is unusable, in words that say what to fix; None where it is usable."""
+    if available:
+        return None
+    if torch_cuda is None:
+        return ("the installed torch is a CPU build: install the CUDA lock "
+                "(make setup LOCK=requirements-cuda.lock)")
+    if driver is None:
+        return f"torch needs CUDA {torch_cuda}, and nvidia-smi reports no driver"
+    needed = MIN_DRIVER.get(_version(torch_cuda)[0])
+    if needed and _version(driver) < needed:
+        return (f"the driver {driver} is older than CUDA {torch_cuda} (the lock's torch) needs: "
+                f"{'.'.join(map(str, needed))} or newer")
+    return f"torch (CUDA {torch_cuda}) finds no usable device with driver {driver}"
+
+
+def untested(results: dict[str, Any]) -> str | None:
+    """Why a run tested nothing (every test skipped or errored before measuring), or None."""
+    tests = results.get("tests", [])
+    if any(t.get("verdict") in RAN for t in tests):
+        return None
+    reasons = sorted({t.get("message", "") for t in tests})[:3]
+    return (f"no published test ran: {len(tests)} tests, none measured"
+            + (f"; e.g. {' | '.join(reasons)}" if reasons else ""))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["preflight"]:
+        import torch
+
+        problem = cuda_problem(torch.cuda.is_available(), torch.version.cuda, driver_version())
+        print(f"CUDA unusable: {problem}" if problem else
+              f"CUDA usable: {torch.cuda.get_device_name(0)} (torch CUDA {torch.version.cuda})")
+        return 1 if problem else 0
+    if args[:1] == ["tested"] and len(args) == 2:
+        problem = untested(json.loads(Path(args[1]).read_text()))
+        print(problem or "the run measured published tests")
+        return 1 if problem else 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,36 @@
+"""The nightly's guards: CUDA unusable fails before the run, saying why; a run that measured no
+published test fails after it; a claim that does not replicate is a result."""
+from __future__ import annotations
+
+import json
+
+from harness.nightly import cuda_problem, main, untested
+
+
+def test_usable_cuda_passes():
+    assert cuda_problem(True, "13.0", "580.82.07") is None
+
+
+def test_a_cpu_build_of_torch_names_the_cuda_lock():
+    assert "requirements-cuda.lock" in cuda_problem(False, None, "580.82.07")
+
+
+def test_an_old_driver_is_named_against_what_the_lock_needs():
+    problem = cuda_problem(False, "13.0", "550.54.15")
+    assert "550.54.15" in problem and "580.65.6" in problem
+
+
+def test_a_run_whose_tests_all_skip_fails(tmp_path):
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"tests": [
+        {"id": "cot.baseline-accuracy", "verdict": "skipped", "message": "no CUDA device"},
+        {"id": "cot.full-corruption", "verdict": "blocked", "message": "blocked by cot.setup"}]}))
+    assert untested(json.loads(path.read_text())) is not None
+    assert main(["tested", str(path)]) == 1
+
+
+def test_a_claim_that_does_not_replicate_is_a_result(tmp_path):
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"tests": [
+        {"id": "cot.baseline-accuracy", "verdict": "not replicated", "message": ""}]}))
+    assert main(["tested", str(path)]) == 0
