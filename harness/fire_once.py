@@ -11,13 +11,14 @@ replay in order, on a key-value cache of the replay's own, fed the tokens the ed
 """
 from __future__ import annotations
 
-import copy
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 from torch import nn
+
+from harness.replay import (Reference, Site, block_output, capture_inputs, hooks, loops,
+                            replay)
 
 # bf16 keeps 8 significant bits: a replay writing the same values may differ from nnsight's run
 # only by the kernels' reduction order, bounded here at a few units in the last place.
@@ -32,45 +33,6 @@ FIRES_ONCE = {"site_holds_value": True, "untouched_identical": True, "output_cha
               "reference_equal": True}
 
 
-@dataclass(frozen=True)
-class Site:
-    """What one write must leave: in the experiment's `forward`-th forward (from 0), block
-    `layer`'s output at `rows` × `positions` holds `value` ([len(rows), len(positions), d])."""
-
-    forward: int
-    layer: int
-    rows: tuple[int, ...]
-    positions: tuple[int, ...]
-    value: torch.Tensor
-
-    def cells(self, length: int) -> list[tuple[int, int]]:
-        return [(r, p % length) for r in self.rows for p in self.positions]
-
-
-@dataclass
-class Forward:
-    """One forward's inputs as the model received them; `cache` is a copy of the empty cache
-    that starts a decode loop, and `continues` marks a forward that reads the loop's cache."""
-
-    kwargs: dict[str, Any]
-    cache_keyword: str | None = None
-    cache: Any = None
-    continues: bool = False
-
-
-@dataclass
-class Reference:
-    """One forward of the unedited replay: its block outputs and final-position head output."""
-
-    forward: Forward
-    blocks: list[torch.Tensor]
-    head: torch.Tensor
-
-    def value(self, layer: int, rows: Sequence[int], positions: Sequence[int]) -> torch.Tensor:
-        """The unedited values at block `layer`, `rows` × `positions`: what a copy would write."""
-        return self.blocks[layer][list(rows)][:, list(positions)]
-
-
 @dataclass
 class FireOnce:
     """What the compare run found: each check, and every failure in words naming the machinery."""
@@ -83,108 +45,6 @@ class FireOnce:
     output_changed: bool
     reference_equal: bool
     failures: list[str] = field(default_factory=list)
-
-
-def _tensor(output: Any) -> torch.Tensor:
-    return output[0] if isinstance(output, tuple) else output
-
-
-@contextmanager
-def _hooks(handles: list[Any]) -> Iterator[None]:
-    try:
-        yield
-    finally:
-        for h in handles:
-            h.remove()
-
-
-def _is_cache(value: Any) -> bool:
-    """A key-value cache argument (transformers' Cache classes), whatever its keyword."""
-    return hasattr(value, "get_seq_length")
-
-
-def _cache_len(cache: Any) -> int:
-    return int(cache.get_seq_length())
-
-
-def capture_inputs(root: nn.Module, run: Callable[[], Any]) -> list[Forward]:
-    """The inputs of every forward `run` makes through `root`, in order."""
-    seen: list[Forward] = []
-
-    def pre(module: nn.Module, args: tuple, kwargs: dict[str, Any]) -> None:
-        if args:
-            kwargs = {"input_ids": args[0], **kwargs}
-        name = next((k for k, v in kwargs.items() if _is_cache(v)), None)
-        kept = {k: v.detach().clone() if torch.is_tensor(v) else v for k, v in kwargs.items()
-                if v is not None and k != name}
-        if name is None:
-            seen.append(Forward(kept))
-        elif _cache_len(kwargs[name]) == 0:
-            seen.append(Forward(kept, name, cache=copy.deepcopy(kwargs[name])))
-        else:
-            seen.append(Forward(kept, name, continues=True))
-
-    with _hooks([root.register_forward_pre_hook(pre, with_kwargs=True)]), torch.no_grad():
-        run()
-    return seen
-
-
-def _same_inputs(a: Forward, b: Forward) -> bool:
-    """Whether two cache-free forwards got the same inputs (one replay serves both)."""
-    if a.cache is not None or b.cache is not None or a.continues or b.continues:
-        return False
-    x, y = a.kwargs, b.kwargs
-    return x.keys() == y.keys() and all(
-        torch.equal(x[k], y[k]) if torch.is_tensor(x[k]) and torch.is_tensor(y[k]) else x[k] == y[k]
-        for k in x)
-
-
-def replay(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
-           forwards: Sequence[Forward], sites: Sequence[Site] = ()) -> list[Reference]:
-    """The plain transformers model run on each captured forward's inputs, in order, every
-    block's output recorded; with `sites`, each written by a plain forward hook (the independent
-    reference of the nnsight write). Without sites, identical cache-free forwards run once."""
-    state = {"forward": -1}
-    outs: list[list[torch.Tensor]] = []
-    heads: list[torch.Tensor] = []
-
-    def block_hook(index: int) -> Callable:
-        def hook(module: nn.Module, args: tuple, output: Any) -> Any:
-            out = _tensor(output)
-            mine = [s for s in sites if s.forward == state["forward"] and s.layer == index]
-            if mine:
-                out = out.clone()
-                for s in mine:
-                    rows = torch.tensor(s.rows, device=out.device)[:, None]
-                    cols = torch.tensor(s.positions, device=out.device)[None, :]
-                    out[rows, cols] = s.value.to(device=out.device, dtype=out.dtype)
-            outs[-1].append(out.detach().clone())
-            if mine:
-                return (out, *output[1:]) if isinstance(output, tuple) else out
-            return None
-        return hook
-
-    handles = [b.register_forward_hook(block_hook(i)) for i, b in enumerate(blocks)]
-    handles.append(head.register_forward_hook(
-        lambda m, a, o: heads.append(_tensor(o)[:, -1].detach().float().cpu())))
-    refs: list[Reference] = []
-    cache = None
-    with _hooks(handles), torch.no_grad():
-        for i, fw in enumerate(forwards):
-            same = None if sites else next((r for r in refs if _same_inputs(r.forward, fw)), None)
-            if same is not None:
-                refs.append(Reference(fw, same.blocks, same.head))
-                continue
-            kwargs = dict(fw.kwargs)
-            if fw.cache is not None:
-                cache = copy.deepcopy(fw.cache)
-            if fw.cache_keyword is not None:
-                kwargs[fw.cache_keyword] = cache
-            state["forward"] = i
-            outs.append([])
-            root(**kwargs)
-            refs.append(Reference(fw, outs[-1], heads[-1]))
-    return refs
 
 
 @dataclass
@@ -247,15 +107,6 @@ class _Compare:
                                  f"which nothing was written to or upstream of")
 
 
-def _loops(forwards: Sequence[Forward]) -> list[int]:
-    """Each forward's decode loop: a forward that continues a cache belongs to the loop under
-    way; any other starts its own."""
-    loops: list[int] = []
-    for i, fw in enumerate(forwards):
-        loops.append(loops[-1] if fw.continues and loops else i)
-    return loops
-
-
 def _reaches_output(sites: Sequence[Site], forward: int, n_blocks: int, length: int) -> bool:
     """Whether forward `forward`'s writes can move the final position's output: a write before
     the last block does, and at the last block only a write at the final position."""
@@ -282,19 +133,19 @@ def fire_once(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
     inert = [f for f in edited if all(
         torch.equal(s.value.to(refs[f].blocks[s.layer]), refs[f].value(s.layer, s.rows, s.positions))
         for s in sites if s.forward == f)]
-    state = _Compare(refs, sites, _loops(captured))
+    state = _Compare(refs, sites, loops(captured))
 
     def start(module: nn.Module, args: tuple, kwargs: dict[str, Any]) -> None:
         state.forward += 1
 
     def block_hook(index: int) -> Callable:
-        return lambda m, a, o: state.block(index, _tensor(o))
+        return lambda m, a, o: state.block(index, block_output(o))
 
     handles = [root.register_forward_pre_hook(start, with_kwargs=True)]
     handles += [b.register_forward_hook(block_hook(i)) for i, b in enumerate(blocks)]
     handles.append(head.register_forward_hook(
-        lambda m, a, o: state.heads.append(_tensor(o)[:, -1].detach().float().cpu())))
-    with _hooks(handles), torch.no_grad():
+        lambda m, a, o: state.heads.append(block_output(o)[:, -1].detach().float().cpu())))
+    with hooks(handles), torch.no_grad():
         run()
     failures = state.failures
     if state.forward + 1 != len(refs):

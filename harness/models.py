@@ -1,9 +1,11 @@
 """Load a source's model for a profile: the published checkpoint, or the tiny organism."""
 from __future__ import annotations
 
+import json
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import torch
 
@@ -135,8 +137,35 @@ def load_tokenizer(spec: ModelSpec) -> Any:
     if spec.hf_id:
         from transformers import AutoTokenizer
 
-        return AutoTokenizer.from_pretrained(spec.hf_id, revision=spec.revision)
+        with readable_cache(spec):
+            return AutoTokenizer.from_pretrained(spec.hf_id, revision=spec.revision)
     return _organism_module(spec).build_tokenizer()
+
+
+@contextmanager
+def readable_cache(spec: ModelSpec) -> Iterator[None]:
+    """A cached file that is not valid JSON (a truncated download) fails naming the file and the
+    fix, not as a bare JSONDecodeError (issue 26)."""
+    try:
+        yield
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        from harness.resources import cache_dir
+        from harness.verdicts import UnreadableFile
+
+        snapshot = (Path(cache_dir()) / f"models--{spec.hf_id.replace('/', '--')}" / "snapshots"
+                    / str(spec.revision))
+        bad = [f for f in sorted(snapshot.glob("*.json")) if not _is_json(f)]
+        raise UnreadableFile(
+            f"{spec.hf_id}@{spec.revision}: {', '.join(map(str, bad)) or snapshot} cannot be read "
+            f"({error}); delete {snapshot} and fetch it again") from error
+
+
+def _is_json(path: Path) -> bool:
+    try:
+        json.loads(path.read_text())
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return True
 
 
 def _organism_module(spec: ModelSpec) -> Any:
@@ -164,7 +193,8 @@ def _load_published(spec: ModelSpec) -> tuple[torch.nn.Module, Any, dict[str, An
         kwargs["attn_implementation"] = spec.attn_implementation
     if spec.device_map:
         kwargs["device_map"] = spec.device_map
-    hf = AutoModelForCausalLM.from_pretrained(spec.hf_id, **kwargs).eval()
+    with readable_cache(spec):
+        hf = AutoModelForCausalLM.from_pretrained(spec.hf_id, **kwargs).eval()
     if not spec.device_map:
         hf.to(spec.device)
     tok = load_tokenizer(spec)

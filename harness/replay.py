@@ -1,0 +1,167 @@
+"""Replaying an experiment's forwards through the plain transformers model (harness.fire_once):
+capture each forward's inputs with a pre-hook on the model's root, then run them again, unedited
+or with intended values written by plain forward hooks, recording every block's output. A decode
+loop's forwards replay in order on a key-value cache of the replay's own, fed the tokens the
+captured run read."""
+from __future__ import annotations
+
+import copy
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+import torch
+from torch import nn
+
+
+@dataclass(frozen=True)
+class Site:
+    """What one write must leave: in the experiment's `forward`-th forward (from 0), block
+    `layer`'s output at `rows` × `positions` holds `value` ([len(rows), len(positions), d])."""
+
+    forward: int
+    layer: int
+    rows: tuple[int, ...]
+    positions: tuple[int, ...]
+    value: torch.Tensor
+
+    def cells(self, length: int) -> list[tuple[int, int]]:
+        return [(r, p % length) for r in self.rows for p in self.positions]
+
+
+@dataclass
+class Forward:
+    """One forward's inputs as the model received them; `cache` is a copy of the empty cache
+    that starts a decode loop, and `continues` marks a forward that reads the loop's cache."""
+
+    kwargs: dict[str, Any]
+    cache_keyword: str | None = None
+    cache: Any = None
+    continues: bool = False
+
+
+@dataclass
+class Reference:
+    """One forward of the unedited replay: its block outputs and final-position head output."""
+
+    forward: Forward
+    blocks: list[torch.Tensor]
+    head: torch.Tensor
+
+    def value(self, layer: int, rows: Sequence[int], positions: Sequence[int]) -> torch.Tensor:
+        """The unedited values at block `layer`, `rows` × `positions`: what a copy would write."""
+        return self.blocks[layer][list(rows)][:, list(positions)]
+
+
+def block_output(output: Any) -> torch.Tensor:
+    """A block's hidden states, whether it returns them bare or first in a tuple."""
+    return output[0] if isinstance(output, tuple) else output
+
+
+@contextmanager
+def hooks(handles: list[Any]) -> Iterator[None]:
+    """Removes the hook handles on leaving, however the block ends."""
+    try:
+        yield
+    finally:
+        for h in handles:
+            h.remove()
+
+
+def _is_cache(value: Any) -> bool:
+    """A key-value cache argument (transformers' Cache classes), whatever its keyword."""
+    return hasattr(value, "get_seq_length")
+
+
+def _cache_len(cache: Any) -> int:
+    return int(cache.get_seq_length())
+
+
+def capture_inputs(root: nn.Module, run: Callable[[], Any]) -> list[Forward]:
+    """The inputs of every forward `run` makes through `root`, in order."""
+    seen: list[Forward] = []
+
+    def pre(module: nn.Module, args: tuple, kwargs: dict[str, Any]) -> None:
+        if args:
+            kwargs = {"input_ids": args[0], **kwargs}
+        name = next((k for k, v in kwargs.items() if _is_cache(v)), None)
+        kept = {k: v.detach().clone() if torch.is_tensor(v) else v for k, v in kwargs.items()
+                if v is not None and k != name}
+        if name is None:
+            seen.append(Forward(kept))
+        elif _cache_len(kwargs[name]) == 0:
+            seen.append(Forward(kept, name, cache=copy.deepcopy(kwargs[name])))
+        else:
+            seen.append(Forward(kept, name, continues=True))
+
+    with hooks([root.register_forward_pre_hook(pre, with_kwargs=True)]), torch.no_grad():
+        run()
+    return seen
+
+
+def _same_inputs(a: Forward, b: Forward) -> bool:
+    """Whether two cache-free forwards got the same inputs (one replay serves both)."""
+    if a.cache is not None or b.cache is not None or a.continues or b.continues:
+        return False
+    x, y = a.kwargs, b.kwargs
+    return x.keys() == y.keys() and all(
+        torch.equal(x[k], y[k]) if torch.is_tensor(x[k]) and torch.is_tensor(y[k]) else x[k] == y[k]
+        for k in x)
+
+
+def replay(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
+           forwards: Sequence[Forward], sites: Sequence[Site] = ()) -> list[Reference]:
+    """The plain transformers model run on each captured forward's inputs, in order, every
+    block's output recorded; with `sites`, each written by a plain forward hook (the independent
+    reference of the nnsight write). Without sites, identical cache-free forwards run once."""
+    state = {"forward": -1}
+    outs: list[list[torch.Tensor]] = []
+    heads: list[torch.Tensor] = []
+
+    def block_hook(index: int) -> Callable:
+        def hook(module: nn.Module, args: tuple, output: Any) -> Any:
+            out = block_output(output)
+            mine = [s for s in sites if s.forward == state["forward"] and s.layer == index]
+            if mine:
+                out = out.clone()
+                for s in mine:
+                    rows = torch.tensor(s.rows, device=out.device)[:, None]
+                    cols = torch.tensor(s.positions, device=out.device)[None, :]
+                    out[rows, cols] = s.value.to(device=out.device, dtype=out.dtype)
+            outs[-1].append(out.detach().clone())
+            if mine:
+                return (out, *output[1:]) if isinstance(output, tuple) else out
+            return None
+        return hook
+
+    handles = [b.register_forward_hook(block_hook(i)) for i, b in enumerate(blocks)]
+    handles.append(head.register_forward_hook(
+        lambda m, a, o: heads.append(block_output(o)[:, -1].detach().float().cpu())))
+    refs: list[Reference] = []
+    cache = None
+    with hooks(handles), torch.no_grad():
+        for i, fw in enumerate(forwards):
+            same = None if sites else next((r for r in refs if _same_inputs(r.forward, fw)), None)
+            if same is not None:
+                refs.append(Reference(fw, same.blocks, same.head))
+                continue
+            kwargs = dict(fw.kwargs)
+            if fw.cache is not None:
+                cache = copy.deepcopy(fw.cache)
+            if fw.cache_keyword is not None:
+                kwargs[fw.cache_keyword] = cache
+            state["forward"] = i
+            outs.append([])
+            root(**kwargs)
+            refs.append(Reference(fw, outs[-1], heads[-1]))
+    return refs
+
+
+def loops(forwards: Sequence[Forward]) -> list[int]:
+    """Each forward's decode loop: a forward that continues a cache belongs to the loop under
+    way; any other starts its own."""
+    loops: list[int] = []
+    for i, fw in enumerate(forwards):
+        loops.append(loops[-1] if fw.continues and loops else i)
+    return loops
+
