@@ -42,6 +42,12 @@ BREAKAGES = (
              "new = h_dst + (0 * delta @ basis.T @ basis).to(h_dst.dtype)"),
     Breakage("§7 low-rank writes nothing", "write nothing", L, LOW_RANK_WRITE,
              "_ = new[i:i + bs]"),
+    Breakage("§7 fitted basis takes the wrong singular vectors", "wrong row", L,
+             "projected_iia(runner, held, layer, state, d_dst, d_src, vt[:k])",
+             "projected_iia(runner, held, layer, state, d_dst, d_src, vt[1:k + 1])",
+             gap="choosing the subspace is a computation, not a write: the projected write it "
+                 "feeds is checked (lookback.low-rank-fires-once), the choice itself only moves "
+                 "§7's numbers (drift on the organism, a verdict on the published model)"),
     Breakage("§7 low-rank writes one layer early", "wrong layer", L,
              "bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[layer], runner.lm_head",
              "bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[max(layer - 1, 0)], runner.lm_head"),
