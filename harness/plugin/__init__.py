@@ -59,6 +59,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--rehearsal-dtype", choices=("float32", "bfloat16"), default=None,
                     help="the rehearsal profile's models in this dtype instead of their declared "
                          "one (the CPU rehearsal on a CPU without native bf16 arithmetic)")
+    group.addoption("--rehearsal-sizes", choices=("rehearsal", "published"), default="rehearsal",
+                    help="the rehearsal profile's experiment sizes: its own (CPU-sized) or the "
+                         "published ones (the full-size CUDA rehearsal, still judged by no "
+                         "published value)")
     group.addoption("--results", default="reports/results.json",
                     help="where the run record is written (relative to the rootdir)")
     group.addoption("--gpus", default=None,
@@ -105,7 +109,7 @@ def pytest_configure(config: pytest.Config) -> None:
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {text}")
     config.stash[PROFILE], config.stash[RETARGET_REASONS] = retarget(
-        config, rehearsal_dtype(config, resolve_profile(config)))
+        config, rehearsal_variant(config, resolve_profile(config)))
     config.stash[MODE] = Mode(config.getoption("mode"))
     config.stash[BACKEND] = Backend(config.getoption("backend"))
     config.stash[BACKEND_REASONS] = {}
@@ -135,15 +139,21 @@ def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None
     return True if collection_path.name == UNITS_FILE and not worker_count(config) else None
 
 
-def rehearsal_dtype(config: pytest.Config, profile: Profile) -> Profile:
-    """The rehearsal profile with --rehearsal-dtype's dtype for every model (others unchanged)."""
-    dtype = config.getoption("rehearsal_dtype")
-    if dtype is None:
+def rehearsal_variant(config: pytest.Config, profile: Profile) -> Profile:
+    """The rehearsal profile with --rehearsal-dtype's dtype for every model and, with
+    --rehearsal-sizes=published, the published sizes (other profiles unchanged)."""
+    dtype, sizes = config.getoption("rehearsal_dtype"), config.getoption("rehearsal_sizes")
+    if dtype is None and sizes == "rehearsal":
         return profile
     if profile.name is not ProfileName.REHEARSAL:
-        raise pytest.UsageError("--rehearsal-dtype is for --profile=rehearsal")
-    return dataclasses.replace(profile, models={name: dataclasses.replace(spec, dtype=dtype)
-                                                for name, spec in profile.models.items()})
+        raise pytest.UsageError("--rehearsal-dtype and --rehearsal-sizes are for "
+                                "--profile=rehearsal")
+    if dtype is not None:
+        profile = dataclasses.replace(profile, models={
+            name: dataclasses.replace(spec, dtype=dtype) for name, spec in profile.models.items()})
+    if sizes == "published":
+        profile = dataclasses.replace(profile, sizes=dict(get_profile("published").sizes))
+    return profile
 
 
 def retarget(config: pytest.Config, profile: Profile) -> tuple[Profile, dict[str, str]]:

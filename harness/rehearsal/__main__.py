@@ -2,8 +2,9 @@
 architectures, one source at a time, with time and peak memory per source and per test.
 
 --device cpu (the default; `make test`): narrowed widths, the rehearsal profile and its declared
-sizes. --device cuda (`make gpu-rehearsal`): full-size models and the published profile, its
-sizes and its layer indices, on CUDA in bf16. --modes runs each source in each mode (fast first
+sizes (float32 where the CPU has no native bf16). --device cuda (`make gpu-rehearsal`): full-size
+models, the rehearsal profile with the published sizes and layer indices (no published value
+judges random weights), on CUDA in bf16. --modes runs each source in each mode (fast first
 on CUDA, where faithful decoding at the published caps can outlast the budget), recording the
 work counted and the tokens per second. Either fails on any test that errors or fails."""
 from __future__ import annotations
@@ -62,14 +63,16 @@ def cpu_dtype() -> tuple[str | None, str]:
 
 
 def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int,
-               mode: str = "faithful", dtype: str | None = None) -> dict[str, Any]:
+               mode: str = "faithful", dtype: str | None = None,
+               full_size: bool = False) -> dict[str, Any]:
     """Run claims/<name> on `profile` in `mode` against `cache`; its tests, time, peak memory
     and throughput."""
     results = work / mode / name / "results.json"
     env = os.environ | {"HF_HOME": str(cache), "HF_HUB_OFFLINE": "1"}
     args = [sys.executable, "-m", "pytest", f"claims/{name}", f"--profile={profile}",
             f"--mode={mode}", "-p", "no:cacheprovider", "-q", f"--results={results}",
-            "--device-audit", *([f"--rehearsal-dtype={dtype}"] if dtype else [])]
+            "--device-audit", *([f"--rehearsal-dtype={dtype}"] if dtype else []),
+            *(["--rehearsal-sizes=published"] if full_size else [])]
     start = time.perf_counter()
     proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True)
@@ -102,7 +105,9 @@ def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
     not run), and write the summary to `out`: sources -> name -> mode -> run."""
     deadline = time.perf_counter() + budget
     full_size = device == "cuda"
-    profile = (ProfileName.PUBLISHED if full_size else ProfileName.REHEARSAL).value
+    # Always the rehearsal profile: random weights are judged by no published value. At full
+    # size (CUDA) it takes the published sizes.
+    profile = ProfileName.REHEARSAL.value
     specs = {name: get_profile(profile).models[name] for name in sources}
     missing = [f"{name}: {snapshot_dir(published_cache, spec) / 'config.json'}"
                for name, spec in specs.items() if spec.hf_id
@@ -128,7 +133,7 @@ def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
                     summary["not_run"].append(f"{name} ({mode}): {left} s of the {budget} s "
                                               "budget left")
                     return
-                run = run_source(name, cache, profile, Path(tmp), left, mode, dtype)
+                run = run_source(name, cache, profile, Path(tmp), left, mode, dtype, full_size)
                 summary["sources"].setdefault(name, {})[mode] = run
 
             for mode in modes:
