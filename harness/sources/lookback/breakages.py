@@ -8,6 +8,7 @@ from harness.models import Loaded
 
 I, S, L = ("harness.sources.lookback.interchange", "harness.sources.lookback.answers",
            "harness.sources.lookback.low_rank")
+POSITIONS = "harness.sources.lookback.positions"
 BARRIER_WRITE = 'layer_mod.output[:, dst_pos] = box["acts"]'
 SOURCE_WRITE = "layer.output[:, dst] = cf_vals[index].to(layer.output.device)"
 FREEZE_WRITE = "layer.output[:, drinks] = clean_vals[index].to(layer.output.device)"
@@ -24,6 +25,10 @@ BREAKAGES = (
     Breakage("§4 interchange writes its own values", "write nothing", I,
              'box["acts"] = layer_mod.output[:, src_pos]',
              'box["acts"] = layer_mod.output[:, dst_pos]'),
+    Breakage("§4 drink positions one early", "wrong position", POSITIONS,
+             "state = [lay.drinks[0], lay.after_drinks[0], lay.drinks[1], lay.after_drinks[1]]",
+             "state = [lay.drinks[0] - 1, lay.after_drinks[0], lay.drinks[1] - 1, "
+             "lay.after_drinks[1]]"),
     Breakage("§5 source swap writes nothing", "write nothing", I, SOURCE_WRITE,
              "_ = cf_vals[index]"),
     Breakage("§5 source swap stops a layer short", "wrong layer", I, "if index <= L:",

@@ -6,12 +6,21 @@ from harness.fire_once import FireOnce, Reference, Site, fire_once
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.interchange import binding_sweep, source_sweep
 from harness.sources.lookback.low_rank import projected_iia, random_basis, swap_pairs
-from harness.sources.lookback.positions import row_layout, state_positions
+from harness.sources.lookback.positions import row_layout
+from harness.sources.lookback.task import Layout
 from harness.sources.lookback.runner import LookbackRunner
 from harness.sources.lookback.task import Counterfactual
 
 FIRE_ROWS = 2  # rows each anchor writes to: a few, as any batch size holds them in one forward
 SWEEPS = ("reversed", "same position", "opaque control")  # §4's three binding sweeps
+
+
+def drink_states(lay: Layout) -> tuple[list[int], list[int]]:
+    """§4's written positions, read off the layout here rather than through the experiment's
+    own state_positions, so a mistake there shows: each drink and the token after it, then the
+    same pairs in the other order."""
+    first, second = [lay.drinks[0], lay.after_drinks[0]], [lay.drinks[1], lay.after_drinks[1]]
+    return first + second, second + first
 
 
 def _check(runner: LookbackRunner, run, sites_for) -> FireOnce:
@@ -39,7 +48,7 @@ def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dic
     each layer in its own forward, at its own positions, on the clean rows only."""
     rows = rows[:FIRE_ROWS]
     lay = row_layout(runner, rows[0])
-    state, state_rev = state_positions(lay)
+    state, state_rev = drink_states(lay)
     positions = {"reversed": (state, state_rev), "same position": (state, state),
                  "opaque control": (lay.opaque, lay.opaque[::-1])}
     layers = sweep_layers(runner)
@@ -68,7 +77,7 @@ def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: boo
     lay = row_layout(runner, rows[0])
     dst = lay.names + lay.objects
     src = [lay.names[1], lay.names[0], lay.names[3], lay.names[2], lay.objects[1], lay.objects[0]]
-    drinks, _ = state_positions(lay)
+    drinks, _ = drink_states(lay)
     all_rows = tuple(range(len(rows)))
 
     def sites_for(refs: list[Reference]) -> list[Site]:
@@ -91,7 +100,7 @@ def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOn
     """§7: the projected swap at the middle block writes h_dst + (h_src − h_dst)·BᵀB on the
     clean rows' drink positions, for a rank-1 random basis B, computed here from the unedited run."""
     rows, layer = rows[:FIRE_ROWS], runner.n_layers // 2
-    state, state_rev = state_positions(row_layout(runner, rows[0]))
+    state, state_rev = drink_states(row_layout(runner, rows[0]))
     k = len(rows)
     d = runner.model.hf.config.hidden_size
 

@@ -46,9 +46,12 @@ def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnc
 
 
 def layer_flip_fires(model: Loaded, pair: PairIds, layer: int) -> FireOnce:
-    """The seed's own patch: block `layer` at the differing positions holds the clean values."""
+    """The seed's own patch: block `layer` at the positions where the two prompts' tokens differ
+    (found here from the ids, not through PairIds.differing) holds the clean values."""
+    differing = [i for i, (a, b) in enumerate(zip(pair.clean, pair.corrupted)) if a != b]
+
     def sites_for(refs: list[Reference]) -> list[Site]:
-        return [Site(PATCHED, layer, (0,), tuple(pair.differing),
-                     refs[CLEAN].value(layer, [0], pair.differing))]
+        return [Site(PATCHED, layer, (0,), tuple(differing),
+                     refs[CLEAN].value(layer, [0], differing))]
 
     return _check(model, lambda: layer_flip(model, pair, pair_runs(model, pair), layer), sites_for)
