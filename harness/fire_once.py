@@ -37,8 +37,6 @@ FIRES_ONCE = {"site_holds_value": True, "untouched_identical": True, "output_cha
 class FireOnce:
     """What the compare run found: each check, and every failure in words naming the machinery."""
 
-    forwards: int
-    edited_forwards: int
     sites: int
     site_holds_value: bool
     untouched_identical: bool
@@ -176,7 +174,7 @@ def fire_once(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
     elif len(inert) == len(edited):
         failures.append("every value to be written is already there, so a write that never "
                         "happened would pass")
-    return FireOnce(len(refs), len(edited), len(sites),
+    return FireOnce(len(sites),
                     state.holds and bool(sites) and len(inert) < len(edited),
                     state.untouched, changed, equal, failures)
 

@@ -149,11 +149,10 @@ def readable_cache(spec: ModelSpec) -> Iterator[None]:
     try:
         yield
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        from harness.resources import cache_dir
+        from harness.resources import cache_dir, snapshot_in
         from harness.verdicts import UnreadableFile
 
-        snapshot = (Path(cache_dir()) / f"models--{spec.hf_id.replace('/', '--')}" / "snapshots"
-                    / str(spec.revision))
+        snapshot = snapshot_in(Path(cache_dir()), spec)
         bad = [f for f in sorted(snapshot.glob("*.json")) if not _is_json(f)]
         raise UnreadableFile(
             f"{spec.hf_id}@{spec.revision}: {', '.join(map(str, bad)) or snapshot} cannot be read "

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import os
 import socket
+from pathlib import Path
 
 from harness.profiles import ModelSpec
 
@@ -40,6 +41,12 @@ def in_hf_cache(hf_id: str, revision: str, filename: str) -> bool:
 
 WEIGHT_FILES = ("model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
                 "pytorch_model.bin.index.json")
+
+
+def snapshot_in(hub: Path, spec: ModelSpec) -> Path:
+    """spec's snapshot folder under a Hugging Face hub cache: models--ORG--NAME/snapshots/REV."""
+    assert spec.hf_id and spec.revision
+    return hub / f"models--{spec.hf_id.replace('/', '--')}" / "snapshots" / spec.revision
 
 
 def cache_dir() -> str:

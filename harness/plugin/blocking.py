@@ -5,7 +5,7 @@ import pytest
 
 from harness.backends import Backend, ndif_skip_reason
 from harness.claims import ClaimSpec, Kind, Needs
-from harness.plugin.metering import release_between_folders
+from harness.plugin.release import release_between_folders
 from harness.plugin.splitting import select_units
 from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, PROFILE,
                                   RETARGET_REASONS, SPEC, STATE, TestState)

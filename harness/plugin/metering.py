@@ -6,10 +6,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from pathlib import Path
 
 import pytest
-from pytest import StashKey
 
 from harness.plugin.experiment_thread import on_experiment_thread
 from harness.plugin.splitting import stored
@@ -40,25 +38,3 @@ def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureR
                                                          "seconds": round(time.perf_counter()
                                                                           - started, 3),
                                                          **done.as_record()}))
-
-
-
-_LAST_FOLDER = StashKey[Path]()
-
-
-def release_between_folders(item: pytest.Item) -> None:
-    """At the first test of a folder other than the last one's: collect the garbage and return
-    CUDA's cached blocks, so the previous source's model, its package fixtures torn down and the
-    last test's arguments dropped, never shares memory (or a peak reading) with the next one's
-    (issue 26)."""
-    last = item.config.stash.get(_LAST_FOLDER, None)
-    item.config.stash[_LAST_FOLDER] = item.path.parent
-    if last is None or last == item.path.parent:
-        return
-    import gc
-
-    import torch
-
-    gc.collect()
-    if torch.cuda.is_initialized():
-        torch.cuda.empty_cache()

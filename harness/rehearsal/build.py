@@ -15,6 +15,7 @@ from typing import Any
 import torch
 
 from harness.profiles import ModelSpec
+from harness.resources import snapshot_in
 
 # Narrow rehearsal models keep every published shape but the width: 8 dimensions per head.
 DIMS_PER_HEAD = 8
@@ -29,8 +30,7 @@ def published_cache_default() -> Path:
 
 def snapshot_dir(cache: Path, spec: ModelSpec) -> Path:
     """hub/models--ORG--NAME/snapshots/REVISION under an HF_HOME-layout cache."""
-    assert spec.hf_id and spec.revision
-    return cache / "hub" / f"models--{spec.hf_id.replace('/', '--')}" / "snapshots" / spec.revision
+    return snapshot_in(cache / "hub", spec)
 
 
 def narrowed(config: dict[str, Any]) -> dict[str, Any]:
