@@ -52,6 +52,21 @@ ORGANISM_FLOATS_REASON = "default for float32 organisms across CPU kernels"
 
 
 @dataclass(frozen=True)
+class Holds:
+    """What an anchor must measure where the published values do not apply (organisms, random
+    weights): `criterion`, judged against the declared published values. `behavioural`: it
+    describes a competent model's answers, so it is not judged on rows forced past a behavioural
+    filter (the rehearsal's random weights); a mechanical one (bit-identity) is judged always."""
+
+    criterion: Criterion
+    behavioural: bool = False
+
+    def describe(self) -> str:
+        kind = "behavioural" if self.behavioural else "mechanical"
+        return f"{self.criterion.describe()} ({kind})"
+
+
+@dataclass(frozen=True)
 class ClaimSpec:
     """Everything a test declares about the finding it checks."""
 
@@ -70,6 +85,7 @@ class ClaimSpec:
     organism_tolerance_reason: str = ""
     headline: str = ""
     tokenizer_only: bool = False  # a `hub` test that reads the tokenizer alone, on any device
+    holds: Holds | None = None  # an anchor's check where the published values do not apply
     source_name: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
@@ -80,6 +96,8 @@ class ClaimSpec:
             raise ValueError(f"{self.id} requires itself")
         if self.organism_tolerance is not None and not self.organism_tolerance_reason:
             raise ValueError(f"{self.id}: an organism tolerance needs a reason")
+        if self.holds is not None and self.kind is not Kind.ANCHOR:
+            raise ValueError(f"{self.id}: only an anchor declares what holds on every profile")
         if self.tokenizer_only and self.needs is not Needs.HUB:
             raise ValueError(f"{self.id}: tokenizer_only is for needs='hub' tests")
 
@@ -111,6 +129,7 @@ class ClaimSpec:
             "provenance": self.provenance, "criterion": self.criterion.describe(),
             "requires": list(self.requires), "needs": str(self.needs),
             "decisions": list(self.decisions),
+            "holds": self.holds.describe() if self.holds else None,
         }
 
 
@@ -157,6 +176,7 @@ def claim(
     organism_tolerance_reason: str = "",
     headline: str = "",
     tokenizer_only: bool = False,
+    holds: Holds | None = None,
 ) -> Callable[[F], F]:
     """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict."""
     spec = ClaimSpec(id=id, kind=Kind(kind), section=section, statement=statement,
@@ -164,7 +184,7 @@ def claim(
                      requires=tuple(requires), needs=Needs(needs), tolerance=tolerance,
                      decisions=tuple(decisions), organism_tolerance=organism_tolerance,
                      organism_tolerance_reason=organism_tolerance_reason, headline=headline,
-                     tokenizer_only=tokenizer_only)
+                     tokenizer_only=tokenizer_only, holds=holds)
 
     def attach(fn: F) -> F:
         setattr(fn, CLAIM_ATTR, spec)

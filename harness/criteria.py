@@ -61,6 +61,25 @@ class Exact:
 
 
 @dataclass(frozen=True)
+class Every:
+    """Every one of the n cases came out as the check expects: the measured count equals the
+    measured n (at least one case), or falls short of it by at most `slack`."""
+
+    key: str
+    n_key: str = "n"
+    slack: int = 0
+
+    def describe(self) -> str:
+        every = f"all {self.n_key}" if not self.slack else f"all but at most {self.slack} of {self.n_key}"
+        return f"{self.key} counts {every} (n > 0)"
+
+    def judge(self, measured, published) -> Check:
+        k, n = measured[self.key], measured[self.n_key]
+        return Check(n > 0 and k >= n - self.slack, f"{self.key}: {k}/{n}"
+                     + (f", {self.slack} may fall short" if self.slack else ""))
+
+
+@dataclass(frozen=True)
 class Binomial:
     """The measured rate lies in the 95% Clopper-Pearson interval of the published k/n."""
 

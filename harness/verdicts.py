@@ -29,6 +29,10 @@ class NotReplicated(AssertionError):
     """A measured value fell outside the published value's criterion."""
 
 
+class AnchorBroken(AssertionError):
+    """An anchor's declared Holds failed where the published values do not apply."""
+
+
 class SnapshotDrift(AssertionError):
     """A measured value moved outside its pinned snapshot's tolerance (or has no pin yet)."""
 

@@ -11,6 +11,7 @@ from harness import catalogue
 from harness.fire_once import FireOnce
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
+from harness.plugin.forcing import passed_or_forced
 from harness.profiles import Mode, Profile
 from harness.sources.cot import decode as cot_decode
 from harness.sources.cot import fire_once as cot_fire
@@ -49,14 +50,17 @@ def cot_baseline(cot_runner: CotRunner) -> cot.Baseline:
 
 
 @pytest.fixture(scope="package")
-def cot_usable(cot_baseline: cot.Baseline, cot_runner: CotRunner) -> list[cot.Trace]:
+def cot_usable(request, cot_baseline: cot.Baseline, cot_runner: CotRunner) -> list[cot.Trace]:
+    """§1: the traces that closed </think> and answered correctly (forced rows on random weights:
+    scripted traces of the first problems)."""
     b = cot_baseline
-    if not b.usable:
-        closed = sum(t.close is not None for t in b.traces)
-        pytest.skip(f"no usable baseline trace: {closed}/{b.n} traces closed </think> within "
-                    f"{cot_runner.sizes.baseline_cap} tokens and {b.correct}/{b.n} answered "
-                    f"a*b+c correctly; every later step runs on traces that do both")
-    return b.usable
+    closed = sum(t.close is not None for t in b.traces)
+    return passed_or_forced(
+        request, b.usable, lambda: cot.scripted(cot_runner, b.traces),
+        f"no usable baseline trace: {closed}/{b.n} traces closed </think> within "
+        f"{cot_runner.sizes.baseline_cap} tokens and {b.correct}/{b.n} answered a*b+c correctly; "
+        f"every later step runs on traces that do both",
+        "their generations replaced by a script that states the product and answer")
 
 
 @pytest.fixture(scope="package")
@@ -75,13 +79,14 @@ def cot_single_mistake(cot_runner, cot_spanned) -> SingleMistake:
 
 
 @pytest.fixture(scope="package")
-def cot_pairs(cot_runner, cot_usable) -> list[cot_patching.Pair]:
-    found = cot_patching.pairs(cot_runner, cot_usable)
-    if not found:
-        pytest.skip(f"no §7 pair among the first {cot_runner.sizes.pairs} usable traces: none "
-                    f"both states its product and has a donor whose trace states the donor's "
-                    f"product within {cot_runner.sizes.donor_cap} tokens")
-    return found
+def cot_pairs(request, cot_runner, cot_usable) -> list[cot_patching.Pair]:
+    """§7: recipients and donors (forced rows on random weights: scripted donor traces)."""
+    return passed_or_forced(
+        request, cot_patching.pairs(cot_runner, cot_usable),
+        lambda: cot_patching.pairs(cot_runner, cot_usable, scripted_donors=True),
+        f"no §7 pair among the first {cot_runner.sizes.pairs} usable traces: none both states "
+        f"its product and has a donor whose trace states the donor's product within "
+        f"{cot_runner.sizes.donor_cap} tokens", "their donors' traces replaced by the script")
 
 
 @pytest.fixture(scope="package")

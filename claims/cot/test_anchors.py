@@ -6,10 +6,16 @@ intervention claim requires.
 from __future__ import annotations
 
 from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, SETUP
-from harness.claims import Tolerance, claim
-from harness.criteria import Exact, all_of
+from harness.claims import Holds, Tolerance, claim
+from harness.criteria import Every, Exact, all_of
 from harness.sources.cot.chat import GENERATION_TAIL
 from harness.sources.cot.task import PROBLEMS, donor_listing
+
+# A control counts every usable problem; where the published values apply (bf16), one problem
+# may flip, as the findings it guards allow (ONE_PROBLEM, ONE_PAIR).
+EVERY_CONTROL = Holds(Every("control_correct"), behavioural=True)
+BF16_FLIP = ("published (bf16): the count may fall short of n by one, as the findings it guards "
+             "allow one problem or pair to flip; on float32 organisms every one must hold")
 
 
 @claim("cot.problem-set", kind="anchor", section="1", needs="cpu",
@@ -101,12 +107,13 @@ def test_fire_once(judge, cot_fire_once):
                   "early_answer": 371},
        provenance=NB.format(6),
        criterion=all_of(Exact("answer_unchanged_after"), Exact("diverges_after_answer")),
+       holds=Holds(all_of(Exact("answer_unchanged_after"), Exact("diverges_after_answer")),
+                   behavioural=True),
        requires=SETUP + ("cot.noise-fires-once",),
        decisions=("only problem 0 is used, as in the notebook",
                   "the noise is seeded (torch.Generator seed 0); the notebook's was unseeded"))
 def test_post_answer_specificity(judge, cot_specificity):
     s = cot_specificity
-    assert s.answer_unchanged_after and s.diverges_after_answer, s
     judge({"answer_unchanged_after": s.answer_unchanged_after,
            "diverges_after_answer": s.diverges_after_answer,
            "answer_done": s.answer_done, "late_diverges_at": s.late.diverges_at,
@@ -118,10 +125,10 @@ def test_post_answer_specificity(judge, cot_specificity):
        statement="Re-splicing the true answer at its last statement, closing and forcing gives the true answer.",
        headline="{control_correct}/{n} forced answers correct",
        published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
-       criterion=Exact("control_correct"), requires=SETUP + FORCED + NUMBERS)
+       criterion=Every("control_correct", slack=1), holds=EVERY_CONTROL,
+       requires=SETUP + FORCED + NUMBERS, decisions=(BF16_FLIP,))
 def test_resplice_last_control(judge, cot_last_answer):
     r = cot_last_answer
-    assert r.n > 0 and r.control_correct == r.n, r.control
     judge({"control_correct": r.control_correct, "n": r.n})
 
 
@@ -129,10 +136,10 @@ def test_resplice_last_control(judge, cot_last_answer):
        statement="The decoded thinking block, re-tokenised, closed and forced, gives the true answer.",
        headline="{control_correct}/{n} forced answers correct",
        published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
-       criterion=Exact("control_correct"), requires=SETUP + FORCED)
+       criterion=Every("control_correct", slack=1), holds=EVERY_CONTROL,
+       requires=SETUP + FORCED, decisions=(BF16_FLIP,))
 def test_verbatim_block_control(judge, cot_full_corruption):
     r = cot_full_corruption
-    assert r.n > 0 and r.control_correct == r.n, r.control
     judge({"control_correct": r.control_correct, "n": r.n})
 
 
@@ -140,13 +147,13 @@ def test_verbatim_block_control(judge, cot_full_corruption):
        statement="Patching a recipient with its own residuals at its 3 product steps reproduces its product.",
        headline="{reproduced}/{n} products reproduced ({unpatched}/{n} without the patch)",
        published={"reproduced": 8, "unpatched": 8, "n": 8}, provenance=NB.format(7),
-       criterion=all_of(Exact("reproduced"), Exact("unpatched")),
+       criterion=all_of(Every("reproduced", slack=1), Every("unpatched", slack=1)),
+       holds=Holds(all_of(Every("reproduced"), Every("unpatched")), behavioural=True),
        requires=SETUP + NUMBERS + ("cot.donor-pairs",) + DECODE_LOOP,
        decisions=("the layer is the profile's self_patch_layer: 30 published, the same relative "
-                  "depth on the organism",))
+                  "depth on the organism", BF16_FLIP))
 def test_self_patch(judge, cot_self_patch):
     s = cot_self_patch
-    assert s.n > 0 and s.reproduced == s.unpatched == s.n, s
     judge({"reproduced": s.reproduced, "unpatched": s.unpatched, "n": s.n, "layer": s.layer})
 
 
@@ -155,10 +162,10 @@ def test_self_patch(judge, cot_self_patch):
        headline="product changed in {different_product:.0%}, true answer in {answer_true:.0%} of {n} pairs",
        published={"different_product": 0.0, "answer_true": 1.0, "n": 8}, provenance=NB.format(7),
        criterion=all_of(Exact("different_product"), Exact("answer_true")),
+       holds=Holds(all_of(Exact("different_product"), Exact("answer_true")), behavioural=True),
        requires=SETUP + NUMBERS + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP,
        decisions=("run at the screen's best layer with ≤1400-token continuations, the same runs as "
                   "cot.activation-patch-not-propagated",))
 def test_random_direction_null(judge, cot_continuations):
     r = cot_continuations.rates("random (matched norm)")
-    assert r["different_product"] == 0.0 and r["answer_true"] == 1.0, r
     judge({**r, "layer": cot_continuations.layer})

@@ -8,6 +8,7 @@ import pytest
 from harness import catalogue
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
+from harness.plugin.forcing import passed_or_forced
 from harness.profiles import Mode, Profile
 from harness.sources.lookback.answers import AnswerSweep, answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, behaviour,
@@ -133,27 +134,30 @@ def lookback_low_rank_fires(backend: Backend, lookback_runner, lookback_binding_
     return low_rank_fires(lookback_runner, lookback_binding_rows)
 
 
-def _nonempty(rows, what: str):
-    """The kept samples, or a skip that says the model answers too few of them to patch."""
-    if not rows:
-        pytest.skip(f"no {what} sample survives error filtering (the model answers none of them "
-                    f"correctly on both prompts): nothing to patch")
-    return rows
+def _why_none(what: str) -> str:
+    return (f"no {what} sample survives error filtering (the model answers none of them correctly "
+            f"on both prompts): nothing to patch")
 
 
 @pytest.fixture(scope="package")
-def lookback_reversed(lookback_runner, lookback_kept) -> Sweep:
-    return binding_sweep(lookback_runner, _nonempty(lookback_kept, "binding"), "reversed")
+def lookback_patched(request, lookback_kept, lookback_binding_rows) -> list[Counterfactual]:
+    """§4/§7: the kept binding samples, which every binding swap patches."""
+    return passed_or_forced(request, lookback_kept, lookback_binding_rows, _why_none("binding"))
 
 
 @pytest.fixture(scope="package")
-def lookback_same_position(lookback_runner, lookback_kept) -> Sweep:
-    return binding_sweep(lookback_runner, _nonempty(lookback_kept, "binding"), "same position")
+def lookback_reversed(lookback_runner, lookback_patched) -> Sweep:
+    return binding_sweep(lookback_runner, lookback_patched, "reversed")
 
 
 @pytest.fixture(scope="package")
-def lookback_opaque(lookback_runner, lookback_kept) -> Sweep:
-    return binding_sweep(lookback_runner, _nonempty(lookback_kept, "binding"), "opaque control")
+def lookback_same_position(lookback_runner, lookback_patched) -> Sweep:
+    return binding_sweep(lookback_runner, lookback_patched, "same position")
+
+
+@pytest.fixture(scope="package")
+def lookback_opaque(lookback_runner, lookback_patched) -> Sweep:
+    return binding_sweep(lookback_runner, lookback_patched, "opaque control")
 
 
 @pytest.fixture(scope="package")
@@ -168,14 +172,22 @@ def lookback_source_kept(lookback_runner, lookback_source_rows) -> list[Counterf
 
 
 @pytest.fixture(scope="package")
-def lookback_source_freeze(lookback_runner, lookback_source_kept, lookback_sizes) -> SourceSweep:
-    return source_sweep(lookback_runner, _nonempty(lookback_source_kept, "source"),
+def lookback_source_patched(request, lookback_source_kept,
+                            lookback_source_rows) -> list[Counterfactual]:
+    """§5: the kept source samples, which both source sweeps patch."""
+    return passed_or_forced(request, lookback_source_kept, lookback_source_rows,
+                            _why_none("source"))
+
+
+@pytest.fixture(scope="package")
+def lookback_source_freeze(lookback_runner, lookback_source_patched, lookback_sizes) -> SourceSweep:
+    return source_sweep(lookback_runner, lookback_source_patched,
                         lookback_sizes.source_freeze_layers, freeze=True)
 
 
 @pytest.fixture(scope="package")
-def lookback_source_plain(lookback_runner, lookback_source_kept, lookback_sizes) -> SourceSweep:
-    return source_sweep(lookback_runner, _nonempty(lookback_source_kept, "source"),
+def lookback_source_plain(lookback_runner, lookback_source_patched, lookback_sizes) -> SourceSweep:
+    return source_sweep(lookback_runner, lookback_source_patched,
                         lookback_sizes.source_plain_layers, freeze=False)
 
 
@@ -190,14 +202,22 @@ def lookback_answer_kept(lookback_runner, lookback_answer_rows) -> list[Counterf
 
 
 @pytest.fixture(scope="package")
-def lookback_answer(lookback_runner, lookback_answer_kept) -> AnswerSweep:
-    return answer_sweep(lookback_runner, _nonempty(lookback_answer_kept, "answer"))
+def lookback_answer_patched(request, lookback_answer_kept,
+                            lookback_answer_rows) -> list[Counterfactual]:
+    """§6: the kept answer samples, which the answer sweep patches."""
+    return passed_or_forced(request, lookback_answer_kept, lookback_answer_rows,
+                            _why_none("answer"))
 
 
 @pytest.fixture(scope="package")
-def lookback_low_rank(lookback_runner, lookback_kept, lookback_reversed) -> LowRank:
+def lookback_answer(lookback_runner, lookback_answer_patched) -> AnswerSweep:
+    return answer_sweep(lookback_runner, lookback_answer_patched)
+
+
+@pytest.fixture(scope="package")
+def lookback_low_rank(lookback_runner, lookback_patched, lookback_reversed) -> LowRank:
     """§7 at the reversed curve's peak layer."""
-    return low_rank(lookback_runner, lookback_kept, lookback_reversed.peak_layer)
+    return low_rank(lookback_runner, lookback_patched, lookback_reversed.peak_layer)
 
 
 @pytest.fixture(scope="package")

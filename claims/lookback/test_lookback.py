@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from harness.claims import Tolerance, claim
+from harness.claims import Holds, Tolerance, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
                               PeakLayer, all_of)
 from harness.sources.lookback.task import sample_summary
@@ -139,7 +139,7 @@ def test_self_patch_identity(judge, lookback_self_patch):
 
 
 def _peak(sweep) -> dict:
-    return {"peak_iia": sweep.iia[sweep.peak_layer], "peak_layer": sweep.peak_layer, "n": sweep.n,
+    return {"peak_iia": sweep.peak_iia, "peak_layer": sweep.peak_layer, "n": sweep.n,
             "iia": sweep.iia, "clean_survives": sweep.clean_survives}
 
 
@@ -201,13 +201,12 @@ ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.answer-fir
        published={"iia": 0.0, "clean_survives": 1.0, "n": 91}, provenance=REGISTER.format(5),
        criterion=all_of(BinomialRate("iia"), BinomialRate("clean_survives")),
        requires=SETUP + ALIGNED + ("lookback.source-swap-fires-once",),
+       holds=Holds(all_of(Exact("iia"), Exact("clean_survives")), behavioural=True),
        decisions=("read off the no-freeze sweep's L = 0 point (the register does not say whether "
                   "the freeze applies; at layer 0 only, the entities have not yet been bound)",))
 def test_source_identity(judge, lookback_source_plain):
     s = lookback_source_plain
-    iia, clean = s.iia[0], s.clean_survives[0]
-    assert iia == 0.0 and clean == 1.0, (iia, clean)
-    judge({"iia": iia, "clean_survives": clean, "n": s.n})
+    judge({"iia": s.iia[0], "clean_survives": s.clean_survives[0], "n": s.n})
 
 
 @claim("lookback.source-oi", kind="claim", section="5",

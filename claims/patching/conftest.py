@@ -99,9 +99,9 @@ def seed_transformerlens(profile: Profile, backend: Backend, patching_model, see
         ours = ("seeded random weights in the published GPT-2's files"
                 if profile.rules.published_files else "the tiny organism")
         pytest.skip(f"the TransformerLens cross-check needs the published GPT-2 weights: "
-                    f"HookedTransformer.from_pretrained loads {TL_MODEL!r} itself, and the "
-                    f"{profile.name.value} profile's model is {ours}, so the two would not "
-                    f"compute the same logits")
+                    f"TransformerLens converts our model (hf_model=) into its own {TL_MODEL!r}, "
+                    f"built at the published GPT-2's shapes, and the {profile.name.value} "
+                    f"profile's model is {ours}, of other shapes")
     tl = pytest.importorskip("transformer_lens", reason="transformer-lens is not installed "
                              "(pip install -e '.[crosscheck]')")
     return transformerlens_crosscheck(tl, patching_model, seed_pair, seed_runs, patch_layer,

@@ -9,13 +9,15 @@ import pytest
 
 from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.device_audit import audited
+from harness.plugin.forcing import forced_notes
 from harness.plugin.state import (ANCHORS, AUDIT, MODE, MODELS, PROFILE, RECORD_PROPERTY, SPEC,
                                   STATE, TestState)
 from harness.profiles import Pinning, Profile
 from harness.snapshots import (Comparison, extension_for, read_snapshot, snapshot_path,
                                snapshot_payload)
 from harness.values import plain
-from harness.verdicts import Drift, Failure, NotReplicated, SnapshotDrift, Verdict, verdict_for
+from harness.verdicts import (AnchorBroken, Drift, Failure, NotReplicated, SnapshotDrift, Verdict,
+                              verdict_for)
 
 
 def _message(report: pytest.TestReport) -> str:
@@ -97,6 +99,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
         "verdict": verdict.value, "outcome": state.outcome,
         "message": state.message.splitlines()[0] if state.message else "",
         "measured": state.measured, "criterion_check": state.criterion_check,
+        "holds_check": state.holds_check, "forced": forced_notes(item) or None,
         "snapshot": state.snapshot.comparison.value if state.snapshot.comparison else None,
         "drift": state.drift.value if state.drift else None,
         "drift_detail": state.snapshot.differences[:20] if state.drift is Drift.DRIFTED else [],
@@ -138,11 +141,26 @@ class Judge:
                 verdict_failure = NotReplicated(f"{self.spec.id} not replicated: {check.detail}")
         else:
             state.criterion_check = {"ok": None, "detail": _not_applicable(self.spec)}
+            verdict_failure = self._check_holds(state)
         drift = self._compare_snapshot(state)
         if verdict_failure:
             raise verdict_failure
         if drift and self._drift_fails():
             raise drift
+
+    def _check_holds(self, state: TestState) -> AnchorBroken | None:
+        """An anchor's declared Holds, where the published values do not apply; a behavioural one
+        is not judged on rows forced past a behavioural filter."""
+        holds = self.spec.holds
+        if holds is None:
+            return None
+        if holds.behavioural and forced_notes(self.item):
+            state.holds_check = {"ok": None, "detail": "not judged: a behavioural check on rows "
+                                 "forced past a behavioural filter"}
+            return None
+        check = holds.criterion.judge(state.measured, self.spec.published)
+        state.holds_check = {"ok": check.ok, "detail": check.detail}
+        return None if check.ok else AnchorBroken(f"{self.spec.id} does not hold: {check.detail}")
 
     def _drift_fails(self) -> bool:
         """On organisms drift is a regression of the suite; on the published profile, opt-in."""

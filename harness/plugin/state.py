@@ -38,6 +38,7 @@ class TestState:
     duration: float = 0.0
     measured: dict[str, Any] | None = None
     criterion_check: dict[str, Any] | None = None
+    holds_check: dict[str, Any] | None = None  # an anchor's Holds, where published values don't apply
     snapshot: ComparisonLog = field(default_factory=ComparisonLog)
     drift: Drift | None = None
     tolerance: dict[str, Any] | None = None

@@ -90,8 +90,9 @@ def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int,
         "seconds": seconds, "exit_status": proc.returncode, "timed_out": seconds >= timeout,
         "max_rss_bytes": usage.ru_maxrss * 1024,
         "peak_gpu_bytes": max((t.get("peak_gpu_bytes") or 0 for t in tests), default=0),
-        "tests": [{k: t.get(k) for k in ("id", "verdict", "duration", "peak_gpu_bytes", "message")}
-                  for t in tests],
+        "tests": [{k: t.get(k) for k in ("id", "verdict", "duration", "peak_gpu_bytes", "message",
+                                         "forced", "holds_check")} for t in tests],
+        "forced": sum(bool(t.get("forced")) for t in tests),
         "errors": [f"{t['id']}: {t['verdict']}: {t['message']}" for t in tests
                    if t["verdict"] in FAILED],
         "output_tail": output[-3000:],
@@ -136,9 +137,11 @@ def rehearse(sources: list[str], device: str, published_cache: Path, out: Path,
                 run = run_source(name, cache, profile, Path(tmp), left, mode, dtype, full_size)
                 summary["sources"].setdefault(name, {})[mode] = run
 
+            # The largest models first, so the last to start is the shortest.
+            order = sorted(sources, key=lambda n: -built[n].parameters if n in built else 0)
             for mode in modes:
                 with ThreadPoolExecutor(max_workers=jobs) as pool:
-                    list(pool.map(lambda name: one(name, mode), sources))
+                    list(pool.map(lambda name: one(name, mode), order))
             summary["sources"] = {n: summary["sources"][n] for n in sources
                                   if n in summary["sources"]}
         summary["ok"] = not summary["not_run"] and all(
@@ -186,7 +189,7 @@ def main() -> None:
                 verdicts[t["verdict"]] = verdicts.get(t["verdict"], 0) + 1
             print(f"{name} ({mode}): {s['seconds']} s, max RSS {s['max_rss_bytes']}, peak GPU "
                   f"{s['peak_gpu_bytes']}, {s['throughput']['positions_per_s']} positions/s, "
-                  f"{verdicts}" + "".join(f"\n  {e}" for e in s["errors"]))
+                  f"{verdicts}, {s['forced']} on forced rows" + "".join(f"\n  {e}" for e in s["errors"]))
     for line in summary["not_run"]:
         print(f"not run, out of time: {line}")
     print(f"rehearsal {'passed' if summary['ok'] else 'FAILED'}; summary: {args.out}")

@@ -17,8 +17,9 @@ import torch
 from harness.profiles import ModelSpec
 from harness.resources import snapshot_in
 
-# Narrow rehearsal models keep every published shape but the width: 8 dimensions per head.
-DIMS_PER_HEAD = 8
+# Narrow rehearsal models keep every published shape but the width: 4 dimensions per head (rotary
+# needs an even number), and an MLP as wide as the residual stream.
+DIMS_PER_HEAD = 4
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 
 
@@ -41,7 +42,7 @@ def narrowed(config: dict[str, Any]) -> dict[str, Any]:
         out["n_embd"] = config["n_head"] * DIMS_PER_HEAD
         return out
     out["hidden_size"] = config["num_attention_heads"] * DIMS_PER_HEAD
-    out["intermediate_size"] = 2 * out["hidden_size"]
+    out["intermediate_size"] = out["hidden_size"]
     if "head_dim" in config:
         out["head_dim"] = DIMS_PER_HEAD
     return out

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from harness.catalogue import ORGANISMS_ONLY
 from harness.profiles import get_profile
 from harness.rehearsal.build import build_model, narrowed, snapshot_dir
 from tests.paths import ROOT, SHARED_CACHE
@@ -86,6 +87,35 @@ def test_every_fire_once_anchor_holds_on_the_published_shapes(dry_run):
         fired = {t["id"]: t["verdict"] for t in runs["faithful"]["tests"]
                  if t["id"].endswith(FIRE_ONCE)}
         assert fired and set(fired.values()) == {"not applicable"}, (name, fired)
+
+
+# Skips that say nothing of the model's behaviour: the catalogue runs on organisms only, and
+# TransformerLens converts the weights into its own published-width GPT-2.
+NOT_BEHAVIOURAL = (ORGANISMS_ONLY, "the TransformerLens cross-check")
+
+
+def test_every_test_reaches_a_verdict_past_the_behavioural_filters(dry_run):
+    if dry_run["ok"] is None:
+        pytest.skip(f"the rehearsal was skipped: {dry_run['skipped']}")
+    for name, runs in dry_run["sources"].items():
+        stopped = [f"{t['id']}: {t['verdict']}: {t['message']}" for t in runs["faithful"]["tests"]
+                   if t["verdict"] in ("skipped", "blocked")
+                   and not t["message"].startswith(NOT_BEHAVIOURAL)]
+        assert not stopped, (name, stopped)
+
+
+def test_tests_on_forced_rows_say_so_and_skip_only_their_behavioural_holds(dry_run):
+    if dry_run["ok"] is None:
+        pytest.skip(f"the rehearsal was skipped: {dry_run['skipped']}")
+    tests = {t["id"]: t for runs in dry_run["sources"].values() for t in runs["faithful"]["tests"]}
+    for forced in ("lookback.binding-iia", "lookback.answer-pointer", "lookback.source-oi",
+                   "cot.single-mistake", "cot.self-patch"):
+        if forced in tests:
+            assert tests[forced]["forced"], forced
+    for behavioural in ("lookback.source-identity", "cot.self-patch"):
+        if behavioural in tests:
+            assert tests[behavioural]["holds_check"]["ok"] is None, tests[behavioural]
+    assert all(not t["forced"] for t in tests.values() if t["id"].endswith("samples"))
 
 
 def test_without_the_published_files_the_rehearsal_says_what_is_missing(tmp_path):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.criteria import (Binomial, CurveBinomial, Exact, InInterval, NeighbourOf, PeakLayer,
+from harness.criteria import (Binomial, CurveBinomial, Every, Exact, InInterval, NeighbourOf, PeakLayer,
                               PoissonMean, all_of, clopper_pearson, garwood)
 
 counts = st.integers(min_value=1, max_value=200).flatmap(
@@ -86,3 +86,13 @@ def test_all_of_needs_every_part():
     published = {"a": 1, "b": 2}
     assert not all_of(Exact("a"), Exact("b")).judge({"a": 1, "b": 3}, published).ok
     assert all_of(Exact("a"), Exact("b")).judge({"a": 1, "b": 2}, published).ok
+
+
+@given(counts, st.integers(min_value=0, max_value=3))
+def test_every_holds_exactly_when_at_most_slack_cases_fall_short(kn, slack):
+    k, n = kn
+    assert Every("k", slack=slack).judge({"k": k, "n": n}, {}).ok == (k >= n - slack)
+
+
+def test_every_fails_on_no_cases():
+    assert not Every("k").judge({"k": 0, "n": 0}, {}).ok

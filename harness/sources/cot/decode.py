@@ -80,7 +80,7 @@ def noop_runs(runner: CotRunner, usable: list[Trace]) -> NoopRuns:
 
     pids = [t.pid for t in traces]
     edited = runner.generate_many(pids, n, "cot §6 no-op", add_zero)
-    clean = runner.references(pids, [t.gen for t in traces], n)
+    clean = runner.references(pids, [None if t.scripted else t.gen for t in traces], n)
     return NoopRuns([NoopRun(t.idx, len(t.gen), e == c) for t, e, c in zip(traces, edited, clean)])
 
 
@@ -208,9 +208,12 @@ def noise_edit(runner: CotRunner, noise: torch.Tensor,
 def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = 0) -> Specificity:
     """§6: scaled N(0,1) noise (seeded; the notebook's was not) early in <think> vs after the answer."""
     pids = [t.pid, t.pid]
-    clean = runner.references(pids, [t.gen, t.gen], len(t.gen))[0]  # the run the noise goes into
+    baseline = None if t.scripted else t.gen
+    clean = runner.references(pids, [baseline, baseline], len(t.gen))[0]  # the noise goes into it
     n = len(clean)
     done = answer_done(runner, clean)
+    if done is None and t.scripted:
+        done = n // 2  # forced rows: a random model writes no answer; the arms split its run
     if done is None:
         raise ValueError(f"problem {t.idx}'s trace writes no \\boxed{{...}} answer "
                          f"to noise after")

@@ -13,7 +13,7 @@ from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import Problem, donor_for, product
 from harness.sources.cot.text import after_close, char_ends, count_value, parse_answer, token_span
 from harness.sources.cot.text import written_number as first_three_digits
-from harness.sources.cot.traces import Trace
+from harness.sources.cot.traces import Trace, script
 
 K = 3  # the three tokens of a three-digit product
 
@@ -51,15 +51,17 @@ def residuals(runner: CotRunner, pid: list[int], gen: list[int], j0: int,
     return dict(zip(layer_list, collected))
 
 
-def pairs(runner: CotRunner, usable: list[Trace]) -> list[Pair]:
-    """§7: donors for the first `pairs` usable problems, their `donor_cap` traces, and residuals."""
+def pairs(runner: CotRunner, usable: list[Trace], scripted_donors: bool = False) -> list[Pair]:
+    """§7: donors for the first `pairs` usable problems, their `donor_cap` traces (or, for rows
+    forced on random weights, `script`'s), and residuals."""
     layers = tuple(sorted({*runner.sizes.screen_layers, runner.sizes.self_patch_layer}))
     # no donor, or the recipient never states its product: no pair
     recipients = [t for t in usable[:runner.sizes.pairs] if donor_for(t.p) is not None
                   and t.span is not None]
     wanted = list(dict.fromkeys(donor_for(t.p) for t in recipients))  # each donor once, in order
     pids = [runner.prompt_ids(d) for d in wanted]
-    gens = runner.generate_many(pids, runner.sizes.donor_cap, "cot §7 donors")
+    gens = ([script(runner, d) for d in wanted] if scripted_donors
+            else runner.generate_many(pids, runner.sizes.donor_cap, "cot §7 donors"))
     donors = {d: (pid, gen, token_span(runner.decode, gen, char_ends(runner.decode, gen, len(gen)),
                                        len(gen), product(d)))
               for d, pid, gen in zip(wanted, pids, gens)}

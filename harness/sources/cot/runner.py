@@ -125,12 +125,13 @@ class CotRunner:
             return None
         return parse_answer(self.decode(gen[gen.index(self.think_close):]))
 
-    def references(self, prefixes: list[list[int]], baselines: list[list[int]],
+    def references(self, prefixes: list[list[int]], baselines: list[list[int] | None],
                    max_new: int | Sequence[int]) -> list[list[int]]:
         """§6: what `prefixes` decode to in the batches an edited `generate_many` call over them
         uses, without the edit: the baselines where those were decoded alone or batching is exact
-        (fp32), else a re-run (bf16 batches change tokens)."""
-        if self.batch == 1 or self.batching_exact:
+        (fp32), else a re-run (bf16 batches change tokens, and a None baseline, a forced row's
+        script, is not this model's decode)."""
+        if (self.batch == 1 or self.batching_exact) and all(b is not None for b in baselines):
             return baselines
         return self.generate_many(prefixes, max_new, "cot §6 references")
 

@@ -22,6 +22,7 @@ class Trace:
     ans: int | None
     ends: list[int] = field(default_factory=list)
     span: tuple[int, int] | None = None
+    scripted: bool = False  # `gen` is the rehearsal's script, not what this model decodes
 
     @property
     def true(self) -> int:
@@ -58,6 +59,34 @@ class Baseline:
     mean_close: float | None  # None when no trace closed </think>
 
 
+def _find_spans(runner: CotRunner, t: Trace) -> None:
+    """§3: the decoded length after each thinking token, and the first product statement."""
+    t.ends = char_ends(runner.decode, t.gen, t.close)
+    t.span = token_span(runner.decode, t.gen, t.ends, t.close, t.prod)
+
+
+def script(runner: CotRunner, p: Problem) -> list[int]:
+    """A competent trace's shape, for rows forced past §1's filter on random weights: a thinking
+    block that states the product a*b and the answer, `</think>`, then the boxed answer."""
+    a, b, c = p
+    think = f"{a}*{b} = {product(p)}, + {c} = {solution(p)}. Answer: {solution(p)}\n"
+    return (runner.ids_of(think) + [runner.think_close]
+            + runner.ids_of(f"\\boxed{{{solution(p)}}}"))
+
+
+def scripted(runner: CotRunner, traces: list[Trace]) -> list[Trace]:
+    """`traces` with their generations replaced by `script`, closed, answered and spanned as a
+    usable trace is (each marked scripted)."""
+    out = []
+    for t in traces:
+        gen = script(runner, t.p)
+        s = Trace(t.idx, t.p, t.pid, gen, gen.index(runner.think_close), runner.answer_of(gen),
+                  scripted=True)
+        _find_spans(runner, s)
+        out.append(s)
+    return out
+
+
 def baseline(runner: CotRunner, problems: list[Problem]) -> Baseline:
     """§1: capped greedy generation; keep the traces that closed and are correct."""
     traces = []
@@ -68,8 +97,7 @@ def baseline(runner: CotRunner, problems: list[Problem]) -> Baseline:
         traces.append(Trace(i, p, pid, gen, close, runner.answer_of(gen)))
     usable = [t for t in traces if t.close is not None and t.ans == t.true]
     for t in usable:  # §3's spans, computed once for every later section
-        t.ends = char_ends(runner.decode, t.gen, t.close)
-        t.span = token_span(runner.decode, t.gen, t.ends, t.close, t.prod)
+        _find_spans(runner, t)
     closes = [t.close for t in traces if t.close is not None]
     return Baseline(
         traces=traces, usable=usable, correct=sum(t.ans == t.true for t in traces), n=len(traces),

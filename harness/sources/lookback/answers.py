@@ -5,15 +5,17 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from harness.progress import progress
-from harness.sources.lookback.interchange import interchange
+from harness.sources.lookback.interchange import interchange, swept_layers
 from harness.sources.lookback.runner import LookbackRunner, score
 from harness.sources.lookback.task import Counterfactual
 
 
 @dataclass
 class AnswerSweep:
-    """§6: per layer, the fractions answering clean, the pointer target and the payload target."""
+    """§6: per patched layer, the fractions answering clean, the pointer target and the payload
+    target."""
 
+    layers: list[int]
     clean: list[float]
     pointer: list[float]
     payload: list[float]
@@ -22,13 +24,13 @@ class AnswerSweep:
 
 def answer_sweep(runner: LookbackRunner, rows: list[Counterfactual],
                  layers: Sequence[int] | None = None) -> AnswerSweep:
-    """§6: the counterfactual's final-token residual copied into the clean run at each layer
-    (or `layers`, for an anchor)."""
+    """§6: the counterfactual's final-token residual copied into the clean run at each swept
+    layer."""
     clean, pointer, payload = [], [], []
-    chosen = range(runner.n_layers) if layers is None else layers
+    chosen = swept_layers(runner, layers)
     for layer in progress(chosen, "lookback §6 answer"):
         preds = interchange(runner, rows, layer, [-1], [-1], bs=runner.sizes.answer_batch)
         clean.append(score(preds, rows, "clean_ans"))
         pointer.append(score(preds, rows, "target"))
         payload.append(score(preds, rows, "payload"))
-    return AnswerSweep(clean, pointer, payload, len(rows))
+    return AnswerSweep(chosen, clean, pointer, payload, len(rows))

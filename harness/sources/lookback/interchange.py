@@ -47,29 +47,42 @@ def interchange(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
 
 @dataclass
 class Sweep:
-    """§4: per layer, the IIA against the swapped target and the rate the clean answer survives."""
+    """§4: per patched layer, the IIA against the swapped target and the rate the clean answer
+    survives."""
 
     name: str
+    layers: list[int]
     iia: list[float]
     clean_survives: list[float]
     n: int
 
     @property
     def peak_layer(self) -> int:
-        return max(range(len(self.iia)), key=lambda layer: self.iia[layer])
+        """The patched layer with the highest IIA (the first of equals)."""
+        return self.layers[max(range(len(self.iia)), key=lambda i: self.iia[i])]
+
+    @property
+    def peak_iia(self) -> float:
+        return max(self.iia)
+
+
+def swept_layers(runner: LookbackRunner, layers: Sequence[int] | None) -> list[int]:
+    """The layers a §4/§6 sweep patches: `layers` (an anchor's), else the sizes' sweep_layers,
+    else every layer."""
+    chosen = layers if layers is not None else runner.sizes.sweep_layers
+    return list(range(runner.n_layers) if chosen is None else chosen)
 
 
 def sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str, src: list[int],
           dst: list[int], layers: Sequence[int] | None = None) -> Sweep:
-    """§4: one interchange at every layer (or `layers`, for an anchor), scored against the
-    target and the clean answer."""
+    """§4: one interchange at each swept layer, scored against the target and the clean answer."""
     iia, survives = [], []
-    chosen = range(runner.n_layers) if layers is None else layers
+    chosen = swept_layers(runner, layers)
     for layer in progress(chosen, f"lookback §4 {name}"):
         preds = interchange(runner, rows, layer, src, dst)
         iia.append(score(preds, rows, "target"))
         survives.append(score(preds, rows, "clean_ans"))
-    return Sweep(name, iia, survives, len(rows))
+    return Sweep(name, chosen, iia, survives, len(rows))
 
 
 def binding_sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str,

@@ -26,6 +26,8 @@ class LookbackSizes:
     # How many rows of each of the notebook's seeded sample sets (task.py: EVAL_SAMPLES …
     # ANSWER_SAMPLES) the experiments run on, the first ones; None runs the notebook's counts.
     sample_cap: int | None = None
+    # The layers §4's and §6's sweeps patch (None: every layer, as the notebook does).
+    sweep_layers: tuple[int, ...] | None = None
     fast_batch: int = 64  # fast mode: rows per forward in every batched step (the notebook: above)
 
     def in_mode(self, mode: Mode) -> "LookbackSizes":
@@ -64,7 +66,10 @@ TINY = LookbackSizes(with_instruction=False,
                      source_plain_layers=tuple(range(ORGANISM_DEPTH)),
                      low_rank_ranks=LOW_RANK_LADDER)
 
-# Llama-3.1-8B's files with random weights, on the CPU: the published prompts, layers, batches and
-# rank ladder, on the first 8 rows of each sample set (a random model answers none correctly, so
-# the error-filtered studies have nothing to patch; the self-patch anchor runs on those 8 rows).
-REHEARSAL = replace(PUBLISHED, sample_cap=8)
+# Llama-3.1-8B's files with random weights, on the CPU: the published prompts, batches and rank
+# ladder, on the first 8 rows of each sample set. A random model answers none correctly, so the
+# error-filtered studies run on the rows the rehearsal profile forces past the filter; their sweeps
+# patch the first, a middle and the last layer (§4, §6) and three of §5's layer lists' points
+# (the CUDA rehearsal runs the published sizes: every layer).
+REHEARSAL = replace(PUBLISHED, sample_cap=8, sweep_layers=(0, 16, 31),
+                    source_freeze_layers=(0, 16, 30), source_plain_layers=(0, 28))

@@ -1,0 +1,39 @@
+"""Forced rows: on a profile whose rules force them (the rehearsal's random weights), a step whose
+behavioural filter keeps nothing takes the first rows as if they had passed, so every later step
+runs at its shapes; each test that reads them says so in its record."""
+from __future__ import annotations
+
+from typing import Callable, Sequence, TypeVar
+
+import pytest
+
+from harness.plugin.state import PROFILE
+
+FORCED = pytest.StashKey[dict[str, str]]()  # fixture name -> what it forced
+T = TypeVar("T")
+
+
+def passed_or_forced(request: pytest.FixtureRequest, kept: Sequence[T],
+                     offered: Sequence[T] | Callable[[], Sequence[T]], why_none: str,
+                     how: str = "") -> list[T]:
+    """`kept` when the filter kept any; else the profile's forced rows, the first of `offered`
+    (a callable is called only then), noted under the requesting fixture with `how` they were
+    made; else a skip saying `why_none`."""
+    if kept:
+        return list(kept)
+    count = request.config.stash[PROFILE].rules.forced_rows
+    rows = (offered() if callable(offered) else offered) if count else []
+    if not rows:
+        pytest.skip(why_none)
+    taken = list(rows[:count])
+    request.config.stash.setdefault(FORCED, {})[request.fixturename] = (
+        f"{request.fixturename}: {why_none}; the first {len(taken)} of {len(rows)} taken as if "
+        f"they had passed{f' ({how})' if how else ''}, on the "
+        f"{request.config.stash[PROFILE].name} profile")
+    return taken
+
+
+def forced_notes(item: pytest.Item) -> list[str]:
+    """What the fixtures this test reads forced past a behavioural filter (none: [])."""
+    forced = item.config.stash.get(FORCED, {})
+    return [forced[name] for name in getattr(item, "fixturenames", ()) if name in forced]

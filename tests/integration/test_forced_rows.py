@@ -1,0 +1,76 @@
+"""An anchor's declared Holds, and rows forced past a behavioural filter, on throw-away files."""
+from __future__ import annotations
+
+import shutil
+
+from tests.integration.plugin_runs import results, verdicts
+from tests.paths import SHARED_CACHE
+
+pytest_plugins = ["pytester"]
+
+HOLDS = '''
+import pytest
+from harness.claims import Holds, claim
+from harness.criteria import Every, Exact
+from harness.plugin.forcing import passed_or_forced
+
+
+@pytest.fixture
+def kept_rows(request):
+    return passed_or_forced(request, [], [10, 11, 12], "the model answered none of them")
+
+
+@claim("cot.fake-control", kind="anchor", section="4", statement="s",
+       published={"correct": 20, "n": 20}, provenance="p", criterion=Every("correct"),
+       holds=Holds(Every("correct"), behavioural=True))
+def test_control(judge, kept_rows):
+    judge({"correct": 0, "n": len(kept_rows)})
+
+
+@claim("cot.fake-identity", kind="anchor", section="6", statement="s",
+       published={"identical": True}, provenance="p", criterion=Exact("identical"),
+       holds=Holds(Exact("identical")))
+def test_identity(judge, kept_rows):
+    judge({"identical": False})
+
+
+@claim("cot.fake-finding", kind="claim", section="7", statement="s", published={"v": 1},
+       provenance="p", criterion=Exact("v"), requires=["cot.fake-identity"])
+def test_finding(judge):
+    judge({"v": 1})
+'''
+
+
+def test_a_failed_holds_fails_its_anchor_and_blocks_what_requires_it(tester):
+    tester.makepyfile(test_claims=HOLDS.replace("[], [10, 11, 12]", "[1, 2], []"))
+    tester.runpytest("--snapshot-update")
+    found = verdicts(tester)
+    assert found["cot.fake-identity"][0] == "anchor failed"
+    assert "does not hold: identical: measured False, published True" in found["cot.fake-identity"][1]
+    assert found["cot.fake-control"][0] == "anchor failed"
+    assert found["cot.fake-finding"][0] == "blocked"
+
+
+def test_without_forced_rows_an_empty_filter_skips_saying_why(tester):
+    tester.makepyfile(test_claims=HOLDS)
+    tester.runpytest("--snapshot-update")
+    assert verdicts(tester)["cot.fake-control"] == ("skipped", "the model answered none of them")
+
+
+def test_the_rehearsal_forces_its_declared_rows_and_labels_each_test_that_reads_them(tester,
+                                                                                   monkeypatch):
+    cache = tester.path / "hf"  # the published files, and a stand-in weights file the
+    shutil.copytree(SHARED_CACHE, cache)  # profile's check finds (these tests load no model)
+    for snapshot in (cache / "hub").glob("models--Qwen--Qwen3-4B*/snapshots/*"):
+        (snapshot / "model.safetensors").touch()
+    monkeypatch.setenv("HF_HOME", str(cache))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    tester.makepyfile(test_claims=HOLDS)
+    tester.runpytest("--profile=rehearsal")
+    entries = {t["id"]: t for t in results(tester)["tests"]}
+    control, identity = entries["cot.fake-control"], entries["cot.fake-identity"]
+    assert control["measured"]["n"] == 2  # the rehearsal profile's forced_rows, first ones
+    assert control["forced"] and "the first 2 of 3 taken as if they had passed" in control["forced"][0]
+    assert control["verdict"] == "not applicable" and control["holds_check"]["ok"] is None
+    assert identity["verdict"] == "anchor failed"  # a mechanical holds is judged on forced rows
+    assert entries["cot.fake-finding"]["forced"] is None
