@@ -47,13 +47,16 @@ test: $(STAMP)
 test-meta: $(STAMP)
 	$(PY) -m pytest --profile=tiny -n 2 -m meta -p no:cacheprovider
 
-# The published code path at full size on CUDA, on seeded random weights (no hub needed; the
-# published configs and tokenizers come from HF_HOME or ../shared/hf-cache). SOURCES="cot heads"
-# runs just those. Each source runs in fast mode first (faithful decoding to the published caps can
-# outlast the budget on random weights, which never stop), then faithful. Writes time, peak GPU
-# memory and tokens/s per source, mode and test to reports/gpu-rehearsal.json.
+# The published code path at full size on CUDA, on seeded random weights drawn on the GPU (no hub
+# needed; the published configs and tokenizers come from HF_HOME or ../shared/hf-cache, never their
+# weight shards). SOURCES="cot heads" runs just those. Each source runs in fast mode, then faithful,
+# at the published sizes with every decode step capped (the full-size time extrapolated and
+# labelled so), each mode within a budget of its own that the build does not count; then a short
+# device-audit pass. Writes time, peak GPU memory and tokens/s per source, mode and test to
+# reports/gpu-rehearsal.json. `python -m harness.rehearsal --dry-run-of cuda` runs the same path on
+# the CPU, narrowed (make test-meta does, for cot).
 gpu-rehearsal: $(STAMP)
-	$(PY) -m harness.rehearsal --device cuda --modes fast faithful --out reports/gpu-rehearsal.json \
+	$(PY) -m harness.rehearsal --device cuda --out reports/gpu-rehearsal.json \
 	  $(if $(SOURCES),--sources $(SOURCES))
 
 # The claims on the best profile this machine has (published with CUDA, else tiny).

@@ -63,6 +63,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="the rehearsal profile's experiment sizes: its own (CPU-sized) or the "
                          "published ones (the full-size CUDA rehearsal, still judged by no "
                          "published value)")
+    group.addoption("--rehearsal-decode-cap", type=int, default=None, metavar="TOKENS",
+                    help="the rehearsal profile's decode steps stop at this many tokens (the "
+                         "full-size CUDA rehearsal: random weights decode every step to its cap)")
     group.addoption("--results", default="reports/results.json",
                     help="where the run record is written (relative to the rootdir)")
     group.addoption("--gpus", default=None,
@@ -140,10 +143,12 @@ def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None
 
 
 def rehearsal_variant(config: pytest.Config, profile: Profile) -> Profile:
-    """The rehearsal profile with --rehearsal-dtype's dtype for every model and, with
-    --rehearsal-sizes=published, the published sizes (other profiles unchanged)."""
+    """The rehearsal profile with --rehearsal-dtype's dtype for every model, with
+    --rehearsal-sizes=published the published sizes, and with --rehearsal-decode-cap each decode
+    step capped (other profiles unchanged)."""
     dtype, sizes = config.getoption("rehearsal_dtype"), config.getoption("rehearsal_sizes")
-    if dtype is None and sizes == "rehearsal":
+    cap = config.getoption("rehearsal_decode_cap")
+    if dtype is None and sizes == "rehearsal" and cap is None:
         return profile
     if profile.name is not ProfileName.REHEARSAL:
         raise pytest.UsageError("--rehearsal-dtype and --rehearsal-sizes are for "
@@ -153,6 +158,10 @@ def rehearsal_variant(config: pytest.Config, profile: Profile) -> Profile:
             name: dataclasses.replace(spec, dtype=dtype) for name, spec in profile.models.items()})
     if sizes == "published":
         profile = dataclasses.replace(profile, sizes=dict(get_profile("published").sizes))
+    if cap is not None:
+        profile = dataclasses.replace(profile, sizes={
+            name: s.decode_capped(cap) if hasattr(s, "decode_capped") else s
+            for name, s in profile.sizes.items()})
     return profile
 
 

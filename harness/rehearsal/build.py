@@ -66,19 +66,34 @@ def silence_end_of_sequence(model: torch.nn.Module, ids: set[int]) -> None:
         model.get_output_embeddings().weight[sorted(ids)] = 0
 
 
+# The published snapshot's weights (a warm HF_HOME holds the real shards): never copied, since
+# the rehearsal writes random ones of the same shapes.
+WEIGHT_FILES = ("*.safetensors", "*.safetensors.index.json", "*.bin", "*.bin.index.json", "*.pt",
+                "*.pth", "*.h5", "*.msgpack", "*.ckpt*")
+
+
 @dataclass(frozen=True)
 class Built:
-    """One rehearsal model written into the cache: where, its config's shape, how long it took."""
+    """One rehearsal model written into the cache: where, its config's shape, the device its
+    weights were drawn on, how long it took."""
 
     hf_id: str
     snapshot: str
     parameters: int
     seconds: float
+    device: str = "cpu"
+
+
+def published_files(snapshot: Path) -> list[Path]:
+    """The snapshot's files the rehearsal copies: configs, tokenizer and templates, no weights."""
+    return [p for p in sorted(snapshot.iterdir())
+            if p.is_file() and not any(p.match(w) for w in WEIGHT_FILES)]
 
 
 def build_model(published_cache: Path, out: Path, spec: ModelSpec, full_size: bool,
-                seed: int = 0) -> Built:
-    """Copy spec's published files into `out` (a new HF_HOME), with random weights of its shape."""
+                seed: int = 0, device: str = "cpu") -> Built:
+    """Copy spec's published files into `out` (a new HF_HOME), with random weights of its shape
+    drawn on `device` (the GPU the full-size rehearsal runs on: no 15 B parameters on the CPU)."""
     from transformers import AutoConfig, AutoModelForCausalLM
     from transformers.utils import logging as hf_logging
 
@@ -89,9 +104,8 @@ def build_model(published_cache: Path, out: Path, spec: ModelSpec, full_size: bo
     if not (source / "config.json").is_file():
         raise FileNotFoundError(f"{spec.hf_id}@{spec.revision}: no config.json under {source}")
     target.mkdir(parents=True, exist_ok=True)
-    for path in source.iterdir():
-        if path.is_file():
-            shutil.copyfile(path, target / path.name)
+    for path in published_files(source):
+        shutil.copyfile(path, target / path.name)
     config = json.loads((source / "config.json").read_text())
     if not full_size:
         config = narrowed(config)
@@ -100,8 +114,9 @@ def build_model(published_cache: Path, out: Path, spec: ModelSpec, full_size: bo
     refs.mkdir(exist_ok=True)
     (refs / "main").write_text(spec.revision or "")
     torch.manual_seed(seed)
-    model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(target),
-                                             dtype=DTYPES[spec.dtype])
+    with torch.device(device):
+        model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(target),
+                                                 dtype=DTYPES[spec.dtype])
     silence_end_of_sequence(model, end_of_sequence_ids(target))
     with tempfile.TemporaryDirectory() as scratch:
         model.save_pretrained(scratch)
@@ -109,11 +124,14 @@ def build_model(published_cache: Path, out: Path, spec: ModelSpec, full_size: bo
             shutil.move(weights, target / weights.name)
     count = sum(p.numel() for p in model.parameters())
     del model
-    return Built(spec.hf_id or "", str(target), count, round(time.perf_counter() - start, 2))
+    if device != "cpu":
+        torch.cuda.empty_cache()
+    return Built(spec.hf_id or "", str(target), count, round(time.perf_counter() - start, 2),
+                 device)
 
 
 def build_cache(published_cache: Path, out: Path, specs: dict[str, ModelSpec], full_size: bool,
-                seed: int = 0) -> dict[str, Built]:
+                seed: int = 0, device: str = "cpu") -> dict[str, Built]:
     """A rehearsal cache at `out` holding every spec's model (by source name)."""
-    return {name: build_model(published_cache, out, spec, full_size, seed)
+    return {name: build_model(published_cache, out, spec, full_size, seed, device)
             for name, spec in specs.items() if spec.hf_id}

@@ -12,7 +12,7 @@ import torch
 
 from harness.catalogue import ORGANISMS_ONLY
 from harness.profiles import get_profile
-from harness.rehearsal.build import build_model, narrowed, snapshot_dir
+from harness.rehearsal.build import build_model, narrowed, published_files, snapshot_dir
 from tests.paths import ROOT, SHARED_CACHE
 
 PUBLISHED = get_profile("published").models
@@ -51,6 +51,16 @@ def test_a_built_model_never_ends_a_greedy_generation(tmp_path):
     eos = json.loads((target / "generation_config.json").read_text())["eos_token_id"]
     logits = model(input_ids=torch.arange(1, 33)[None]).logits[0]
     assert not set(logits.argmax(-1).tolist()) & set(eos if isinstance(eos, list) else [eos])
+
+
+def test_the_build_never_copies_the_published_weight_shards(tmp_path):
+    source = tmp_path / "snapshot"
+    source.mkdir()
+    for name in ("config.json", "tokenizer.json", "model-00001-of-00002.safetensors",
+                 "model.safetensors.index.json", "pytorch_model.bin", "generation_config.json"):
+        (source / name).write_text("{}")
+    assert [p.name for p in published_files(source)] == ["config.json", "generation_config.json",
+                                                         "tokenizer.json"]
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +135,29 @@ def test_without_the_published_files_the_rehearsal_says_what_is_missing(tmp_path
                    check=True, capture_output=True)
     summary = json.loads(out.read_text())
     assert summary["ok"] is None and "config.json" in summary["skipped"]
+
+
+@pytest.mark.meta
+def test_the_cuda_rehearsals_dry_run_takes_its_path_on_the_cpu(tmp_path):
+    """The CUDA setting (published sizes, fast then faithful, capped decoding with its
+    extrapolation, each mode's own budget, the audit as a separate pass, the build on the run's
+    device) on cot, narrowed, on the CPU."""
+    published_config("cot")
+    out = tmp_path / "gpu-rehearsal.json"
+    proc = subprocess.run([sys.executable, "-m", "harness.rehearsal", "--dry-run-of", "cuda",
+                           "--sources", "cot", "--decode-cap", "8", "--published-cache",
+                           str(SHARED_CACHE), "--out", str(out)], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    summary = json.loads(out.read_text())
+    setting = summary["setting"]
+    assert setting["published_sizes"] and setting["separate_audit"] and setting["decode_cap"] == 8
+    assert summary["build"]["cot"]["device"] == "cpu" and summary["budget_per_mode_s"]
+    runs = summary["sources"]["cot"]
+    assert list(runs) == ["fast", "faithful"]
+    for run in runs.values():
+        assert not run["device_audit"] and run["decode_cap"] == 8
+        assert run["extrapolated_seconds"] > run["seconds"] and "upper bound" in run["extrapolated"]
+        assert not [t for t in run["tests"] if t["verdict"] in ("skipped", "blocked")
+                    and not t["message"].startswith(NOT_BEHAVIOURAL)]
+    assert summary["audit"]["cot"]["device_audit"] and not summary["audit"]["cot"]["errors"]

@@ -10,8 +10,8 @@ from harness.plugin import rehearsal_variant
 from harness.profiles import get_profile
 
 
-def config(dtype=None, sizes="rehearsal"):
-    options = {"rehearsal_dtype": dtype, "rehearsal_sizes": sizes}
+def config(dtype=None, sizes="rehearsal", cap=None):
+    options = {"rehearsal_dtype": dtype, "rehearsal_sizes": sizes, "rehearsal_decode_cap": cap}
     return SimpleNamespace(getoption=options.__getitem__)
 
 
@@ -30,3 +30,13 @@ def test_the_cpu_rehearsal_can_run_every_model_in_float32():
 def test_the_variants_are_for_the_rehearsal_profile_only():
     with pytest.raises(pytest.UsageError):
         rehearsal_variant(config(sizes="published"), get_profile("tiny"))
+
+
+def test_the_decode_cap_stops_every_decode_step_and_changes_nothing_else():
+    profile = rehearsal_variant(config(sizes="published", cap=64), get_profile("rehearsal"))
+    published = get_profile("published").sizes
+    assert profile.sizes["cot"].longest_decode == 64 < published["cot"].longest_decode
+    assert published["cot"].decode_capped(10**6) == published["cot"]
+    assert profile.sizes["cot"].problems == published["cot"].problems
+    assert {k: v for k, v in profile.sizes.items() if k != "cot"} == {
+        k: v for k, v in published.items() if k != "cot"}

@@ -34,6 +34,19 @@ class CotSizes:
     self_patch_layer: int = 30
     fast_batch: int = 32  # fast mode: prompts per generate call (the notebook: 1)
 
+    @property
+    def longest_decode(self) -> int:
+        """The largest number of tokens any step decodes."""
+        return max(self.baseline_cap, self.splice_tokens, self.inject_cap, self.cue_window,
+                   self.donor_cap, self.continuation_cap)
+
+    def decode_capped(self, tokens: int) -> "CotSizes":
+        """These sizes with every decode step stopping at `tokens` at most (the full-size CUDA
+        rehearsal, whose random weights would decode every step to its published cap)."""
+        return replace(self, **{name: min(getattr(self, name), tokens) for name in (
+            "baseline_cap", "splice_tokens", "inject_cap", "cue_window", "donor_cap",
+            "continuation_cap")})
+
     def at_depth(self, depth: int) -> "CotSizes":
         """These sizes on a model `depth` layers deep: every layer at the same relative depth as
         in the published 36 (the screen deduplicated)."""
