@@ -35,8 +35,9 @@ MARKERS = {
     "claim": "a published scientific finding",
     "measurement": "a number the notebook reports about its own method",
     "slow": "takes minutes (organism re-training)",
-    "meta": "re-runs families to check a mechanism (fast mode, NDIF simulation, CPU kernels, "
-            "splitting, organism competence): `make test-meta`, which CI runs after `make test`",
+    "meta": "a slow check of a mechanism that re-runs families or pytest itself (fast mode, NDIF "
+            "simulation, CPU kernels, splitting, organism competence, xdist selections, the CUDA "
+            "rehearsal's dry run): `make test-meta`, which CI runs after `make test`",
 }
 
 

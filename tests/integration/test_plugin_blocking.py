@@ -1,6 +1,8 @@
 """The plugin's ordering and blocking, and the profile and resource skips, on throw-away files."""
 from __future__ import annotations
 
+import pytest
+
 from tests.integration.plugin_runs import (ANCHOR_CHAIN, ANCHOR_FAILS, PUBLISHED_ONLY, results,
                                            verdicts)
 
@@ -51,6 +53,7 @@ def test_blocking_holds_under_xdist(tester):
     assert verdicts(tester)["cot.fake-claim"][0] == "blocked"
 
 
+@pytest.mark.meta  # three pytest processes: make test-meta (test_blocking_holds_under_xdist stays)
 def test_blocking_holds_under_xdist_with_k(tester):
     tester.makepyfile(test_claims=ANCHOR_FAILS)
     result = tester.runpytest_subprocess("-n", "2", "-k", "claim_first_in_file", "--snapshot-update")
@@ -118,6 +121,7 @@ def three_source_folders(tester) -> None:
         (folder / f"test_{source}.py").write_text(body)
 
 
+@pytest.mark.meta  # four pytest processes: make test-meta
 def test_each_xdist_worker_gets_its_own_gpu(tester):
     three_source_folders(tester)
     tester.runpytest("--snapshot-update", "-n", "3", "--gpus=0,1,2,3,4,5").assert_outcomes(passed=3)
