@@ -33,7 +33,7 @@ setup: $(STAMP)
 # cache HF_HOME names, offline: each skips with its reason where the cache lacks its files.
 test: $(STAMP)
 	@$(PY) -m harness.budget reset
-	$(PY) -m harness.budget time rehearsal -- $(PY) -m harness.rehearsal --device cpu \
+	$(PY) -m harness.budget time rehearsal -- $(PY) -m harness.rehearsal --device cpu --audit none \
 	  --out reports/rehearsal.json
 	INTERP_CLAIMS_REHEARSAL=reports/rehearsal.json $(PY) -m harness.budget time tiny -- \
 	  $(PY) -m pytest --profile=tiny -n 2 -m "not slow and not meta" -p no:cacheprovider
@@ -41,9 +41,10 @@ test: $(STAMP)
 	  -m hub claims -p no:cacheprovider --results=reports/hub/results.json
 	$(PY) -m harness.budget check
 
-# The checks that re-run whole families to test a mechanism (fast mode equals faithful, the NDIF
-# simulation equals local, the default CPU kernels give the same verdicts, a split run equals an
-# unsplit one, the organisms' competence): CI runs them after `make test`.
+# The checks that re-run whole families or pytest itself to test a mechanism (fast mode equals
+# faithful, the NDIF simulation equals local, the default CPU kernels give the same verdicts, a
+# split run equals an unsplit one, the organisms' competence, the CPU rehearsal under the device
+# audit, the CUDA rehearsal's dry run): CI runs them after `make test`.
 test-meta: $(STAMP)
 	$(PY) -m pytest --profile=tiny -n 2 -m meta -p no:cacheprovider
 

@@ -1,5 +1,5 @@
 """The cost plan's answer to "does splitting a source over spare GPUs pay": each source's time on
-one worker, and with its units on workers of their own (README, "Beyond one GPU")."""
+one worker, and with its units on workers of their own (docs/cost-and-scaling.md, "Beyond one GPU")."""
 from __future__ import annotations
 
 from typing import Any, Mapping

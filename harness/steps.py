@@ -1,5 +1,5 @@
 """The on-disk store through which xdist workers share experiment steps when a source's units are
-split over spare workers (README, "Beyond one GPU"): the first worker to need a step computes it
+split over spare workers (docs/cost-and-scaling.md, "Beyond one GPU"): the first worker to need a step computes it
 under a file lock and writes it; a worker that needs it later, or meanwhile, waits on the lock
 and reads it, so no step is computed twice."""
 from __future__ import annotations

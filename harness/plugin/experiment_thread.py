@@ -1,7 +1,7 @@
 """Source fixtures run on one dedicated thread. nnsight interleaves interventions in greenlets,
 whose switches copy stack slices; on pytest's deep main-thread stack that made every traced
-forward 1.3-1.6x slower than the same call made directly (README, "Cost and speed"). A fresh
-thread starts with a shallow stack. The model fixture runs there too, so `harness.models.load`'s
+forward slower than the same call made directly (docs/cost-and-scaling.md, "The benchmark"). A
+fresh thread starts with a shallow stack. The model fixture runs there too, so `harness.models.load`'s
 one-thread setting applies to every experiment. Off under --device-audit, whose torch function
 mode is per thread."""
 from __future__ import annotations

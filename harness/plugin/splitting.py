@@ -2,7 +2,7 @@
 also run as items of their own (claims/<source>/test_units.py), which the scheduler gives to
 spare workers, and the steps they share go through an on-disk store (harness/steps.py). Every
 anchor and claim still runs in its source's worker, anchors first; a claim whose step a spare
-worker computed reads it from the store (README, "Beyond one GPU")."""
+worker computed reads it from the store (docs/cost-and-scaling.md, "Beyond one GPU")."""
 from __future__ import annotations
 
 import os

@@ -81,13 +81,18 @@ class Setting:
     published_sizes: bool
     modes: tuple[str, ...]
     decode_cap: int | None
-    separate_audit: bool
+    audit: str  # "inline": the timed runs under the device audit; "separate": a pass of its own
+    # after them, at the rehearsal profile's sizes; "none"
+
+    @property
+    def separate_audit(self) -> bool:
+        return self.audit == "separate"
 
     @classmethod
     def for_device(cls, device: str) -> "Setting":
         if device == "cpu":
-            return cls("cpu", False, False, ("faithful",), None, False)
-        return cls(device, True, True, ("fast", "faithful"), FULL_SIZE_DECODE_CAP, True)
+            return cls("cpu", False, False, ("faithful",), None, "inline")
+        return cls(device, True, True, ("fast", "faithful"), FULL_SIZE_DECODE_CAP, "separate")
 
     def dry_run(self, decode_cap: int) -> "Setting":
         """This setting's code path on the CPU, narrowed, with decode steps capped at
@@ -203,7 +208,7 @@ def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: P
                 else:
                     summary["sources"].setdefault(name, {})[mode] = run
 
-            passes = [(mode, not setting.separate_audit) for mode in setting.modes]
+            passes = [(mode, setting.audit == "inline") for mode in setting.modes]
             passes += [(setting.modes[-1], True)] if setting.separate_audit else []
             for mode, audit in passes:
                 deadline = time.perf_counter() + budget
@@ -234,6 +239,10 @@ def main() -> None:
     parser.add_argument("--decode-cap", type=int, default=None,
                         help=f"tokens each decode step stops at (default: {FULL_SIZE_DECODE_CAP} "
                              "at full size; the CPU rehearsal's sizes are already short)")
+    parser.add_argument("--audit", choices=("inline", "separate", "none"), default=None,
+                        help="the device audit: over the timed runs (the CPU default), as a pass "
+                             "of its own after them (the CUDA default), or not at all (make test, "
+                             "whose audit make test-meta runs)")
     parser.add_argument("--published-cache", type=Path, default=published_cache_default(),
                         help="an HF_HOME-layout cache with the published configs and tokenizers")
     parser.add_argument("--out", type=Path, default=Path("reports/rehearsal.json"))
@@ -245,7 +254,7 @@ def main() -> None:
                              "each runs on one thread; 1 on CUDA, one GPU)")
     parser.add_argument("--budget", type=int, default=None,
                         help="seconds for each mode's pass, the build not counted (default: 240 on "
-                             "the CPU, 180 on CUDA)")
+                             "the CPU, 150 on CUDA)")
     args = parser.parse_args()
     if args.device == "cuda":
         import torch
@@ -259,8 +268,10 @@ def main() -> None:
         setting = replace(setting, decode_cap=args.decode_cap)
     if args.modes:
         setting = replace(setting, modes=tuple(args.modes))
+    if args.audit:
+        setting = replace(setting, audit=args.audit)
     jobs = args.jobs or (os.cpu_count() or 1 if setting.device == "cpu" else 1)
-    budget = args.budget or (240 if setting.device == "cpu" else 180)
+    budget = args.budget or (240 if setting.device == "cpu" else 150)
     summary = rehearse(args.sources, setting, args.published_cache, args.out, budget, jobs)
     if summary["ok"] is None:
         print(f"rehearsal skipped: {summary['skipped']}")

@@ -161,3 +161,17 @@ def test_the_cuda_rehearsals_dry_run_takes_its_path_on_the_cpu(tmp_path):
         assert not [t for t in run["tests"] if t["verdict"] in ("skipped", "blocked")
                     and not t["message"].startswith(NOT_BEHAVIOURAL)]
     assert summary["audit"]["cot"]["device_audit"] and not summary["audit"]["cot"]["errors"]
+
+
+@pytest.mark.meta
+def test_the_device_audit_passes_on_every_source(tmp_path):
+    """make test's rehearsal runs without the audit; here every source runs under it."""
+    published_config("patching")
+    out = tmp_path / "rehearsal.json"
+    proc = subprocess.run([sys.executable, "-m", "harness.rehearsal", "--device", "cpu",
+                           "--audit", "inline", "--published-cache", str(SHARED_CACHE),
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    summary = json.loads(out.read_text())
+    runs = [runs["faithful"] for runs in summary["sources"].values()]
+    assert len(runs) == len(PUBLISHED) and all(r["device_audit"] and not r["errors"] for r in runs)

@@ -70,9 +70,9 @@ TINY = CotSizes(
 
 # The published model's files with seeded random weights (a throwaway cache): the published layers
 # and experiment structure, on the CPU. A random model never closes </think>, so long caps only
-# spend time: 4 problems and short caps. Every later step runs on the rows the rehearsal profile
+# spend time: 2 problems and short caps. Every later step runs on the rows the rehearsal profile
 # forces past §1's filter (scripted traces, traces.script).
-REHEARSAL = CotSizes(anchor_layer=18, screen_layers=SCREEN, problems=4, baseline_cap=24,
+REHEARSAL = CotSizes(anchor_layer=18, screen_layers=SCREEN, problems=2, baseline_cap=24,
                      splice_tokens=12, inject_cap=16, cue_window=16, donor_cap=16,
                      continuation_cap=12, forced_tokens=6, noop_problems=1, pairs=2, fire_steps=8,
                      early_noise_steps=(1, 4))
