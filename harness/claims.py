@@ -53,10 +53,11 @@ ORGANISM_FLOATS_REASON = "default for float32 organisms across CPU kernels"
 
 @dataclass(frozen=True)
 class Holds:
-    """What an anchor must measure where the published values do not apply (organisms, random
-    weights): `criterion`, judged against the declared published values. `behavioural`: it
-    describes a competent model's answers, so it is not judged on rows forced past a behavioural
-    filter (the rehearsal's random weights); a mechanical one (bit-identity) is judged always."""
+    """What an anchor must measure, beside its published criterion: `criterion`, judged against
+    the declared published values. A mechanical one (bit-identity, a patch that fires) holds on
+    every profile. A `behavioural` one describes a competent model's answers: it is judged where
+    the published values do not apply (the organisms), and not on rows forced past a behavioural
+    filter (the rehearsal's random weights)."""
 
     criterion: Criterion
     behavioural: bool = False
@@ -85,7 +86,7 @@ class ClaimSpec:
     organism_tolerance_reason: str = ""
     headline: str = ""
     tokenizer_only: bool = False  # a `hub` test that reads the tokenizer alone, on any device
-    holds: Holds | None = None  # an anchor's check where the published values do not apply
+    holds: Holds | None = None  # an anchor's own check, beside its published criterion
     source_name: str = field(init=False, default="")
 
     def __post_init__(self) -> None:

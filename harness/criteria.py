@@ -80,6 +80,36 @@ class Every:
 
 
 @dataclass(frozen=True)
+class Same:
+    """Two measured values are equal (a machinery check: two routes to one number)."""
+
+    key: str
+    other: str
+
+    def describe(self) -> str:
+        return f"{self.key} equals {self.other}"
+
+    def judge(self, measured, published) -> Check:
+        m, o = measured[self.key], measured[self.other]
+        return Check(m == o, f"{self.key} {m!r}, {self.other} {o!r}")
+
+
+@dataclass(frozen=True)
+class Length:
+    """A measured list has exactly `count` items (`</think>` is one token)."""
+
+    key: str
+    count: int
+
+    def describe(self) -> str:
+        return f"{self.key} has {self.count} item(s)"
+
+    def judge(self, measured, published) -> Check:
+        m = measured[self.key]
+        return Check(len(m) == self.count, f"{self.key}: {m!r}, {len(m)} item(s)")
+
+
+@dataclass(frozen=True)
 class Binomial:
     """The measured rate lies in the 95% Clopper-Pearson interval of the published k/n."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from harness.claims import Holds, Tolerance, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
-                              PeakLayer, all_of)
+                              PeakLayer, Same, all_of)
 from harness.sources.lookback.task import sample_summary
 
 
@@ -48,10 +48,10 @@ def test_single_token_entities(judge, lookback_single_tokens):
                                              "after_drinks", "opaque", "all_aligned"))),
        decisions=("positions are located by character offsets, not hard-coded; the check covers "
                   "build_binding, build_source and build_answer, clean and counterfactual",
-                  "prompts are built as the profile builds them (the organism's drop the instruction)"))
+                  "prompts are built as the profile builds them (the organism's drop the instruction)"),
+       holds=Holds(Exact("all_aligned")))
 def test_aligned_prompts(judge, lookback_alignment):
     a = lookback_alignment
-    assert not a.misaligned, f"{len(a.misaligned)} of {a.checked} prompts differ from row 0's layout"
     judge({**vars(a.first), "all_aligned": not a.misaligned, "prompts_checked": a.checked})
 
 
@@ -129,12 +129,11 @@ def test_error_filter(judge, lookback_kept, lookback_binding_rows):
        headline="identical: {all_identical}, max abs diff {max_abs_diff:g} at layers {layers}",
        published={"layers": [0, 8, 16, 24, 31], "all_identical": True, "max_abs_diff": 0.0},
        provenance=NB.format(4), criterion=Exact("all_identical"),
-       requires=SETUP + ALIGNED,
+       holds=Holds(Exact("all_identical")), requires=SETUP + ALIGNED,
        decisions=("run on the first 24 kept samples, as the notebook does, or on the first 24 "
                   "binding rows when fewer are kept",))
 def test_self_patch_identity(judge, lookback_self_patch):
     r = lookback_self_patch
-    assert all(r.identical), r
     judge({"layers": r.layers, "all_identical": all(r.identical), "max_abs_diff": max(r.max_abs_diff)})
 
 
@@ -267,13 +266,13 @@ def test_answer_payload(judge, lookback_answer):
        statement="The unrestricted reversed swap at the peak layer on the held-out half gives IIA 0.745.",
        headline="unrestricted IIA {unrestricted:.3f} on {n} held-out samples",
        published={"unrestricted": 0.745, "n": 51}, provenance=REGISTER.format(7),
-       criterion=BinomialRate("unrestricted"), requires=BINDING + ("lookback.low-rank-fires-once",),
+       criterion=BinomialRate("unrestricted"), holds=Holds(Same("unrestricted", "interchange")),
+       requires=BINDING + ("lookback.low-rank-fires-once",),
        decisions=("the machinery check: writing h_src (the unrestricted h_dst + (h_src − h_dst), "
                   "which bf16 need not round back to h_src) in the interchange's batches must "
                   "score exactly as the barrier interchange does on the same samples",))
 def test_low_rank_anchor(judge, lookback_low_rank):
     r = lookback_low_rank
-    assert r.unrestricted == r.interchange, (r.unrestricted, r.interchange)
     judge({"unrestricted": r.unrestricted, "interchange": r.interchange, "n": r.held_out,
            "layer": r.layer})
 

@@ -1,8 +1,8 @@
 """Seed 004, "Running an activation-patching experiment": the `patching.*` rows and a corrected pair."""
 from __future__ import annotations
 
-from harness.claims import Tolerance, claim
-from harness.criteria import AtMost, Exact, Recorded, all_of
+from harness.claims import Holds, Tolerance, claim
+from harness.criteria import AtMost, Every, Exact, Recorded, all_of
 from harness.sources.patching import tokens
 
 SEED = "seed 004's code and comments (it prints no numbers)"
@@ -23,12 +23,11 @@ ROUNDED = {"organism_tolerance": Tolerance(abs=1e-4, rel=1e-5),
        published={"multi_token": []},
        provenance=SEED + ": '# expect \"Mary\"' reads one next token; that every word is one "
                   "token is the seed's assumption",
-       criterion=Exact("multi_token"),
+       criterion=Exact("multi_token"), holds=Holds(Exact("multi_token")),
        decisions=("the words are those of every pair the experiments run (the seed's and the "
                   "corrected IOI pair) and of the IOI sentences the organism learns",))
 def test_single_token_words(judge, patching_tokenizer):
     r = tokens.single_token_words(patching_tokenizer)
-    assert not r.multi_token, r.multi_token
     judge({"words": r.words, "multi_token": r.multi_token})
 
 
@@ -39,13 +38,12 @@ def test_single_token_words(judge, patching_tokenizer):
        published={"misaligned": []},
        provenance=SEED + ": patch_hook returns clean_cache[hook.name] to the corrupted run, which "
                   "needs equal shapes; that the pair differs only at the names is its assumption",
-       criterion=Exact("misaligned"),
+       criterion=Exact("misaligned"), holds=Holds(Exact("misaligned")),
        decisions=("BOS first, as TransformerLens prepends it and pair_ids builds the ids",
                   "checked for the seed's pair and the corrected IOI pair, every pair the "
                   "experiments run"))
 def test_aligned_pairs(judge, patching_tokenizer):
     r = tokens.aligned_pairs(patching_tokenizer)
-    assert not r.misaligned, r.misaligned
     judge({"pairs": r.pairs, "differing": r.differing, "misaligned": r.misaligned})
 
 
@@ -54,12 +52,11 @@ def test_aligned_pairs(judge, patching_tokenizer):
        statement="Patching the clean run's whole residual stream at layer L reproduces the clean logits exactly.",
        headline="clean logits reproduced at every layer: {equal_at_every_layer} ({layers} layers)",
        published={"equal_at_every_layer": True}, provenance=SEED + "; the register's reading of it",
-       criterion=Exact("equal_at_every_layer"),
+       criterion=Exact("equal_at_every_layer"), holds=Holds(Exact("equal_at_every_layer")),
        decisions=("block L's output is TransformerLens' blocks.L.hook_resid_post",
                   "prompts start with <|endoftext|>, as TransformerLens prepends BOS"))
 def test_full_patch_identity(judge, seed_full_patch):
     r = seed_full_patch
-    assert all(r.equal_per_layer), r.max_abs_diff
     judge({"equal_at_every_layer": all(r.equal_per_layer), "layers": len(r.equal_per_layer),
            "max_abs_diff": r.max_abs_diff})
 
@@ -69,10 +66,9 @@ def test_full_patch_identity(judge, seed_full_patch):
        statement="nnsight's patched logits are torch.equal to a plain forward-hook implementation's.",
        headline="{equal}/{n} patched logits torch.equal",
        published={}, provenance="issue: an independent reference for the nnsight patches",
-       criterion=Recorded())
+       criterion=Recorded(), holds=Holds(Every("equal")))
 def test_hook_reference(judge, seed_hook_reference):
     r = seed_hook_reference
-    assert all(r.equal), [p for p, e in zip(r.patches, r.equal) if not e]
     judge({"equal": sum(r.equal), "n": len(r.equal)})
 
 

@@ -134,25 +134,31 @@ class Judge:
         state = self.item.stash[STATE]
         state.measured = plain(measured)
         verdict_failure = None
-        if applies_published(self.profile, self.spec):
+        published = applies_published(self.profile, self.spec)
+        if published:
             check = self.spec.criterion.judge(state.measured, self.spec.published)
             state.criterion_check = {"ok": check.ok, "detail": check.detail}
             if not check.ok:
                 verdict_failure = NotReplicated(f"{self.spec.id} not replicated: {check.detail}")
         else:
             state.criterion_check = {"ok": None, "detail": _not_applicable(self.spec)}
-            verdict_failure = self._check_holds(state)
+        verdict_failure = self._check_holds(state, published) or verdict_failure
         drift = self._compare_snapshot(state)
         if verdict_failure:
             raise verdict_failure
         if drift and self._drift_fails():
             raise drift
 
-    def _check_holds(self, state: TestState) -> AnchorBroken | None:
-        """An anchor's declared Holds, where the published values do not apply; a behavioural one
-        is not judged on rows forced past a behavioural filter."""
+    def _check_holds(self, state: TestState, published: bool) -> AnchorBroken | None:
+        """An anchor's declared Holds: a mechanical one on every profile; a behavioural one only
+        where the published values do not apply (there, the published criterion judges the
+        behaviour) and not on rows forced past a behavioural filter."""
         holds = self.spec.holds
         if holds is None:
+            return None
+        if holds.behavioural and published:
+            state.holds_check = {"ok": None, "detail": "not judged: a behavioural check, which "
+                                 "the published criterion makes where the published values apply"}
             return None
         if holds.behavioural and forced_notes(self.item):
             state.holds_check = {"ok": None, "detail": "not judged: a behavioural check on rows "

@@ -74,3 +74,32 @@ def test_the_rehearsal_forces_its_declared_rows_and_labels_each_test_that_reads_
     assert control["verdict"] == "not applicable" and control["holds_check"]["ok"] is None
     assert identity["verdict"] == "anchor failed"  # a mechanical holds is judged on forced rows
     assert entries["cot.fake-finding"]["forced"] is None
+
+
+WHERE_PUBLISHED_APPLIES = '''
+from harness.claims import Holds, claim
+from harness.criteria import Every, Exact
+
+
+@claim("cot.fake-behaviour", kind="anchor", section="4", needs="cpu", statement="s",
+       published={"correct": 20, "n": 20}, provenance="p", criterion=Every("correct", slack=1),
+       holds=Holds(Every("correct"), behavioural=True))
+def test_behaviour(judge):
+    judge({"correct": 19, "n": 20})
+
+
+@claim("cot.fake-machinery", kind="anchor", section="6", needs="cpu", statement="s",
+       published={"identical": 2}, provenance="p", criterion=Exact("identical"),
+       holds=Holds(Every("identical")))
+def test_machinery(judge):
+    judge({"identical": 2, "n": 3})
+'''
+
+
+def test_where_published_values_apply_only_a_mechanical_holds_is_judged_beside_them(tester):
+    tester.makepyfile(test_claims=WHERE_PUBLISHED_APPLIES)  # needs="cpu": published everywhere
+    tester.runpytest("--snapshot-update")
+    entries = {t["id"]: t for t in results(tester)["tests"]}
+    behaviour, machinery = entries["cot.fake-behaviour"], entries["cot.fake-machinery"]
+    assert behaviour["verdict"] == "replicated" and behaviour["holds_check"]["ok"] is None
+    assert machinery["criterion_check"]["ok"] and machinery["verdict"] == "anchor failed"

@@ -151,7 +151,7 @@ def test_the_cuda_rehearsals_dry_run_takes_its_path_on_the_cpu(tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     summary = json.loads(out.read_text())
     setting = summary["setting"]
-    assert setting["published_sizes"] and setting["separate_audit"] and setting["decode_cap"] == 8
+    assert setting["published_sizes"] and setting["audit"] == "separate" and setting["decode_cap"] == 8
     assert summary["build"]["cot"]["device"] == "cpu" and summary["budget_per_mode_s"]
     runs = summary["sources"]["cot"]
     assert list(runs) == ["fast", "faithful"]

@@ -1,11 +1,13 @@
 """Criteria over counts and intervals."""
 from __future__ import annotations
 
+import scipy.stats  # noqa: F401  loaded before hypothesis times a call (criteria load it lazily)
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.criteria import (Binomial, CurveBinomial, Every, Exact, InInterval, NeighbourOf, PeakLayer,
-                              PoissonMean, all_of, clopper_pearson, garwood)
+from harness.criteria import (Binomial, CurveBinomial, Every, Exact, InInterval, Length,
+                              NeighbourOf, PeakLayer, PoissonMean, Same, all_of, clopper_pearson,
+                              garwood)
 
 counts = st.integers(min_value=1, max_value=200).flatmap(
     lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n)))
@@ -96,3 +98,13 @@ def test_every_holds_exactly_when_at_most_slack_cases_fall_short(kn, slack):
 
 def test_every_fails_on_no_cases():
     assert not Every("k").judge({"k": 0, "n": 0}, {}).ok
+
+
+def test_same_compares_two_measured_values():
+    assert Same("a", "b").judge({"a": 0.5, "b": 0.5}, {}).ok
+    assert not Same("a", "b").judge({"a": 0.5, "b": 0.25}, {}).ok
+
+
+def test_length_counts_a_lists_items():
+    assert Length("ids", 1).judge({"ids": [7]}, {}).ok
+    assert not Length("ids", 1).judge({"ids": [7, 8]}, {}).ok
