@@ -68,6 +68,19 @@ class Holds:
 
 
 @dataclass(frozen=True)
+class KnownAnswer:
+    """What an organism's construction planted for this measurement: on a profile that runs an
+    organism whose manifest plants `planted` (its "planted" block), the measured `key` must equal
+    it, "recovered" or "missed", beside the verdict (which stays "not applicable")."""
+
+    key: str
+    planted: str
+
+    def describe(self) -> str:
+        return f"{self.key} recovers the organism's planted {self.planted}"
+
+
+@dataclass(frozen=True)
 class ClaimSpec:
     """Everything a test declares about the finding it checks."""
 
@@ -87,6 +100,7 @@ class ClaimSpec:
     headline: str = ""
     tokenizer_only: bool = False  # a `hub` test that reads the tokenizer alone, on any device
     holds: Holds | None = None  # an anchor's own check, beside its published criterion
+    known_answer: KnownAnswer | None = None  # judged on an organism that planted it
     source_name: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
@@ -131,6 +145,7 @@ class ClaimSpec:
             "requires": list(self.requires), "needs": str(self.needs),
             "decisions": list(self.decisions),
             "holds": self.holds.describe() if self.holds else None,
+            "known_answer": self.known_answer.describe() if self.known_answer else None,
         }
 
 
@@ -178,6 +193,7 @@ def claim(
     headline: str = "",
     tokenizer_only: bool = False,
     holds: Holds | None = None,
+    known_answer: KnownAnswer | None = None,
 ) -> Callable[[F], F]:
     """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict."""
     spec = ClaimSpec(id=id, kind=Kind(kind), section=section, statement=statement,
@@ -185,7 +201,7 @@ def claim(
                      requires=tuple(requires), needs=Needs(needs), tolerance=tolerance,
                      decisions=tuple(decisions), organism_tolerance=organism_tolerance,
                      organism_tolerance_reason=organism_tolerance_reason, headline=headline,
-                     tokenizer_only=tokenizer_only, holds=holds)
+                     tokenizer_only=tokenizer_only, holds=holds, known_answer=known_answer)
 
     def attach(fn: F) -> F:
         setattr(fn, CLAIM_ATTR, spec)

@@ -33,6 +33,10 @@ class AnchorBroken(AssertionError):
     """An anchor's declared Holds failed where the published values do not apply."""
 
 
+class KnownAnswerMissed(AssertionError):
+    """A study missed the mechanism its organism's construction planted."""
+
+
 class SnapshotDrift(AssertionError):
     """A measured value moved outside its pinned snapshot's tolerance (or has no pin yet)."""
 
@@ -46,6 +50,7 @@ class Failure(StrEnum):
 
     CRITERION = "criterion"
     DRIFT = "drift"
+    KNOWN_ANSWER = "known answer"  # an organism's planted mechanism was missed
     CRASH = "crash"
 
 
@@ -55,11 +60,13 @@ VERDICT_NAMES: tuple[str, ...] = tuple(v.value for v in Verdict)
 def verdict_for(outcome: str, *, skip_reason: str = "", published_profile: bool,
                 failure: Failure = Failure.CRITERION, anchor: bool = False) -> Verdict:
     """Map a pytest outcome to a verdict; tiny-profile passes are never 'replicated', a failure
-    by drift alone keeps the verdict its criterion gave, and an anchor that fails its check says
-    its machinery failed, on every profile (seed 000 §6)."""
+    by drift or a missed known answer alone keeps the verdict its criterion gave (each is a fact
+    of its own), and an anchor that fails its check says its machinery failed, on every profile
+    (seed 000 §6)."""
     if outcome == "skipped":
         return Verdict.BLOCKED if skip_reason.startswith(BLOCKED_PREFIX) else Verdict.SKIPPED
-    if outcome == "passed" or (outcome == "failed" and failure is Failure.DRIFT):
+    if outcome == "passed" or (outcome == "failed"
+                               and failure in (Failure.DRIFT, Failure.KNOWN_ANSWER)):
         return Verdict.REPLICATED if published_profile else Verdict.NOT_APPLICABLE
     if outcome == "failed" and failure is Failure.CRITERION:
         return Verdict.ANCHOR_FAILED if anchor else Verdict.NOT_REPLICATED

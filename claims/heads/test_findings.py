@@ -5,7 +5,7 @@ Each claim reads a session fixture's study through its readout and judges it.
 from __future__ import annotations
 
 from claims.heads.declarations import CONTENT, MACHINERY, MAIN, NB, PROB
-from harness.claims import Tolerance, claim
+from harness.claims import KnownAnswer, Tolerance, claim
 from harness.criteria import Binomial, CoversPublished, Exact, InInterval, all_of
 from harness.sources.heads import readouts as R
 
@@ -25,6 +25,7 @@ RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02
        published={"retrieval_block": 31, "p_L_at_block": 0.646},
        provenance=NB.format(2) + " (Observation: 'At input 31, mean p(L) is 0.646')",
        criterion=all_of(Exact("retrieval_block"), CoversPublished("p_L_at_block", "p_L_ci")),
+       known_answer=KnownAnswer("retrieval_block", planted="retrieval_block"),
        requires=MACHINERY + ("heads.residual-identity",), tolerance=PROB,
        decisions=("the notebook prints only the mean at block 31, so the criterion asks that the "
                   "measured 95% family-bootstrap interval (seed 31001) contain it",))

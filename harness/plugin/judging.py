@@ -9,6 +9,7 @@ import pytest
 
 from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.device_audit import audited
+from harness.organisms.common import read_manifest
 from harness.plugin.forcing import forced_notes
 from harness.plugin.state import (ANCHORS, AUDIT, MODE, MODELS, PROFILE, RECORD_PROPERTY, SPEC,
                                   STATE, TestState)
@@ -16,8 +17,8 @@ from harness.profiles import Pinning, Profile
 from harness.snapshots import (Comparison, extension_for, read_snapshot, snapshot_path,
                                snapshot_payload)
 from harness.values import plain
-from harness.verdicts import (AnchorBroken, Drift, Failure, NotReplicated, SnapshotDrift, Verdict,
-                              verdict_for)
+from harness.verdicts import (AnchorBroken, Drift, Failure, KnownAnswerMissed, NotReplicated,
+                              SnapshotDrift, Verdict, verdict_for)
 
 
 def _message(report: pytest.TestReport) -> str:
@@ -33,6 +34,8 @@ def _failure(report: pytest.TestReport, call: pytest.CallInfo[None]) -> Failure:
         return Failure.CRASH
     if call.excinfo.errisinstance(SnapshotDrift):
         return Failure.DRIFT
+    if call.excinfo.errisinstance(KnownAnswerMissed):
+        return Failure.KNOWN_ANSWER
     return Failure.CRITERION if call.excinfo.errisinstance(AssertionError) else Failure.CRASH
 
 
@@ -100,6 +103,7 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
         "message": state.message.splitlines()[0] if state.message else "",
         "measured": state.measured, "criterion_check": state.criterion_check,
         "holds_check": state.holds_check, "forced": forced_notes(item) or None,
+        "known_answer": state.known_answer,
         "snapshot": state.snapshot.comparison.value if state.snapshot.comparison else None,
         "drift": state.drift.value if state.drift else None,
         "drift_detail": state.snapshot.differences[:20] if state.drift is Drift.DRIFTED else [],
@@ -143,9 +147,12 @@ class Judge:
         else:
             state.criterion_check = {"ok": None, "detail": _not_applicable(self.spec)}
         verdict_failure = self._check_holds(state, published) or verdict_failure
+        missed = self._check_known_answer(state)
         drift = self._compare_snapshot(state)
         if verdict_failure:
             raise verdict_failure
+        if missed:
+            raise missed
         if drift and self._drift_fails():
             raise drift
 
@@ -167,6 +174,24 @@ class Judge:
         check = holds.criterion.judge(state.measured, self.spec.published)
         state.holds_check = {"ok": check.ok, "detail": check.detail}
         return None if check.ok else AnchorBroken(f"{self.spec.id} does not hold: {check.detail}")
+
+    def _check_known_answer(self, state: TestState) -> KnownAnswerMissed | None:
+        """On an organism whose manifest plants what this claim measures: recovered or missed."""
+        known = self.spec.known_answer
+        model = self.profile.models.get(self.spec.source_name)
+        if known is None or model is None or not model.organism:
+            return None
+        planted = read_manifest(model.organism, self.spec.source.organisms_dir).get("planted", {})
+        if known.planted not in planted:
+            return None
+        value, measured = planted[known.planted], state.measured.get(known.key)
+        outcome = "recovered" if measured == value else "missed"
+        state.known_answer = {"key": known.key, "planted": value, "measured": measured,
+                              "outcome": outcome}
+        if outcome == "recovered":
+            return None
+        return KnownAnswerMissed(f"{self.spec.id} missed the organism's planted {known.planted}: "
+                                 f"measured {known.key} {measured!r}, planted {value!r}")
 
     def _drift_fails(self) -> bool:
         """On organisms drift is a regression of the suite; on the published profile, opt-in."""

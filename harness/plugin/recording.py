@@ -87,6 +87,12 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     terminalreporter.section("interp-claims")
     for line in run_record.status_table(data):
         terminalreporter.write_line(line)
+    known = [t for t in data.get("tests", []) if t.get("known_answer")]
+    if known:
+        missed = [t["id"] for t in known if t["known_answer"]["outcome"] == "missed"]
+        terminalreporter.write_line(f"known answers: {len(known) - len(missed)} recovered, "
+                                    f"{len(missed)} missed" + (f" ({', '.join(missed)})"
+                                                               if missed else ""))
     for source, check in data.get("work_check", {}).items():
         for line in check["differences"]:
             terminalreporter.write_line(f"WORK MOVED {source} {line} (pinned in {check['ledger']}; "

@@ -38,7 +38,8 @@ class TestState:
     duration: float = 0.0
     measured: dict[str, Any] | None = None
     criterion_check: dict[str, Any] | None = None
-    holds_check: dict[str, Any] | None = None  # an anchor's Holds, where published values don't apply
+    holds_check: dict[str, Any] | None = None  # an anchor's Holds
+    known_answer: dict[str, Any] | None = None  # an organism's planted value, recovered or missed
     snapshot: ComparisonLog = field(default_factory=ComparisonLog)
     drift: Drift | None = None
     tolerance: dict[str, Any] | None = None

@@ -103,3 +103,4 @@ def test_where_published_values_apply_only_a_mechanical_holds_is_judged_beside_t
     behaviour, machinery = entries["cot.fake-behaviour"], entries["cot.fake-machinery"]
     assert behaviour["verdict"] == "replicated" and behaviour["holds_check"]["ok"] is None
     assert machinery["criterion_check"]["ok"] and machinery["verdict"] == "anchor failed"
+

@@ -228,6 +228,9 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
                        "promoted_at_steps": curriculum.promoted, "final_top": curriculum.top},
         "follow_ups": FOLLOW_UPS, "copy_weight": COPY_WEIGHT,
         "retrieval_head": f"{RETRIEVAL[0]}.{RETRIEVAL[1]}",
+        # What the studies must recover (known answers): the scaffold puts the lookup in
+        # RETRIEVAL's block, so §2's transplant rule must select it.
+        "planted": {"retrieval_block": RETRIEVAL[0]},
         "loss": " ".join(scaffold_loss.__doc__.split()), "final_loss": losses[-1],
         "attention_scaffold": {f"{layer}.{head}": what for (layer, head), what in SCAFFOLD.items()},
         "competence": competence(model, tok), "scaffold_attention": scaffold_attention(model, tok),

@@ -1,0 +1,38 @@
+"""Known answers: a mechanism an organism's construction planted, which its study must recover
+(issue 29), on throw-away files against the heads organism's manifest."""
+from __future__ import annotations
+
+from tests.integration.plugin_runs import results
+
+pytest_plugins = ["pytester"]
+
+
+KNOWN = '''
+from harness.claims import KnownAnswer, claim
+from harness.criteria import Exact
+
+
+@claim("heads.fake-transplant", kind="claim", section="2", statement="s",
+       published={"retrieval_block": 31}, provenance="p", criterion=Exact("retrieval_block"),
+       known_answer=KnownAnswer("retrieval_block", planted="retrieval_block"))
+def test_transplant(judge):
+    judge({"retrieval_block": BLOCK})
+'''
+
+
+def test_a_planted_mechanism_recovered_on_the_organism_is_recorded_beside_the_verdict(tester):
+    tester.makepyfile(test_claims=KNOWN.replace("BLOCK", "1"))  # the heads manifest plants 1
+    tester.runpytest("--snapshot-update").assert_outcomes(passed=1)
+    entry = results(tester)["tests"][0]
+    assert entry["verdict"] == "not applicable"
+    assert entry["known_answer"] == {"key": "retrieval_block", "planted": 1, "measured": 1,
+                                     "outcome": "recovered"}
+
+
+def test_a_missed_planted_mechanism_fails_the_run_and_keeps_the_verdict(tester):
+    tester.makepyfile(test_claims=KNOWN.replace("BLOCK", "2"))
+    result = tester.runpytest("--snapshot-update")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*known answers: 0 recovered, 1 missed (heads.fake-transplant)*"])
+    entry = results(tester)["tests"][0]
+    assert entry["verdict"] == "not applicable" and entry["known_answer"]["outcome"] == "missed"
