@@ -19,11 +19,10 @@ from tests.paths import ROOT
 # 28–200 prompts, may land a few prompts apart, never more than this (absolute, on each rate).
 COMPETENCE_TOLERANCE = 0.05
 NAMES = sorted(trainable())
-# The least accuracy an organism needs for its studies to see a mechanism (issue 19's bar), on the
-# rates its manifest records and test_measured_rates_are_as_its_manifest_records re-measures.
-COMPETENCE_FLOORS = {"heads": {"competence.held_out": 0.9, "competence.seed_prompts": 0.9},
-                     "lookback": {"competence.own": 0.9, "competence.other": 0.9,
-                                  "competence.reality": 0.9}}
+# The least accuracy each organism needs for its studies to see a mechanism, as its organism
+# module declares it (COMPETENCE_FLOORS), on rates its manifest records.
+COMPETENCE_FLOORS = {name: floors for name in NAMES
+                     if (floors := getattr(source(name).part("organism"), "COMPETENCE_FLOORS", None))}
 
 
 def manifest_of(name: str) -> dict:

@@ -241,5 +241,8 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
     })
 
 
+# The least accuracy the studies need to see a mechanism (issue 19's bar), on the manifest's rates.
+COMPETENCE_FLOORS = {"competence.held_out": 0.9, "competence.seed_prompts": 0.9}
+
 # Manifest key → the measurement that produced it, re-measured by tests/integration/test_organisms.py.
 MEASURES = {"competence": competence, "scaffold_attention": scaffold_attention}

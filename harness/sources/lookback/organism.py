@@ -151,5 +151,8 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
     })
 
 
+# The least accuracy the studies need to see a mechanism (issue 19's bar), on the manifest's rates.
+COMPETENCE_FLOORS = {"competence.own": 0.9, "competence.other": 0.9, "competence.reality": 0.9}
+
 # Manifest key → the measurement that produced it, re-measured by tests/integration/test_organisms.py.
 MEASURES = {"competence": competence, "scaffold_attention": scaffold_attention}
