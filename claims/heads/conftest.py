@@ -11,6 +11,7 @@ from harness import catalogue
 from harness.models import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Profile
+from harness.sources.heads import anchors as A
 from harness.sources.heads import crossings as C
 from harness.sources.heads import grid as G
 from harness.sources.heads import screens as SC
@@ -48,6 +49,38 @@ def heads_single_token(heads_tokenizer) -> Callable[[str], bool]:
 def heads_families(heads_single_token) -> ProblemSets:
     """§1: the opening set, and the main set restricted to single-token objects."""
     return problem_sets(heads_single_token)
+
+
+@pytest.fixture(scope="package")
+def heads_reference_forward(heads_model, heads_families, heads_sizes) -> A.Checks:
+    """§1: the nnsight run against an independent plain-PyTorch forward, edits included."""
+    return A.reference_equality(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks)
+
+
+@pytest.fixture(scope="package")
+def heads_edit_receipts(heads_model, heads_families, heads_sizes) -> A.Checks:
+    """§1: every edit is the tensor consumed, and nothing else moved."""
+    return A.edit_receipts(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks)
+
+
+@pytest.fixture(scope="package")
+def heads_residual_identity(heads_model, heads_families, heads_sizes) -> A.Checks:
+    """§2: R's own final residual patched into each block input."""
+    return A.residual_identity(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks)
+
+
+@pytest.fixture(scope="package")
+def heads_head_identity(heads_model, heads_families, heads_sizes) -> A.Checks:
+    """§2: each head's own final-position output patched back, in H and in O."""
+    return A.head_identity(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks,
+                           heads_sizes.anchor_heads)
+
+
+@pytest.fixture(scope="package")
+def heads_av_identity(heads_model, heads_families, heads_sizes) -> A.Checks:
+    """§4: O-attention with O-values recomposing each head's Z slice."""
+    return A.av_identity(heads_model, heads_families.main[0], heads_sizes.anchor_blocks,
+                         heads_sizes.anchor_heads)
 
 
 @pytest.fixture(scope="package")
@@ -116,6 +149,12 @@ def heads_grid(heads_lab: HeadsLab, heads_main_screen: SC.MainScreen,
                heads_content: C.ContentEffects, heads_joint: G.JointCrossing) -> G.Grid:
     return G.grid(heads_lab, heads_main_screen, heads_first_crossing, heads_challenged,
                   heads_content, heads_joint)
+
+
+@pytest.fixture(scope="package")
+def heads_record_counts(heads_lab: HeadsLab, heads_grid: G.Grid) -> A.RecordCounts:
+    """§7: the lab's observations per study once every study ran, and every check it made."""
+    return A.record_counts(heads_lab, heads_grid)
 
 
 @pytest.fixture(scope="package")

@@ -8,7 +8,6 @@ from claims.heads.declarations import (ANCHOR_SITES, CONTENT, MACHINERY, MAIN, N
                                        judge_checks)
 from harness.claims import claim
 from harness.criteria import Exact, all_of
-from harness.sources.heads import anchors as A
 from harness.sources.heads import layouts as L
 from harness.sources.heads import problem_sets as P
 
@@ -101,9 +100,8 @@ def test_main_prompts(judge, heads_families, heads_tokenizer):
                   "a zeroed head, a foreign head output and a residual plus two heads; the notebook "
                   "checks the first family of each study, which the record-counts anchor re-checks",
                   ANCHOR_SITES))
-def test_reference_forward(judge, heads_model, heads_families, heads_sizes):
-    judge_checks(judge, A.reference_equality(heads_model, heads_families.opening[0],
-                                             heads_sizes.anchor_blocks))
+def test_reference_forward(judge, heads_reference_forward):
+    judge_checks(judge, heads_reference_forward)
 
 
 @claim("heads.edit-receipts", kind="anchor", section="1",
@@ -115,9 +113,8 @@ def test_reference_forward(judge, heads_model, heads_families, heads_sizes):
                   "consumed o_proj input is observed by a torch function mode on o_proj's matmul and "
                   "the consumed residual by a pre-hook on the block's input norm",
                   ANCHOR_SITES))
-def test_edit_receipts(judge, heads_model, heads_families, heads_sizes):
-    judge_checks(judge, A.edit_receipts(heads_model, heads_families.opening[0],
-                                        heads_sizes.anchor_blocks))
+def test_edit_receipts(judge, heads_edit_receipts):
+    judge_checks(judge, heads_edit_receipts)
 
 
 @claim("heads.residual-identity", kind="anchor", section="2",
@@ -127,9 +124,8 @@ def test_edit_receipts(judge, heads_model, heads_families, heads_sizes):
        criterion=Exact("all_exact"), requires=MACHINERY,
        decisions=("checked at every block, not only at block 31 as the notebook does",
                   ANCHOR_SITES))
-def test_residual_identity(judge, heads_model, heads_families, heads_sizes):
-    judge_checks(judge, A.residual_identity(heads_model, heads_families.opening[0],
-                                            heads_sizes.anchor_blocks))
+def test_residual_identity(judge, heads_residual_identity):
+    judge_checks(judge, heads_residual_identity)
 
 
 @claim("heads.head-identity", kind="anchor", section="2",
@@ -140,9 +136,8 @@ def test_residual_identity(judge, heads_model, heads_families, heads_sizes):
        decisions=("checked for every head at every block on opening family 0, with H's transplant at "
                   "that block; the notebook checks head 31.7 only",
                   ANCHOR_SITES))
-def test_head_identity(judge, heads_model, heads_families, heads_sizes):
-    judge_checks(judge, A.head_identity(heads_model, heads_families.opening[0],
-                                        heads_sizes.anchor_blocks, heads_sizes.anchor_heads))
+def test_head_identity(judge, heads_head_identity):
+    judge_checks(judge, heads_head_identity)
 
 
 @claim("heads.av-identity", kind="anchor", section="4",
@@ -153,9 +148,8 @@ def test_head_identity(judge, heads_model, heads_families, heads_sizes):
        decisions=("checked for every head at every block on main family 0; the selected heads' "
                   "identity over every family is re-checked by heads.record-counts",
                   ANCHOR_SITES))
-def test_av_identity(judge, heads_model, heads_families, heads_sizes):
-    judge_checks(judge, A.av_identity(heads_model, heads_families.main[0],
-                                      heads_sizes.anchor_blocks, heads_sizes.anchor_heads))
+def test_av_identity(judge, heads_av_identity):
+    judge_checks(judge, heads_av_identity)
 
 
 @claim("heads.record-counts", kind="anchor", section="7",
@@ -166,5 +160,5 @@ def test_av_identity(judge, heads_model, heads_families, heads_sizes):
        criterion=all_of(Exact("main_records"), Exact("opening_records")), requires=CONTENT,
        decisions=("the per-family counts follow from the architecture: 13 + 3 × heads per main "
                   "family and 4 + blocks + 2 × heads per opening family (61 and 72 for Qwen2.5-3B)",))
-def test_record_counts(judge, heads_lab, heads_grid):
-    judge_checks(judge, A.record_counts(heads_lab, heads_grid))
+def test_record_counts(judge, heads_record_counts):
+    judge_checks(judge, heads_record_counts)

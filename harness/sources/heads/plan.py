@@ -20,8 +20,14 @@ def published_scales(ctx) -> dict[str, Scale]:
     heads = ctx.published_shape.heads / ctx.tiny_shape.heads
     why = f"prompts x{prompt:.1f} (published chat template)"
     screen = Scale(rows=heads, prompt=prompt, why=f"{heads:.1f}x the query heads; {why}")
+    blocks = Scale(rows=depth, prompt=prompt, why=f"{depth:.1f}x the blocks; {why}")
+    every_head = Scale(rows=depth * heads, prompt=prompt,
+                       why=f"{depth:.1f}x the blocks, {heads:.1f}x the query heads; {why}")
     return {
-        "heads_sweep": Scale(rows=depth, prompt=prompt, why=f"{depth:.1f}x the blocks; {why}"),
+        "heads_sweep": blocks,
+        **{step: blocks for step in ("heads_reference_forward", "heads_edit_receipts",
+                                     "heads_residual_identity")},
+        "heads_head_identity": every_head, "heads_av_identity": every_head,
         "heads_opening": screen, "heads_main_screen": screen,
         **{step: Scale(prompt=prompt, why=f"as many surviving heads as on the organism; {why}")
            for step in ("heads_lab", "heads_first_crossing", "heads_challenged", "heads_content",
