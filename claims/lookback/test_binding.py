@@ -1,0 +1,113 @@
+"""Seed 003 §2 and §4: the behaviour the studies filter on, and the binding lookback's
+interchanges (§4 from the seed).
+"""
+from __future__ import annotations
+
+from claims.lookback.shared import ALIGNED, BINDING, NB, RATE, SETUP
+from harness.claims import Holds, Tolerance, claim
+from harness.criteria import Binomial, BinomialRate, CurveBinomial, Exact, PeakLayer, all_of
+
+
+REVERSED = [0.0] * 8 + [0.0098, 0.0196, 0.0490, 0.3431, 0.7255, 0.7255, 0.7549, 0.7745, 0.7255,
+                        0.2157, 0.1765, 0.3529, 0.2353, 0.1569, 0.1667, 0.1078, 0.0294, 0.0098,
+                        0.0196, 0.0098, 0.0098, 0.0098, 0.0, 0.0]
+
+
+@claim("lookback.belief-accuracy", kind="claim", section="2",
+       statement="The model answers the no-visibility belief question above the 0.50 reality strategy, worse on 'unknown'.",
+       headline="belief {belief:.3f} of {n} (own {belief_own:.3f}, other {belief_other:.3f}); reality {reality:.3f}",
+       published={"belief": 0.745, "belief_own": 0.856, "belief_other": 0.625, "n": 200,
+                  "n_own": 104, "n_other": 96, "reality": 0.940, "reality_own": 0.942,
+                  "reality_other": 0.938, "explicit": 0.565, "explicit_own": 0.625,
+                  "explicit_other": 0.500, "most_common": ["unknown", 61]},
+       provenance=NB.format(2),
+       criterion=all_of(BinomialRate("belief"), BinomialRate("belief_own", "n_own"),
+                        BinomialRate("belief_other", "n_other"), BinomialRate("reality"),
+                        BinomialRate("explicit")),
+       requires=SETUP, tolerance=RATE)
+def test_belief_accuracy(judge, lookback_behaviour):
+    b = lookback_behaviour
+    judge({**{k: getattr(b[name], attr) for name in ("belief", "reality", "explicit")
+              for k, attr in ((name, "overall"), (f"{name}_own", "own"), (f"{name}_other", "other"))},
+           "n": len(b["belief"].predictions), "n_own": b["belief"].n_own,
+           "n_other": b["belief"].n_other, "most_common": b["belief"].most_common})
+
+
+@claim("lookback.visibility-fails", kind="claim", section="2",
+       statement="In the visibility condition each question is near chance and both are right for 0.295 of stories.",
+       headline="observer {observer:.3f}, non-observer {non_observer:.3f}, both right {paired:.3f} of {n}",
+       published={"observer": 0.535, "non_observer": 0.515, "paired": 0.295, "n": 200},
+       provenance=NB.format(2),
+       criterion=all_of(BinomialRate("observer"), BinomialRate("non_observer"), BinomialRate("paired")),
+       requires=SETUP, tolerance=RATE)
+def test_visibility_fails(judge, lookback_visibility):
+    judge(vars(lookback_visibility))
+
+
+@claim("lookback.error-filter", kind="measurement", section="4",
+       statement="Samples answered correctly on both the clean and the counterfactual prompt.",
+       headline="{kept}/{n} samples kept",
+       published={"kept": 102, "n": 120}, provenance=NB.format(4), criterion=Binomial("kept"),
+       requires=SETUP, tolerance=Tolerance(abs=3))
+def test_error_filter(judge, lookback_kept, lookback_binding_rows):
+    judge({"kept": len(lookback_kept), "n": len(lookback_binding_rows)})
+
+
+@claim("lookback.self-patch-identity", kind="anchor", section="4",
+       statement="Writing the clean run's own drink-position values back through the barrier machinery is bit-identical.",
+       headline="identical: {all_identical}, max abs diff {max_abs_diff:g} at layers {layers}",
+       published={"layers": [0, 8, 16, 24, 31], "all_identical": True, "max_abs_diff": 0.0},
+       provenance=NB.format(4), criterion=Exact("all_identical"),
+       holds=Holds(Exact("all_identical")), requires=SETUP + ALIGNED,
+       decisions=("run on the first 24 kept samples, as the notebook does, or on the first 24 "
+                  "binding rows when fewer are kept",))
+def test_self_patch_identity(judge, lookback_self_patch):
+    r = lookback_self_patch
+    judge({"layers": r.layers, "all_identical": all(r.identical), "max_abs_diff": max(r.max_abs_diff)})
+
+
+def _peak(sweep) -> dict:
+    return {"peak_iia": sweep.peak_iia, "peak_layer": sweep.peak_layer, "n": sweep.n,
+            "iia": sweep.iia, "clean_survives": sweep.clean_survives}
+
+
+@claim("lookback.binding-iia", kind="claim", section="4",
+       statement="Swapping the drink tokens' residuals between reversed-order stories moves the answer (IIA 0.775 at layer 15).",
+       headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
+       published={"peak_iia": 0.775, "peak_layer": 15, "n": 102}, provenance=NB.format(4),
+       criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
+       tolerance=RATE)
+def test_binding_iia(judge, lookback_reversed):
+    judge(_peak(lookback_reversed))
+
+
+@claim("lookback.same-position", kind="claim", section="4",
+       statement="Copying the counterfactual's drink residuals straight across peaks at IIA 0.912 at layer 5.",
+       headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
+       published={"peak_iia": 0.912, "peak_layer": 5, "n": 102}, provenance=NB.format(4),
+       criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
+       tolerance=RATE)
+def test_same_position(judge, lookback_same_position):
+    judge(_peak(lookback_same_position))
+
+
+@claim("lookback.opaque-control", kind="claim", section="4",
+       statement="The same reversed swap at the two 'opaque' tokens never moves the answer.",
+       headline="peak IIA {peak_iia:.3f} (n={n})",
+       published={"peak_iia": 0.0, "n": 102}, provenance=NB.format(4),
+       criterion=BinomialRate("peak_iia"), requires=BINDING, tolerance=RATE)
+def test_opaque_control(judge, lookback_opaque):
+    judge(_peak(lookback_opaque))
+
+
+@claim("lookback.reversed-curve", kind="claim", section="4",
+       statement="The whole reversed-swap IIA curve: zero to layer 7, a plateau near 0.75 at layers 12–16, back to zero.",
+       headline="IIA curve peaks at layer {peak_layer} (n={n})",
+       published={"iia": REVERSED, "peak_layer": 15, "n": 102}, provenance=NB.format(4),
+       criterion=all_of(CurveBinomial("iia"), PeakLayer("iia")), requires=BINDING,
+       tolerance=RATE,
+       decisions=("clean-answer survival is recorded beside the curve; the register gives it only "
+                  "in words (0.94–0.98 through L10, 0.04 at L14–15, 1.00 at L31)",))
+def test_reversed_curve(judge, lookback_reversed):
+    s = lookback_reversed
+    judge({"iia": s.iia, "peak_layer": s.peak_layer, "n": s.n, "clean_survives": s.clean_survives})

@@ -1,0 +1,39 @@
+"""Seed 003 §7 as the register describes it: the reversed swap restricted to low-rank subspaces.
+"""
+from __future__ import annotations
+
+from claims.lookback.shared import BINDING, RATE, REGISTER
+from harness.claims import Holds, claim
+from harness.criteria import BinomialRate, CurveBinomial, Same, all_of
+
+
+@claim("lookback.low-rank-anchor", kind="anchor", section="7",
+       statement="The unrestricted reversed swap at the peak layer on the held-out half gives IIA 0.745.",
+       headline="unrestricted IIA {unrestricted:.3f} on {n} held-out samples",
+       published={"unrestricted": 0.745, "n": 51}, provenance=REGISTER.format(7),
+       criterion=BinomialRate("unrestricted"), holds=Holds(Same("unrestricted", "interchange")),
+       requires=BINDING + ("lookback.low-rank-fires-once",),
+       decisions=("the machinery check: writing h_src (the unrestricted h_dst + (h_src − h_dst), "
+                  "which bf16 need not round back to h_src) in the interchange's batches must "
+                  "score exactly as the barrier interchange does on the same samples",))
+def test_low_rank_anchor(judge, lookback_low_rank):
+    r = lookback_low_rank
+    judge({"unrestricted": r.unrestricted, "interchange": r.interchange, "n": r.held_out,
+           "layer": r.layer})
+
+
+@claim("lookback.low-rank", kind="claim", section="7",
+       statement="A rank-2 fitted subspace of the swap differences carries the ordering ID; random subspaces carry nothing.",
+       headline="rank {ranks[1]}: fitted IIA {fitted[1]:.3f}, random {random[1]:.3f} (n={n})",
+       published={"ranks": [1, 2, 4, 8, 16, 32, 64, 128],
+                  "fitted": [0.0, 0.725, 0.706, 0.725, 0.725, 0.706, 0.745, 0.765],
+                  "random": [0.0] * 8, "directions": 204, "difference_vectors": 204, "n": 51},
+       provenance=REGISTER.format(7),
+       criterion=all_of(CurveBinomial("fitted"), CurveBinomial("random")),
+       requires=BINDING + ("lookback.low-rank-anchor", "lookback.low-rank-fires-once"),
+       tolerance=RATE,
+       decisions=("the organism's ranks stop at its width (profile)",))
+def test_low_rank(judge, lookback_low_rank):
+    r = lookback_low_rank
+    judge({"ranks": r.ranks, "fitted": r.fitted, "random": r.random, "directions": r.directions,
+           "difference_vectors": r.difference_vectors, "n": r.held_out, "layer": r.layer})

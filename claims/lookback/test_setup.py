@@ -1,0 +1,72 @@
+"""Seed 003, "Language Models Use Lookbacks to Track Beliefs": the set-up anchors (§1–§4): the
+seeded samples, one-token entities, and the positions every intervention writes.
+"""
+from __future__ import annotations
+
+from harness.claims import Holds, claim
+from harness.criteria import Exact, all_of
+from harness.sources.lookback.task import sample_summary
+
+
+@claim("lookback.samples", kind="anchor", section="1–4", needs="cpu",
+       statement="The seeded generators reproduce the notebook's worked example, eval split and binding row 0.",
+       headline="eval split {own} own / {other} other; binding row 0 answers {binding_target}",
+       published={"worked_example": [["Joe", "Ellen"], ["tun", "cup"], ["gin", "bourbon"]],
+                  "own": 104, "other": 96,
+                  "binding_row0": [["Diane", "Karen"], ["horn", "cup"], ["tea", "port"]],
+                  "binding_queried": 0, "binding_target": "port"},
+       provenance="seed 003 notebook output, §1 (worked example), §2 (n=104/96), §4 (row 0)",
+       criterion=all_of(Exact("worked_example"), Exact("own"), Exact("other"),
+                        Exact("binding_row0"), Exact("binding_queried"), Exact("binding_target")))
+def test_samples(judge):
+    judge(sample_summary())
+
+
+@claim("lookback.single-token-entities", kind="anchor", section="1", needs="hub",
+       statement="Every character, object and state is one token when preceded by a space.",
+       headline="{characters} characters, {objects} objects, {states} states; all one token: {all_single_token}",
+       published={"characters": 30, "objects": 18, "states": 21, "all_single_token": True},
+       provenance="seed 003 notebook output, §1",
+       criterion=all_of(Exact("characters"), Exact("objects"), Exact("states"),
+                        Exact("all_single_token")))
+def test_single_token_entities(judge, lookback_single_tokens):
+    r = lookback_single_tokens
+    assert not any(r.multi.values()), r.multi
+    judge({**r.single, "all_single_token": not any(r.multi.values())})
+
+
+@claim("lookback.aligned-prompts", kind="anchor", section="4", needs="hub",
+       statement="Every clean and counterfactual prompt has the same length and the same entity positions.",
+       headline="length {length}, drinks at {drinks[0]} and {drinks[1]}; all aligned: {all_aligned}",
+       published={"length": 181, "names": [131, 133, 146, 158], "objects": [150, 162],
+                  "drinks": [155, 167], "after_drinks": [156, 168], "opaque": [149, 161],
+                  "all_aligned": True},
+       provenance="seed 003 notebook output, §4 (positions printed for build_binding row 0)",
+       criterion=all_of(*(Exact(k) for k in ("length", "names", "objects", "drinks",
+                                             "after_drinks", "opaque", "all_aligned"))),
+       decisions=("positions are located by character offsets, not hard-coded; the check covers "
+                  "build_binding, build_source and build_answer, clean and counterfactual",
+                  "prompts are built as the profile builds them (the organism's drop the instruction)"),
+       holds=Holds(Exact("all_aligned")))
+def test_aligned_prompts(judge, lookback_alignment):
+    a = lookback_alignment
+    judge({**vars(a.first), "all_aligned": not a.misaligned, "prompts_checked": a.checked})
+
+
+@claim("lookback.intervention-tokens", kind="anchor", section="4–6", needs="hub",
+       statement="In every binding, source and answer prompt, each position an intervention writes holds that prompt's own one-token entity, '.'/'.\\n' after each drink, 'opaque', BOS first and ':' last.",
+       headline="{after_drink_tokens[0]!r} and {after_drink_tokens[1]!r} after the drinks",
+       published={"after_drink_tokens": [".", ".\n"]},
+       provenance="seed 003 notebook output, §4 (positions 156 '.' and 168 '.\\n' printed for "
+                  "build_binding row 0); elsewhere its assumption that the literal indices "
+                  "(STATE_POS, OPAQUE_POS, CHAR_POS, OBJ_POS) fit every prompt",
+       criterion=Exact("after_drink_tokens"),
+       decisions=("positions are binding row 0's clean layout, as the notebook's literal indices "
+                  "are; every row of the three sets, clean and counterfactual, must hold its own "
+                  "entities there (names, containers, drinks), tokenised with BOS as the model "
+                  "reads them",
+                  "prompts are built as the profile builds them (the organism's drop the instruction)"))
+def test_intervention_tokens(judge, lookback_intervention_tokens):
+    t = lookback_intervention_tokens
+    assert not t.failures, f"{len(t.failures)} mismatches of {t.prompts} prompts: {t.failures[:8]}"
+    judge(t.measured())

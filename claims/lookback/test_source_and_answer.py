@@ -1,0 +1,83 @@
+"""Seed 003 §5–§6 as the register describes them (the seed file stops after §4): the source
+swap and the answer lookback.
+"""
+from __future__ import annotations
+
+from claims.lookback.shared import ALIGNED, ANSWER, FROZEN, RATE, REGISTER, SETUP, SOURCE
+from harness.claims import Holds, claim
+from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
+                              PeakLayer, all_of)
+
+
+SOURCE_FREEZE = [0.0, 0.0, 0.0, 0.011, 0.275, 0.473, 0.473, 0.473, 0.473, 0.473, 0.473, 0.473,
+                 0.473, 0.473, 0.484, 0.473]
+POINTER = [0.0] * 12 + [0.23, 0.29, 0.41, 0.82, 0.90, 0.77, 0.73, 0.81, 0.76, 0.66, 0.60, 0.43, 0.05]
+PAYLOAD = [0.0] * 23 + [0.09, 0.23, 0.48, 0.64, 0.95, 0.94, 0.94, 1.00, 1.00]
+
+
+@claim("lookback.source-identity", kind="anchor", section="5",
+       statement="The source swap at layer 0 only moves entities between slots, not identities: the answer is unchanged.",
+       headline="IIA {iia:.3f}, clean answer kept {clean_survives:.3f} (n={n})",
+       published={"iia": 0.0, "clean_survives": 1.0, "n": 91}, provenance=REGISTER.format(5),
+       criterion=all_of(BinomialRate("iia"), BinomialRate("clean_survives")),
+       requires=SETUP + ALIGNED + ("lookback.source-swap-fires-once",),
+       holds=Holds(all_of(Exact("iia"), Exact("clean_survives")), behavioural=True),
+       decisions=("read off the no-freeze sweep's L = 0 point (the register does not say whether "
+                  "the freeze applies; at layer 0 only, the entities have not yet been bound)",))
+def test_source_identity(judge, lookback_source_plain):
+    s = lookback_source_plain
+    judge({"iia": s.iia[0], "clean_survives": s.clean_survives[0], "n": s.n})
+
+
+@claim("lookback.source-oi", kind="claim", section="5",
+       statement="Swapping character and object residuals at layers 0..L with the drinks frozen moves the answer from L = 8 on (IIA 0.473).",
+       headline="IIA curve on {kept}/{rows} kept samples",
+       published={"last_layers": list(range(0, 31, 2)), "iia": SOURCE_FREEZE, "n": 91, "kept": 91,
+                  "rows": 120},
+       provenance=REGISTER.format(5),
+       criterion=all_of(CurveBinomial("iia"), Binomial("kept", "rows")), requires=FROZEN,
+       tolerance=RATE,
+       decisions=("the register states L = 0..10 exactly and 'flat at 0.473 after (0.484 at "
+                  "0..28)'; L = 12..30 are encoded as 0.473 except 0.484 at L = 28",
+                  "the freeze pins the drink positions at every layer of the model"))
+def test_source_oi(judge, lookback_source_freeze, lookback_source_kept, lookback_source_rows):
+    s = lookback_source_freeze
+    judge({"last_layers": s.last_layers, "iia": s.iia, "clean_survives": s.clean_survives,
+           "n": s.n, "kept": len(lookback_source_kept), "rows": len(lookback_source_rows)})
+
+
+@claim("lookback.source-no-freeze", kind="claim", section="5",
+       statement="Without the drink freeze the same source swap never moves the answer (IIA ≤ 0.033).",
+       headline="max IIA {max_iia:.3f} (n={n})",
+       published={"max_iia": 0.033, "n": 91}, provenance=REGISTER.format(5),
+       criterion=BinomialAtMost("max_iia"), requires=SOURCE, tolerance=RATE)
+def test_source_no_freeze(judge, lookback_source_plain):
+    s = lookback_source_plain
+    judge({"max_iia": max(s.iia), "last_layers": s.last_layers, "iia": s.iia,
+           "clean_survives": s.clean_survives, "n": s.n})
+
+
+@claim("lookback.answer-pointer", kind="claim", section="6",
+       statement="The final token carries a pointer from layer 12 to 23: its residual from an other-character story answers the clean story's other drink (0.90 at L16).",
+       headline="pointer curve on {kept}/{rows} kept samples",
+       published={"pointer_l0_l24": POINTER, "peak_layer": 16, "n": 102, "kept": 102, "rows": 140},
+       provenance=REGISTER.format(6),
+       criterion=all_of(CurveBinomial("pointer_l0_l24"), PeakLayer("pointer"),
+                        Binomial("kept", "rows")),
+       requires=ANSWER, tolerance=RATE,
+       decisions=("the register gives the pointer curve through L24 only; later layers are "
+                  "recorded, not judged",))
+def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_answer_rows):
+    a = lookback_answer
+    judge({"pointer_l0_l24": a.pointer[:25], "pointer": a.pointer, "clean": a.clean, "n": a.n,
+           "kept": len(lookback_answer_kept), "rows": len(lookback_answer_rows)})
+
+
+@claim("lookback.answer-payload", kind="claim", section="6",
+       statement="From layer 23 on the final token carries the payload: the counterfactual-only drink (0.95 at L27, 1.00 at L30–31).",
+       headline="payload curve over {n} samples",
+       published={"payload": PAYLOAD, "n": 102}, provenance=REGISTER.format(6),
+       criterion=CurveBinomial("payload"), requires=ANSWER, tolerance=RATE)
+def test_answer_payload(judge, lookback_answer):
+    a = lookback_answer
+    judge({"payload": a.payload, "n": a.n})
