@@ -1,22 +1,10 @@
-"""Criteria: how a measured value is judged against a published one, from its uncertainty."""
+"""Criteria from the published uncertainty: binomial and Poisson intervals, curves, peaks."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Sequence
 
-
-@dataclass(frozen=True)
-class Check:
-    """The outcome of one criterion: whether it held, and what was compared."""
-
-    ok: bool
-    detail: str
-
-
-class Criterion(Protocol):
-    def describe(self) -> str: ...
-
-    def judge(self, measured: Mapping[str, Any], published: Mapping[str, Any]) -> Check: ...
+from harness.criteria.base import Check
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -44,69 +32,6 @@ def _rate(measured: Mapping[str, Any], key: str, n_key: str) -> tuple[float, str
     if n == 0:
         raise ValueError(f"no samples: measured {n_key} = 0")
     return k / n, f"{k}/{n}"
-
-
-@dataclass(frozen=True)
-class Exact:
-    """The measured value equals the published one."""
-
-    key: str
-
-    def describe(self) -> str:
-        return f"{self.key} equals the published value"
-
-    def judge(self, measured, published) -> Check:
-        m, p = measured[self.key], published[self.key]
-        return Check(m == p, f"{self.key}: measured {m!r}, published {p!r}")
-
-
-@dataclass(frozen=True)
-class Every:
-    """Every one of the n cases came out as the check expects: the measured count equals the
-    measured n (at least one case), or falls short of it by at most `slack`."""
-
-    key: str
-    n_key: str = "n"
-    slack: int = 0
-
-    def describe(self) -> str:
-        every = f"all {self.n_key}" if not self.slack else f"all but at most {self.slack} of {self.n_key}"
-        return f"{self.key} counts {every} (n > 0)"
-
-    def judge(self, measured, published) -> Check:
-        k, n = measured[self.key], measured[self.n_key]
-        return Check(n > 0 and k >= n - self.slack, f"{self.key}: {k}/{n}"
-                     + (f", {self.slack} may fall short" if self.slack else ""))
-
-
-@dataclass(frozen=True)
-class Same:
-    """Two measured values are equal (a machinery check: two routes to one number)."""
-
-    key: str
-    other: str
-
-    def describe(self) -> str:
-        return f"{self.key} equals {self.other}"
-
-    def judge(self, measured, published) -> Check:
-        m, o = measured[self.key], measured[self.other]
-        return Check(m == o, f"{self.key} {m!r}, {self.other} {o!r}")
-
-
-@dataclass(frozen=True)
-class Length:
-    """A measured list has exactly `count` items (`</think>` is one token)."""
-
-    key: str
-    count: int
-
-    def describe(self) -> str:
-        return f"{self.key} has {self.count} item(s)"
-
-    def judge(self, measured, published) -> Check:
-        m = measured[self.key]
-        return Check(len(m) == self.count, f"{self.key}: {m!r}, {len(m)} item(s)")
 
 
 @dataclass(frozen=True)
@@ -225,39 +150,6 @@ class PeakLayer:
                      f"{self.key}: measured peak at {peak}, published {target}")
 
 
-@dataclass(frozen=True)
-class AtMost:
-    """The measured value does not exceed the published bound."""
-
-    key: str
-
-    def describe(self) -> str:
-        return f"{self.key} at most the published bound"
-
-    def judge(self, measured, published) -> Check:
-        m, p = measured[self.key], published[self.key]
-        return Check(m <= p, f"{self.key}: measured {m}, bound {p}")
-
-
-@dataclass(frozen=True)
-class AllOf:
-    """Every listed criterion holds."""
-
-    parts: tuple[Criterion, ...]
-
-    def describe(self) -> str:
-        return "; ".join(p.describe() for p in self.parts)
-
-    def judge(self, measured, published) -> Check:
-        checks = [p.judge(measured, published) for p in self.parts]
-        return Check(all(c.ok for c in checks), " | ".join(c.detail for c in checks))
-
-
-def all_of(*parts: Criterion) -> AllOf:
-    """Combine criteria; the claim holds when every part does."""
-    return AllOf(tuple(parts))
-
-
 def garwood(total: int, confidence: float = 0.95) -> tuple[float, float]:
     """Exact two-sided Poisson interval for an observed total count."""
     from scipy.stats import chi2
@@ -304,17 +196,6 @@ class NeighbourOf:
         m, p = measured[self.key], published[self.key]
         ok = m in grid and abs(grid.index(m) - grid.index(p)) <= self.tolerance
         return Check(ok, f"{self.key}: measured {m}, published {p} on grid {grid}")
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """No published number exists: the value is recorded and snapshot-pinned, never judged."""
-
-    def describe(self) -> str:
-        return "no published value: recorded and pinned by snapshot only"
-
-    def judge(self, measured, published) -> Check:
-        return Check(True, "recorded")
 
 
 @dataclass(frozen=True)
