@@ -70,14 +70,15 @@ class Holds:
 @dataclass(frozen=True)
 class KnownAnswer:
     """What an organism's construction planted for this measurement: on a profile that runs an
-    organism whose manifest plants `planted` (its "planted" block), the measured `key` must equal
-    it, "recovered" or "missed", beside the verdict (which stays "not applicable")."""
+    organism whose manifest plants `planted` (a key of its "planted" block), `criterion`, judged
+    against that block, says "recovered" or "missed", beside the verdict (which stays "not
+    applicable")."""
 
-    key: str
+    criterion: Criterion
     planted: str
 
     def describe(self) -> str:
-        return f"{self.key} recovers the organism's planted {self.planted}"
+        return f"{self.criterion.describe()}, against the organism's planted {self.planted}"
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02
        published={"retrieval_block": 31, "p_L_at_block": 0.646},
        provenance=NB.format(2) + " (Observation: 'At input 31, mean p(L) is 0.646')",
        criterion=all_of(Exact("retrieval_block"), CoversPublished("p_L_at_block", "p_L_ci")),
-       known_answer=KnownAnswer("retrieval_block", planted="retrieval_block"),
+       known_answer=KnownAnswer(Exact("retrieval_block"), planted="retrieval_block"),
        requires=MACHINERY + ("heads.residual-identity",), tolerance=PROB,
        decisions=("the notebook prints only the mean at block 31, so the criterion asks that the "
                   "measured 95% family-bootstrap interval (seed 31001) contain it",))

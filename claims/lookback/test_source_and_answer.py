@@ -4,9 +4,9 @@ swap and the answer lookback.
 from __future__ import annotations
 
 from claims.lookback.shared import ALIGNED, ANSWER, FROZEN, RATE, REGISTER, SETUP, SOURCE
-from harness.claims import Holds, claim
+from harness.claims import Holds, KnownAnswer, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
-                              PeakLayer, all_of)
+                              PeakLayer, StepAt, all_of)
 
 
 SOURCE_FREEZE = [0.0, 0.0, 0.0, 0.011, 0.275, 0.473, 0.473, 0.473, 0.473, 0.473, 0.473, 0.473,
@@ -77,7 +77,9 @@ def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_a
        statement="From layer 23 on the final token carries the payload: the counterfactual-only drink (0.95 at L27, 1.00 at L30–31).",
        headline="payload curve over {n} samples",
        published={"payload": PAYLOAD, "n": 102}, provenance=REGISTER.format(6),
-       criterion=CurveBinomial("payload"), requires=ANSWER, tolerance=RATE)
+       criterion=CurveBinomial("payload"), requires=ANSWER, tolerance=RATE,
+       known_answer=KnownAnswer(StepAt("payload", at="payload_from_layer"),
+                                planted="payload_from_layer"))
 def test_answer_payload(judge, lookback_answer):
     a = lookback_answer
     judge({"payload": a.payload, "n": a.n})

@@ -184,14 +184,14 @@ class Judge:
         planted = read_manifest(model.organism, self.spec.source.organisms_dir).get("planted", {})
         if known.planted not in planted:
             return None
-        value, measured = planted[known.planted], state.measured.get(known.key)
-        outcome = "recovered" if measured == value else "missed"
-        state.known_answer = {"key": known.key, "planted": value, "measured": measured,
-                              "outcome": outcome}
-        if outcome == "recovered":
+        check = known.criterion.judge(state.measured, planted)
+        outcome = "recovered" if check.ok else "missed"
+        state.known_answer = {"planted": {known.planted: planted[known.planted]},
+                              "detail": check.detail, "outcome": outcome}
+        if check.ok:
             return None
         return KnownAnswerMissed(f"{self.spec.id} missed the organism's planted {known.planted}: "
-                                 f"measured {known.key} {measured!r}, planted {value!r}")
+                                 f"{check.detail}")
 
     def _drift_fails(self) -> bool:
         """On organisms drift is a regression of the suite; on the published profile, opt-in."""

@@ -14,7 +14,7 @@ from harness.criteria import Exact
 
 @claim("heads.fake-transplant", kind="claim", section="2", statement="s",
        published={"retrieval_block": 31}, provenance="p", criterion=Exact("retrieval_block"),
-       known_answer=KnownAnswer("retrieval_block", planted="retrieval_block"))
+       known_answer=KnownAnswer(Exact("retrieval_block"), planted="retrieval_block"))
 def test_transplant(judge):
     judge({"retrieval_block": BLOCK})
 '''
@@ -25,8 +25,8 @@ def test_a_planted_mechanism_recovered_on_the_organism_is_recorded_beside_the_ve
     tester.runpytest("--snapshot-update").assert_outcomes(passed=1)
     entry = results(tester)["tests"][0]
     assert entry["verdict"] == "not applicable"
-    assert entry["known_answer"] == {"key": "retrieval_block", "planted": 1, "measured": 1,
-                                     "outcome": "recovered"}
+    assert entry["known_answer"] == {"planted": {"retrieval_block": 1}, "outcome": "recovered",
+                                     "detail": "retrieval_block: measured 1, published 1"}
 
 
 def test_a_missed_planted_mechanism_fails_the_run_and_keeps_the_verdict(tester):

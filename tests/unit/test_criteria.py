@@ -5,8 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.criteria import (Binomial, CurveBinomial, Every, Exact, InInterval, Length,
-                              NeighbourOf, PeakLayer, PoissonMean, Same, all_of, clopper_pearson,
-                              garwood)
+                              NeighbourOf, PeakLayer, PoissonMean, Same, StepAt, all_of,
+                              clopper_pearson, garwood)
 
 clopper_pearson(1, 2)  # loads scipy, which criteria import when first judged, before hypothesis
 # times a call against its deadline
@@ -109,3 +109,10 @@ def test_same_compares_two_measured_values():
 def test_length_counts_a_lists_items():
     assert Length("ids", 1).judge({"ids": [7]}, {}).ok
     assert not Length("ids", 1).judge({"ids": [7, 8]}, {}).ok
+
+
+def test_step_at_wants_the_curve_low_before_the_layer_and_high_from_it():
+    planted = {"from": 1}
+    assert StepAt("curve", at="from").judge({"curve": [0.0, 1.0, 0.95, 1.0]}, planted).ok
+    assert not StepAt("curve", at="from").judge({"curve": [0.0, 0.0, 0.0, 0.0]}, planted).ok
+    assert not StepAt("curve", at="from").judge({"curve": [0.5, 1.0, 1.0, 1.0]}, planted).ok

@@ -39,6 +39,9 @@ SCAFFOLD = {
             "(belief questions)",
 }
 
+# The layer whose scaffolded heads read the drink into the answer position.
+PAYLOAD_LAYER = 1
+
 
 def build_tokenizer() -> PreTrainedTokenizerFast:
     """The tiny lookback tokenizer (every entity one token with its leading space)."""
@@ -144,6 +147,9 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
         "vocab_size": len(tok), "recipe": vars(RECIPE), "batch": BATCH,
         "curriculum": {"reality_only_steps": REALITY_ONLY_STEPS}, "final_loss": losses[-1],
         "attention_scaffold": {f"{layer}.{head}": what for (layer, head), what in SCAFFOLD.items()},
+        # What the studies must recover (known answers): the answer position reads the drink in
+        # PAYLOAD_LAYER, so §6's copied final-token residual carries the payload from there on.
+        "planted": {"payload_from_layer": PAYLOAD_LAYER},
         "competence": competence(model, tok), "scaffold_attention": scaffold_attention(model, tok),
         "training_seconds": watch.seconds(), "threads": 1,
         "data": {"prompt": "seed 003 story without the instruction",
