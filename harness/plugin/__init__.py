@@ -36,8 +36,9 @@ MARKERS = {
     "measurement": "a number the notebook reports about its own method",
     "slow": "takes minutes (organism re-training)",
     "meta": "a slow check of a mechanism that re-runs families or pytest itself (fast mode, NDIF "
-            "simulation, CPU kernels, splitting, organism competence, xdist selections, the CUDA "
-            "rehearsal's dry run): `make test-meta`, which CI runs after `make test`",
+            "simulation and backend, CPU kernels, splitting, organism competence, xdist "
+            "selections, the published plan, the device audit, the CUDA rehearsal's dry run): "
+            "`make test-meta`, which CI runs after `make test`",
 }
 
 

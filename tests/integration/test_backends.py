@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from harness.backends import register_trace_code
 from tests.paths import ROOT
 
@@ -22,6 +24,7 @@ def ndif_run(tmp_path, profile: str) -> dict:
     return json.loads(out.read_text())
 
 
+@pytest.mark.meta  # a pytest or probe process per test: make test-meta
 def test_without_a_key_every_published_test_skips_naming_the_key(tmp_path):
     results = ndif_run(tmp_path, "published")
     assert results["tests"] and {e["verdict"] for e in results["tests"]} == {"skipped"}
@@ -29,6 +32,7 @@ def test_without_a_key_every_published_test_skips_naming_the_key(tmp_path):
     assert results["environment"]["backend"] == "ndif"
 
 
+@pytest.mark.meta  # a pytest or probe process per test: make test-meta
 def test_an_organism_never_runs_on_ndif(tmp_path):
     results = ndif_run(tmp_path, "tiny")
     assert {e["verdict"] for e in results["tests"]} == {"skipped"}
@@ -83,6 +87,7 @@ def built_for_ndif(source: str, *served: str) -> dict:
     return json.loads(proc.stdout.splitlines()[-1])
 
 
+@pytest.mark.meta  # a pytest or probe process per test: make test-meta
 def test_a_published_model_is_built_for_ndif_by_name_without_weights():
     from harness.profiles import get_profile
 
@@ -95,6 +100,7 @@ def test_a_published_model_is_built_for_ndif_by_name_without_weights():
         assert built["provenance"]["revision_note"] is None
 
 
+@pytest.mark.meta  # a pytest or probe process per test: make test-meta
 def test_a_model_ndif_serves_at_another_revision_is_requested_there_and_recorded():
     built = built_for_ndif("patching", "main")
     assert '"revision": "main"' in built["key"]

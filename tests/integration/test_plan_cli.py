@@ -32,6 +32,7 @@ def test_the_tiny_plan_prices_the_pinned_ledgers_of_every_source_and_runs_nothin
     assert shared and all(len(s["claims"]) > 1 for s in shared)
 
 
+@pytest.mark.meta  # a pytest --plan process over every claim: make test-meta
 def test_the_published_plan_projects_the_organisms_work_with_each_sources_reasons():
     published = get_profile("published").models
     if not all((snapshot_dir(SHARED_CACHE, s) / "config.json").is_file()
@@ -45,6 +46,7 @@ def test_the_published_plan_projects_the_organisms_work_with_each_sources_reason
     assert cot["fast"]["seconds"] < cot["faithful"]["seconds"]
 
 
+@pytest.mark.meta  # a pytest --plan process over every claim: make test-meta
 def test_the_plan_prices_splitting_each_sources_units_over_spare_gpus():
     proc, found = plan("tiny", "--plan-gpus", "8")
     assert "on 8 GPUs (xdist -n 8)" in proc.stdout
