@@ -125,6 +125,13 @@ def fire_once(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
         if s.forward >= len(refs) or s.layer >= len(blocks):
             raise ValueError(f"a site at forward {s.forward}, block {s.layer} is outside the run "
                              f"({len(refs)} forwards, {len(blocks)} blocks)")
+        rows, positions = refs[s.forward].blocks[s.layer].shape[:2]
+        if (max(s.rows, default=0) >= rows or max(s.positions, default=0) >= positions
+                or min(s.positions, default=0) < -positions):
+            raise ValueError(f"a site at forward {s.forward}, block {s.layer}, rows "
+                             f"{list(s.rows)}, positions {list(s.positions)} is outside that "
+                             f"forward ({rows} rows, {positions} positions): the run did not make "
+                             f"the forward its sites describe")
     edited = sorted({s.forward for s in sites})
     # A forward whose every value is already there (a copy where clean and corrupted agree) is
     # still checked, but cannot show a write happened; at least one forward must.

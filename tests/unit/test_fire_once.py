@@ -105,3 +105,8 @@ def test_a_run_with_more_forwards_than_the_capture_fails(model):
     result = fire_once(model, model.transformer.h, model.lm_head, run,
                        lambda refs: [Site(0, 0, (1,), (2,), VALUE)])
     assert not result.untouched_identical
+
+
+def test_a_site_outside_the_forward_names_the_forward_it_expected(model):
+    with pytest.raises(ValueError, match="outside that forward .2 rows, 5 positions."):
+        check(model, (0, 1, 2), (0, 2, 2))
