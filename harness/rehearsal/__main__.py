@@ -12,7 +12,6 @@ test reaches a verdict. Either fails on any test that errors or fails."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -49,8 +48,9 @@ def main() -> None:
                         help="sources run at once (default: the CPU count on the CPU, where "
                              "each runs on one thread; 1 on CUDA, one GPU)")
     parser.add_argument("--budget", type=int, default=None,
-                        help="seconds for each mode's pass, the build not counted (default: 240 on "
-                             "the CPU, 150 on CUDA)")
+                        help="seconds for each pass, the build not counted (default: "
+                             f"{Setting.for_device('cpu').budget_s} on the CPU, "
+                             f"{Setting.for_device('cuda').budget_s} on CUDA)")
     args = parser.parse_args()
     if args.device == "cuda":
         import torch
@@ -66,9 +66,8 @@ def main() -> None:
         setting = replace(setting, modes=tuple(args.modes))
     if args.audit:
         setting = replace(setting, audit=args.audit)
-    jobs = args.jobs or (os.cpu_count() or 1 if setting.device == "cpu" else 1)
-    budget = args.budget or (240 if setting.device == "cpu" else 150)
-    summary = rehearse(args.sources, setting, args.published_cache, args.out, budget, jobs)
+    summary = rehearse(args.sources, setting, args.published_cache, args.out,
+                       args.budget or setting.budget_s, args.jobs or setting.jobs)
     if summary["ok"] is None:
         print(f"rehearsal skipped: {summary['skipped']}")
         return

@@ -73,16 +73,22 @@ class Setting:
     decode_cap: int | None
     audit: str  # "inline": the timed runs under the device audit; "separate": a pass of its own
     # after them, at the rehearsal profile's sizes; "none"
+    budget_s: int  # each pass's seconds, the build not counted
 
     @property
     def separate_audit(self) -> bool:
         return self.audit == "separate"
 
+    @property
+    def jobs(self) -> int:
+        """Sources run at once: one per CPU on the CPU (each on one thread), one on a GPU."""
+        return (os.cpu_count() or 1) if self.device == "cpu" else 1
+
     @classmethod
     def for_device(cls, device: str) -> "Setting":
         if device == "cpu":
-            return cls("cpu", False, False, ("faithful",), None, "inline")
-        return cls(device, True, True, ("fast", "faithful"), FULL_SIZE_DECODE_CAP, "separate")
+            return cls("cpu", False, False, ("faithful",), None, "inline", 240)
+        return cls(device, True, True, ("fast", "faithful"), FULL_SIZE_DECODE_CAP, "separate", 150)
 
     def dry_run(self, decode_cap: int) -> "Setting":
         """This setting's code path on the CPU, narrowed, with decode steps capped at
@@ -184,16 +190,16 @@ def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: P
 
             def one(name: str, mode: str, deadline: float, audit: bool) -> None:
                 left = int(deadline - time.perf_counter())
-                label = "audit" if audit and setting.separate_audit else mode
+                audit_pass = audit and setting.separate_audit
                 if left < MIN_SOURCE_SECONDS:
-                    summary["not_run"].append(f"{name} ({label}): {left} s of the {budget} s "
-                                              "budget left")
+                    summary["not_run"].append(f"{name} ({'audit' if audit_pass else mode}): "
+                                              f"{left} s of the {budget} s budget left")
                     return
                 # The separate audit pass is short: the rehearsal profile's own sizes.
-                sizes = setting.published_sizes and not (audit and setting.separate_audit)
-                run = run_source(name, cache, profile, Path(tmp), left, mode, dtype, sizes,
-                                 setting.decode_cap, audit)
-                if audit and setting.separate_audit:
+                run = run_source(name, cache, profile, Path(tmp), left, mode, dtype,
+                                 setting.published_sizes and not audit_pass, setting.decode_cap,
+                                 audit)
+                if audit_pass:
                     summary["audit"][name] = run
                 else:
                     summary["sources"].setdefault(name, {})[mode] = run

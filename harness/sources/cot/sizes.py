@@ -9,6 +9,9 @@ from harness.sources.cot.task import PAIRED_PROBLEMS, PROBLEMS
 QWEN3_DEPTH = 36
 ORGANISM_DEPTH = 6
 SCREEN = (4, 10, 16, 22, 26, 30, 34)  # §7's product-layer screen
+# The sizes that cap how many tokens a step decodes.
+DECODE_CAPS = ("baseline_cap", "splice_tokens", "inject_cap", "cue_window", "donor_cap",
+               "continuation_cap")
 
 
 @dataclass(frozen=True)
@@ -37,15 +40,12 @@ class CotSizes:
     @property
     def longest_decode(self) -> int:
         """The largest number of tokens any step decodes."""
-        return max(self.baseline_cap, self.splice_tokens, self.inject_cap, self.cue_window,
-                   self.donor_cap, self.continuation_cap)
+        return max(getattr(self, name) for name in DECODE_CAPS)
 
     def decode_capped(self, tokens: int) -> "CotSizes":
         """These sizes with every decode step stopping at `tokens` at most (the full-size CUDA
         rehearsal, whose random weights would decode every step to its published cap)."""
-        return replace(self, **{name: min(getattr(self, name), tokens) for name in (
-            "baseline_cap", "splice_tokens", "inject_cap", "cue_window", "donor_cap",
-            "continuation_cap")})
+        return replace(self, **{name: min(getattr(self, name), tokens) for name in DECODE_CAPS})
 
     def at_depth(self, depth: int) -> "CotSizes":
         """These sizes on a model `depth` layers deep: every layer at the same relative depth as

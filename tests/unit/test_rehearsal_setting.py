@@ -1,0 +1,24 @@
+"""The rehearsal's settings: the CUDA one runs one source at a time on its GPU, the CPU one a
+source per core; the CUDA dry run keeps the CUDA path on the CPU (issue 26)."""
+from __future__ import annotations
+
+import os
+
+from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting
+
+
+def test_the_cuda_rehearsal_runs_one_source_at_a_time_at_full_size():
+    cuda = Setting.for_device("cuda")
+    assert cuda.jobs == 1 and cuda.full_size and cuda.published_sizes
+    assert cuda.decode_cap == FULL_SIZE_DECODE_CAP and cuda.separate_audit
+
+
+def test_the_cpu_rehearsal_runs_a_source_per_core_under_the_audit():
+    cpu = Setting.for_device("cpu")
+    assert cpu.jobs == (os.cpu_count() or 1) and not cpu.full_size and cpu.audit == "inline"
+
+
+def test_the_dry_run_keeps_the_cuda_path_on_the_cpu_narrowed():
+    dry = Setting.for_device("cuda").dry_run(8)
+    assert (dry.device, dry.full_size, dry.decode_cap) == ("cpu", False, 8)
+    assert dry.published_sizes and dry.modes == ("fast", "faithful") and dry.separate_audit
