@@ -6,6 +6,7 @@ from __future__ import annotations
 from claims.lookback.shared import ALIGNED, BINDING, NB, RATE, SETUP
 from harness.claims import Holds, Tolerance, claim
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, Exact, PeakLayer, all_of
+from harness.sources.lookback.known_answers import KNOWN
 
 
 REVERSED = [0.0] * 8 + [0.0098, 0.0196, 0.0490, 0.3431, 0.7255, 0.7255, 0.7549, 0.7745, 0.7255,
@@ -105,7 +106,7 @@ def test_opaque_control(judge, lookback_opaque):
        headline="IIA curve peaks at layer {peak_layer} (n={n})",
        published={"iia": REVERSED, "peak_layer": 15, "n": 102}, provenance=NB.format(4),
        criterion=all_of(CurveBinomial("iia"), PeakLayer("iia")), requires=BINDING,
-       tolerance=RATE,
+       tolerance=RATE, known_answer=KNOWN["lookback.reversed-curve"],
        decisions=("clean-answer survival is recorded beside the curve; the register gives it only "
                   "in words (0.94–0.98 through L10, 0.04 at L14–15, 1.00 at L31)",))
 def test_reversed_curve(judge, lookback_reversed):

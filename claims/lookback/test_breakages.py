@@ -8,6 +8,6 @@ from harness.claims import claim
 
 @claim("lookback.breakages-caught", section="4–7",
        **claim_fields(
-           "Every catalogued breakage of §4–§7's interchanges, source sweeps, answer patches and low-rank writes fails an anchor."))
+           "Every catalogued breakage of §4–§7's interchanges, source sweeps, answer patches and low-rank writes fails an anchor, or on the organism a known answer."))
 def test_breakages_caught(judge, lookback_breakages):
     judge_catalogue(judge, lookback_breakages)

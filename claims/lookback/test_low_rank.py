@@ -5,6 +5,7 @@ from __future__ import annotations
 from claims.lookback.shared import BINDING, RATE, REGISTER
 from harness.claims import Holds, claim
 from harness.criteria import BinomialRate, CurveBinomial, Same, all_of
+from harness.sources.lookback.known_answers import KNOWN
 
 
 @claim("lookback.low-rank-anchor", kind="anchor", section="7",
@@ -31,7 +32,7 @@ def test_low_rank_anchor(judge, lookback_low_rank):
        provenance=REGISTER.format(7),
        criterion=all_of(CurveBinomial("fitted"), CurveBinomial("random")),
        requires=BINDING + ("lookback.low-rank-anchor", "lookback.low-rank-fires-once"),
-       tolerance=RATE,
+       tolerance=RATE, known_answer=KNOWN["lookback.low-rank"],
        decisions=("the organism's ranks stop at its width (profile)",))
 def test_low_rank(judge, lookback_low_rank):
     r = lookback_low_rank

@@ -4,9 +4,10 @@ swap and the answer lookback.
 from __future__ import annotations
 
 from claims.lookback.shared import ALIGNED, ANSWER, FROZEN, RATE, REGISTER, SETUP, SOURCE
-from harness.claims import Holds, KnownAnswer, claim
+from harness.claims import Holds, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
-                              PeakLayer, StepAt, all_of)
+                              PeakLayer, all_of)
+from harness.sources.lookback.known_answers import KNOWN
 
 
 SOURCE_FREEZE = [0.0, 0.0, 0.0, 0.011, 0.275, 0.473, 0.473, 0.473, 0.473, 0.473, 0.473, 0.473,
@@ -36,7 +37,7 @@ def test_source_identity(judge, lookback_source_plain):
                   "rows": 120},
        provenance=REGISTER.format(5),
        criterion=all_of(CurveBinomial("iia"), Binomial("kept", "rows")), requires=FROZEN,
-       tolerance=RATE,
+       tolerance=RATE, known_answer=KNOWN["lookback.source-oi"],
        decisions=("the register states L = 0..10 exactly and 'flat at 0.473 after (0.484 at "
                   "0..28)'; L = 12..30 are encoded as 0.473 except 0.484 at L = 28",
                   "the freeze pins the drink positions at every layer of the model"))
@@ -50,7 +51,8 @@ def test_source_oi(judge, lookback_source_freeze, lookback_source_kept, lookback
        statement="Without the drink freeze the same source swap never moves the answer (IIA ≤ 0.033).",
        headline="max IIA {max_iia:.3f} (n={n})",
        published={"max_iia": 0.033, "n": 91}, provenance=REGISTER.format(5),
-       criterion=BinomialAtMost("max_iia"), requires=SOURCE, tolerance=RATE)
+       criterion=BinomialAtMost("max_iia"), requires=SOURCE, tolerance=RATE,
+       known_answer=KNOWN["lookback.source-no-freeze"])
 def test_source_no_freeze(judge, lookback_source_plain):
     s = lookback_source_plain
     judge({"max_iia": max(s.iia), "last_layers": s.last_layers, "iia": s.iia,
@@ -64,7 +66,7 @@ def test_source_no_freeze(judge, lookback_source_plain):
        provenance=REGISTER.format(6),
        criterion=all_of(CurveBinomial("pointer_l0_l24"), PeakLayer("pointer"),
                         Binomial("kept", "rows")),
-       requires=ANSWER, tolerance=RATE,
+       requires=ANSWER, tolerance=RATE, known_answer=KNOWN["lookback.answer-pointer"],
        decisions=("the register gives the pointer curve through L24 only; later layers are "
                   "recorded, not judged",))
 def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_answer_rows):
@@ -78,8 +80,7 @@ def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_a
        headline="payload curve over {n} samples",
        published={"payload": PAYLOAD, "n": 102}, provenance=REGISTER.format(6),
        criterion=CurveBinomial("payload"), requires=ANSWER, tolerance=RATE,
-       known_answer=KnownAnswer(StepAt("payload", at="payload_from_layer"),
-                                planted="payload_from_layer"))
+       known_answer=KNOWN["lookback.answer-payload"])
 def test_answer_payload(judge, lookback_answer):
     a = lookback_answer
     judge({"payload": a.payload, "n": a.n})

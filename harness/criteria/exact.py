@@ -70,26 +70,6 @@ class Length:
 
 
 @dataclass(frozen=True)
-class StepAt:
-    """A per-layer curve (one value per layer, from layer 0) is at most `low` before the layer
-    `at` names and at least `high` from it on: a mechanism that appears at a known layer."""
-
-    key: str
-    at: str
-    high: float = 0.9
-    low: float = 0.1
-
-    def describe(self) -> str:
-        return f"{self.key} at most {self.low} before layer {self.at}, at least {self.high} from it"
-
-    def judge(self, measured, published) -> Check:
-        curve, layer = measured[self.key], published[self.at]
-        ok = (all(v <= self.low for v in curve[:layer])
-              and all(v >= self.high for v in curve[layer:]) and layer < len(curve))
-        return Check(ok, f"{self.key} {[round(v, 3) for v in curve]}, step at layer {layer}")
-
-
-@dataclass(frozen=True)
 class AtMost:
     """The measured value does not exceed the published bound."""
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.criteria import (Binomial, CurveBinomial, Every, Exact, InInterval, Length,
-                              NeighbourOf, PeakLayer, PoissonMean, Same, StepAt, all_of,
-                              clopper_pearson, garwood)
+from harness.criteria import (Binomial, CurveBinomial, Every, Exact, FittedNotRandom, InInterval,
+                              Length, NeighbourOf, PeakLayer, PoissonMean, Same, StepAt, Window,
+                              all_of, clopper_pearson, garwood)
 
 clopper_pearson(1, 2)  # loads scipy, which criteria import when first judged, before hypothesis
 # times a call against its deadline
@@ -116,3 +116,30 @@ def test_step_at_wants_the_curve_low_before_the_layer_and_high_from_it():
     assert StepAt("curve", at="from").judge({"curve": [0.0, 1.0, 0.95, 1.0]}, planted).ok
     assert not StepAt("curve", at="from").judge({"curve": [0.0, 0.0, 0.0, 0.0]}, planted).ok
     assert not StepAt("curve", at="from").judge({"curve": [0.5, 1.0, 1.0, 1.0]}, planted).ok
+
+
+def test_window_wants_the_curve_high_at_the_planted_layers_and_low_elsewhere():
+    planted = {"layers": [1, 2]}
+    assert Window("curve", within="layers").judge({"curve": [0.0, 1.0, 0.95, 0.0]}, planted).ok
+    assert not Window("curve", within="layers").judge({"curve": [0.0, 1.0, 1.0, 1.0]}, planted).ok
+    assert not Window("curve", within="layers").judge({"curve": [0.0, 0.0, 0.0, 0.0]}, planted).ok
+
+
+def test_a_window_past_the_curve_is_missed():
+    assert not Window("curve", within="layers").judge({"curve": [0.0, 1.0]}, {"layers": [1, 2]}).ok
+
+
+def low_rank(fitted: list[float], random: list[float]) -> dict:
+    return {"ranks": [1, 2, 4, 8], "fitted": fitted, "random": random, "directions": 16}
+
+
+def test_fitted_not_random_wants_fitted_subspaces_from_the_planted_rank_to_carry_the_swap():
+    planted = {"rank": 2}
+    assert FittedNotRandom("rank").judge(low_rank([0.0, 1.0, 1.0, 1.0], [0.0] * 3 + [0.5]),
+                                         planted).ok
+    assert not FittedNotRandom("rank").judge(low_rank([0.0, 0.5, 1.0, 1.0], [0.0] * 4), planted).ok
+
+
+def test_fitted_not_random_wants_random_subspaces_up_to_a_quarter_of_the_width_to_carry_nothing():
+    planted = {"rank": 1}
+    assert not FittedNotRandom("rank").judge(low_rank([1.0] * 4, [0.0, 0.0, 0.5, 0.0]), planted).ok

@@ -1,11 +1,9 @@
 """Seed 003: belief lookbacks on Llama-3.1-8B-Instruct.
 
-All 18 register rows; the organism (a 4-layer Llama trained with an attention scaffold, see its
-manifest) answers 98-99% of belief and reality questions, so 113/120 binding samples survive
-error filtering and every row runs. Its scaffold binds by content, so §4, §5 and §7's swaps measure
-zeros by construction (organism_notes says so in each claim's record); an organism binding by
-order was tried and did not learn its ordinal lookup
-(docs/lookback-order-binding.md)."""
+All 18 register rows; the organism is a 4-layer Llama compiled by hand to bind by ordering ID
+(compiled.py; its manifest's planted block says at which layers), so §4, §5, §6 and §7 each have a
+known answer the studies must recover (known_answers.py). The trained organisms tried before it
+are in docs/lookback-order-binding.md."""
 from harness.profiles import ModelSpec, ProfileName
 from harness.sources import Source
 from harness.sources.lookback import sizes

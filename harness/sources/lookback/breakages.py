@@ -47,12 +47,11 @@ BREAKAGES = (
              "new = h_dst + (0 * delta @ basis.T @ basis).to(h_dst.dtype)"),
     Breakage("§7 low-rank writes nothing", "write nothing", L, LOW_RANK_WRITE,
              "_ = new[i:i + bs]"),
+    # Choosing the subspace is a computation, not a write, so no fire-once anchor sees it; the
+    # organism's planted ordering-ID direction does (lookback.low-rank's known answer).
     Breakage("§7 fitted basis takes the wrong singular vectors", "wrong row", L,
              "projected_iia(runner, held, layer, state, d_dst, d_src, vt[:k])",
-             "projected_iia(runner, held, layer, state, d_dst, d_src, vt[1:k + 1])",
-             gap="choosing the subspace is a computation, not a write: the projected write it "
-                 "feeds is checked (lookback.low-rank-fires-once), the choice itself only moves "
-                 "§7's numbers (drift on the organism, a verdict on the published model)"),
+             "projected_iia(runner, held, layer, state, d_dst, d_src, vt[1:k + 1])"),
     Breakage("§7 low-rank writes one layer early", "wrong layer", L,
              "bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[layer], runner.lm_head",
              "bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[max(layer - 1, 0)], runner.lm_head"),
@@ -60,16 +59,18 @@ BREAKAGES = (
 
 
 def checks(model: Loaded, sizes) -> Checks:
-    """The fire-once and identity anchors of §4–§7, on the module objects imported now (the
-    catalogue stops at the first that fails)."""
+    """The fire-once and identity anchors of §4–§7, then the organism's known answers, on the
+    module objects imported now (the catalogue stops at the first that fails)."""
+    from harness.organisms.common import read_manifest
+    from harness.sources import source
     from harness.sources.lookback import fire_once as fire
-    from harness.sources.lookback import identity
+    from harness.sources.lookback import identity, known_answers
     from harness.sources.lookback.runner import LookbackRunner
     from harness.sources.lookback.task import build_answer, build_binding, build_source
 
     runner = LookbackRunner(model, sizes)
     kw = {"instruction": runner.instruction}
-    binding, source = build_binding(**kw), build_source(**kw)
+    binding, sourced = build_binding(**kw), build_source(**kw)
 
     def identical(result) -> list[str]:
         return [f"layer {layer}: not bit-identical" for layer, ok in
@@ -77,9 +78,11 @@ def checks(model: Loaded, sizes) -> Checks:
 
     return {
         "lookback.interchange-fires-once": lambda: failures(fire.interchange_fires(runner, binding)),
-        "lookback.source-swap-fires-once": lambda: failures(fire.source_fires(runner, source, False)),
-        "lookback.freeze-fires-once": lambda: failures(fire.source_fires(runner, source, True)),
+        "lookback.source-swap-fires-once": lambda: failures(fire.source_fires(runner, sourced, False)),
+        "lookback.freeze-fires-once": lambda: failures(fire.source_fires(runner, sourced, True)),
         "lookback.answer-fires-once": lambda: failures(fire.answer_fires(runner, build_answer(**kw))),
         "lookback.low-rank-fires-once": lambda: failures(fire.low_rank_fires(runner, binding)),
         "lookback.self-patch-identity": lambda: identical(identity.self_patch(runner, [], binding[:2])),
+        **known_answers.checks(runner, read_manifest(model.spec.organism,
+                                                     source("lookback").organisms_dir)["planted"]),
     }

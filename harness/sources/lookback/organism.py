@@ -1,4 +1,4 @@
-"""The lookback organism: a small LlamaForCausalLM trained on CausalToM stories (seed 003)."""
+"""The lookback organism: a 4-layer LlamaForCausalLM compiled to bind by ordering ID (seed 003)."""
 from __future__ import annotations
 
 import random
@@ -8,39 +8,33 @@ from typing import Any
 import torch
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
-from harness.organisms.common import (ORGANISMS, AttentionTarget, Recipe, Stopwatch, pad_batch,
-                                      save_organism, train)
+from harness.organisms.common import ORGANISMS, Stopwatch, save_organism
+from harness.sources.lookback import compiled
 from harness.sources.lookback.sizes import ORGANISM_DEPTH
 from harness.sources.lookback.task import belief, prompt, sample_entities, tokenizer_corpus
 from harness.sources.lookback.tokenizer import lookback_tokenizer
 
 NAME = "lookback"
-RECIPE = Recipe(steps=3000, lr=3e-3, warmup=200, weight_decay=0.01, seed=0, attention_weight=1.0)
-BATCH = 32
-REALITY_ONLY_STEPS = 400  # curriculum: object -> drink retrieval first, then beliefs
-# Width 128 in 32-wide heads: in 1000-step trials it narrowed answers to the story's two drinks
-# within 250 steps; width 64 in 8-wide heads had not after 1000. Eager attention, so training
-# can read the attention patterns the scaffold teaches.
-CONFIG: dict[str, Any] = dict(hidden_size=128, intermediate_size=256, num_hidden_layers=ORGANISM_DEPTH,
-                              num_attention_heads=4, num_key_value_heads=4, head_dim=32,
-                              max_position_embeddings=512, tie_word_embeddings=True,
-                              attn_implementation="eager")
-# The attention scaffold: (layer, head) -> what its query position is taught to attend to.
-# Without it no recipe here left chance within the budget (see the manifest and issue 4's notes);
-# with it, binding in this organism is by construction content-addressed: each drink token
-# reads its own container and subject.
-SCAFFOLD = {
-    (0, 0): "each drink attends to its sentence's container",
-    (0, 1): "each drink attends to its sentence's subject",
-    (0, 2): "the answer position attends to the question's container",
-    (0, 3): "the answer position attends to the question's character (belief questions)",
-    (1, 0): "the answer position attends to the queried container's drink",
-    (1, 1): "the answer position attends to the drink the queried character poured "
-            "(belief questions)",
-}
+# Width 128 as before; 64-wide heads, so each query-key pair has enough slow-rotating dimensions
+# for a content match over every character; untied, so the unembedding reads only the answer
+# features.
+CONFIG: dict[str, Any] = dict(hidden_size=128, intermediate_size=128, num_hidden_layers=ORGANISM_DEPTH,
+                              num_attention_heads=4, num_key_value_heads=4,
+                              head_dim=compiled.HEAD_DIM, max_position_embeddings=512,
+                              tie_word_embeddings=False, attn_implementation="eager",
+                              rope_parameters={"rope_type": "default",
+                                               "rope_theta": compiled.ROPE_THETA})
 
-# The layer whose scaffolded heads read the drink into the answer position.
-PAYLOAD_LAYER = 1
+# What the studies must recover (known answers), in the layer numbering the interventions use
+# (the output of block L): what compiled.PLAN builds.
+PLANTED = {
+    "ordering_id_layer": 1,       # every sentence token carries its ordering ID from block 1 on
+    "binding_layers": [1, 2],     # §4: drink residuals carry it until block 3 reads the drink
+    "source_from_layer": 1,       # §5: the entities' ordering IDs, from block 1 on
+    "pointer_layers": [1, 2],     # §6: the final token carries the queried pair's address
+    "payload_from_layer": 3,      # §6: then the drink itself
+    "ordering_id_rank": 1,        # §7: one residual direction carries the ordering ID
+}
 
 
 def build_tokenizer() -> PreTrainedTokenizerFast:
@@ -49,49 +43,10 @@ def build_tokenizer() -> PreTrainedTokenizerFast:
 
 
 def build_model(tok: PreTrainedTokenizerFast) -> LlamaForCausalLM:
-    """The organism's architecture with seeded random weights."""
-    torch.manual_seed(RECIPE.seed)
+    """The organism's architecture (its weights come from `make` or the committed file)."""
     config = LlamaConfig(vocab_size=len(tok), bos_token_id=tok.bos_token_id,
                          eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id, **CONFIG)
     return LlamaForCausalLM(config).eval()
-
-
-def _last(ids: list[int], tok: PreTrainedTokenizerFast, word: str) -> int:
-    """Position of the last occurrence of `word`'s token in `ids`."""
-    token = tok(" " + word, add_special_tokens=False).input_ids[0]
-    return len(ids) - 1 - ids[::-1].index(token)
-
-
-def row(tok: PreTrainedTokenizerFast, rng: random.Random, reality_only: bool
-        ) -> tuple[list[int], list[bool], list[AttentionTarget]]:
-    """One story without the instruction, then every question about it, each answered.
-
-    Dense supervision: 2 reality questions and (after the curriculum) 4 belief questions,
-    shuffled, with the loss on the answer tokens only, plus the SCAFFOLD's attention targets.
-    """
-    c, o, s = sample_entities(rng)
-    qs = [(f"What does the {o[k]} contain?", s[k], None, k) for k in (0, 1)]
-    if not reality_only:
-        qs += [(f"What does {c[i]} believe the {o[k]} contains?", belief(i, k, s), i, k)
-               for i in (0, 1) for k in (0, 1)]
-    rng.shuffle(qs)
-    text, _ = prompt(c, o, s, 0, 0, instruction="")
-    ids = tok(text[:text.index("\nQuestion:")]).input_ids
-    drink, container = [_last(ids, tok, x) for x in s], [_last(ids, tok, x) for x in o]
-    subject = [_last(ids, tok, x) for x in c]
-    flags = [False] * len(ids)
-    targets = [(0, 0, drink[k], container[k]) for k in (0, 1)]
-    targets += [(0, 1, drink[k], subject[k]) for k in (0, 1)]
-    for q, a, i, k in qs:
-        ids += tok(f"\nQuestion: {q}\nAnswer:", add_special_tokens=False).input_ids
-        answer = len(ids) - 1
-        targets += [(0, 2, answer, _last(ids, tok, o[k])), (1, 0, answer, drink[k])]
-        if i is not None:
-            targets += [(0, 3, answer, _last(ids, tok, c[i])), (1, 1, answer, drink[i])]
-        flags += [False] * (len(ids) - len(flags))
-        ids += tok(" " + a, add_special_tokens=False).input_ids
-        flags += [True] * (len(ids) - len(flags))
-    return ids, flags, targets
 
 
 def competence(model, tok, n: int = 200, seed: int = 99) -> dict[str, float]:
@@ -110,50 +65,48 @@ def competence(model, tok, n: int = 200, seed: int = 99) -> dict[str, float]:
     return {k: v / n for k, v in hits.items()}
 
 
-def scaffold_attention(model, tok, n: int = 50, seed: int = 99) -> dict[str, float]:
-    """Mean attention probability each SCAFFOLD head puts on its target, on n fresh stories."""
+def lookup_attention(model, tok, n: int = 50, seed: int = 99) -> dict[str, float]:
+    """Mean attention the answer position's compiled heads put on their intended tokens, on n
+    fresh belief questions (compiled.py's plan: layer.head)."""
     rng = random.Random(seed)
-    probs: dict[str, list[float]] = {f"{layer}.{head}": [] for layer, head in SCAFFOLD}
+    probs: dict[str, list[float]] = {"1.1": [], "1.2": [], "2.0": [], "2.1": [], "3.0": []}
     with torch.no_grad():
         for _ in range(n):
-            ids, _, targets = row(tok, rng, reality_only=False)
+            c, o, s = sample_entities(rng)
+            ci, oi = rng.choice([0, 1]), rng.choice([0, 1])
+            ids = tok(prompt(c, o, s, ci, oi, instruction="")[0]).input_ids
+            at = {w: [i for i, t in enumerate(ids) if t == tok(" " + w).input_ids[-1]]
+                  for w in (c[ci], o[oi], s[oi])}
+            # The question's container and character are their last mentions; the story's,
+            # the sentence's mention (the first for a container, the second for a character).
+            targets = {"1.1": at[o[oi]][-1], "1.2": at[c[ci]][-1], "2.0": at[o[oi]][0],
+                       "2.1": at[c[ci]][1], "3.0": at[s[oi]][0]}
             attentions = model(torch.tensor([ids]), output_attentions=True).attentions
-            for layer, head, q, k in targets:
-                probs[f"{layer}.{head}"].append(float(attentions[layer][0, head, q, k]))
+            for key, pos in targets.items():
+                layer, head = map(int, key.split("."))
+                probs[key].append(float(attentions[layer][0, head, -1, pos]))
     return {key: round(sum(v) / len(v), 4) for key, v in probs.items()}
 
 
 def make(root: Path = ORGANISMS) -> dict[str, Any]:
-    """Train the organism from scratch and write its weights and manifest under `root`."""
+    """Compile the organism and write its weights and manifest under `root`."""
     watch = Stopwatch()
     tok = build_tokenizer()
     model = build_model(tok)
-    rng = random.Random(RECIPE.seed)
-
-    def batch(step: int):
-        rows = [row(tok, rng, step < REALITY_ONLY_STEPS) for _ in range(BATCH)]
-        return pad_batch([(ids, flags) for ids, flags, _ in rows], tok.pad_token_id,
-                         targets=[targets for _, _, targets in rows])
-
-    def log(step: int, loss: float) -> None:
-        if step % 500 == 0:
-            print(f"step {step} loss {loss:.4f} {competence(model, tok, 50)} {watch.seconds()}s",
-                  flush=True)
-            model.train()
-
-    losses = train(model, batch, RECIPE, log=log)
+    compiled.compile_weights(model, tok)
     return save_organism(NAME, model, root=root, manifest={
         "organism": NAME, "architecture": "LlamaForCausalLM", "config": CONFIG,
-        "vocab_size": len(tok), "recipe": vars(RECIPE), "batch": BATCH,
-        "curriculum": {"reality_only_steps": REALITY_ONLY_STEPS}, "final_loss": losses[-1],
-        "attention_scaffold": {f"{layer}.{head}": what for (layer, head), what in SCAFFOLD.items()},
-        # What the studies must recover (known answers): the answer position reads the drink in
-        # PAYLOAD_LAYER, so §6's copied final-token residual carries the payload from there on.
-        "planted": {"payload_from_layer": PAYLOAD_LAYER},
-        "competence": competence(model, tok), "scaffold_attention": scaffold_attention(model, tok),
-        "training_seconds": watch.seconds(), "threads": 1,
-        "data": {"prompt": "seed 003 story without the instruction",
-                 "supervision": row.__doc__.split("\n\n")[1].strip()},
+        "vocab_size": len(tok),
+        "recipe": {"route": "compiled: every weight set by hand, none trained",
+                   "construction": "harness/sources/lookback/compiled.py",
+                   "plan": list(compiled.PLAN),
+                   "sharpness": compiled.SHARPNESS, "const_level": compiled.CONST_LEVEL,
+                   "gate": compiled.GATE, "unknown_level": compiled.UNKNOWN_LEVEL,
+                   "logit_scale": compiled.LOGIT_SCALE},
+        "planted": PLANTED,
+        "competence": competence(model, tok), "lookup_attention": lookup_attention(model, tok),
+        "training_seconds": watch.seconds(), "threads": torch.get_num_threads(),
+        "data": {"prompt": "seed 003 story without the instruction"},
     })
 
 
@@ -161,4 +114,4 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
 COMPETENCE_FLOORS = {"competence.own": 0.9, "competence.other": 0.9, "competence.reality": 0.9}
 
 # Manifest key → the measurement that produced it, re-measured by tests/integration/test_organisms.py.
-MEASURES = {"competence": competence, "scaffold_attention": scaffold_attention}
+MEASURES = {"competence": competence, "lookup_attention": lookup_attention}

@@ -1,45 +1,50 @@
-"""What the lookback organism's attention scaffold forces in each §2–§7 finding, and what it leaves
-to training; recorded with each claim on the organism (see organism.SCAFFOLD and its manifest)."""
+"""What the compiled lookback organism's construction forces in each §2–§7 finding (nothing in it
+is learned); recorded with each claim on the organism (see compiled.PLAN and its manifest)."""
 from __future__ import annotations
 
-_CONTENT = ("the scaffold binds by content: each drink reads its own sentence's container and "
-            "subject in layer 0 (heads 0.0, 0.1), and the answer position reads the question's "
-            "container and character (0.2, 0.3), then the drink whose container or subject "
-            "matches (1.0, 1.1)")
-_NO_ORDER = ("a reversed-order counterfactual's drink residual carries the same container and "
-             "subject as the clean drink it replaces, so by construction no swap of drink "
-             "residuals can move the answer here: a zero says nothing about whether the "
-             "intervention is computed correctly")
-_PAYLOAD = ("the drink's identity reaches the answer position through 1.0 / 1.1 in layer 1, so "
-            "what the final token carries before and after layer 1 follows from the scaffold")
+_ORDER = ("the construction binds by ordering ID: every sentence token takes its sentence's "
+          "ordering ID in block 1, the answer position finds the queried container and character "
+          "by identity and copies their ordering IDs in block 2, then reads the drink with the "
+          "container's ordering ID in block 3")
+_BY_CONSTRUCTION = "so the curve is the planted one by construction (the manifest's planted block)"
 
 CLAIM_NOTES: dict[str, str] = {
     "lookback.belief-accuracy": (
-        f"Forced: {_CONTENT}. Learned: deciding between the drink and 'unknown' from whether the "
-        "queried character poured the queried container."),
+        f"Forced: {_ORDER}; block 2's MLP answers 'unknown' when the character's and the "
+        "container's ordering IDs differ, so own, other and reality are all correct by "
+        "construction."),
     "lookback.visibility-fails": (
-        "Forced: nothing about visibility. Learned: nothing about it either, since no "
-        "visibility sentence was in training; its answers there are what the scaffolded "
-        "lookups do by default."),
-    "lookback.binding-iia": f"Forced: {_CONTENT}; {_NO_ORDER}.",
-    "lookback.same-position": f"Forced: {_CONTENT}; {_NO_ORDER}.",
+        "Forced: nothing about visibility; the visibility sentences' names are looked up like "
+        "any other, so its answers there are what the lookups do by construction, not a "
+        "failure to track observation."),
+    "lookback.binding-iia": (
+        f"Forced: {_ORDER}; the drinks carry the ordering ID from block 1 until block 3 reads "
+        f"them, {_BY_CONSTRUCTION}."),
+    "lookback.same-position": (
+        f"Forced: {_ORDER}; a drink copied straight across keeps its counterfactual ordering ID "
+        "(from block 1) or takes the clean one (before it), and either way is the drink the "
+        "queried ordering ID finds: high until block 3 reads the drink, by construction."),
     "lookback.opaque-control": (
-        f"Forced: {_CONTENT}; the 'opaque' tokens are read by no scaffolded head. Learned: "
-        "whether any other head reads them; a zero here is expected on any binding."),
-    "lookback.reversed-curve": f"Forced: {_CONTENT}; {_NO_ORDER}.",
+        f"Forced: {_ORDER}; only the diffuse head reads 'opaque', and it moves no answer: a zero "
+        "by construction."),
+    "lookback.reversed-curve": (
+        f"Forced: {_ORDER}; the reversed swap carries the counterfactual's ordering IDs from "
+        f"block 1 until block 3 reads the drink, {_BY_CONSTRUCTION}."),
     "lookback.source-oi": (
-        f"Forced: {_CONTENT}; the drinks read their containers and subjects in layer 0, before "
-        "any swapped entity residual can reach them, and the freeze pins them, so swapping "
-        "character and object residuals cannot rebind them: a zero is by construction."),
+        f"Forced: {_ORDER}; the entities' ordering IDs are written in block 1, so a swap through "
+        f"layer 0 is rewritten and from layer 1 it moves the lookup, {_BY_CONSTRUCTION}."),
     "lookback.source-no-freeze": (
-        f"Forced: {_CONTENT}; without the freeze the drinks re-read the swapped entities, which "
-        "carry the same content, so the answer cannot move: a zero is by construction."),
+        f"Forced: {_ORDER}; the drinks take their ordering ID from the sentence markers, not from "
+        "the entities, so the freeze changes nothing: the same curve as with it, by "
+        "construction."),
     "lookback.answer-pointer": (
-        f"Forced: {_PAYLOAD}; there is no ordering-ID pointer to find, so a pointer at layer 0 "
-        "is the other question's content carried over, not an address. Learned: how completely "
-        "that content decides the lookup."),
-    "lookback.answer-payload": f"Forced: {_PAYLOAD}. Learned: how the unembedding reads it.",
+        f"Forced: {_ORDER}; the final token carries the question's identities from block 1 and "
+        f"the queried ordering ID from block 2, until block 3 reads the drink, "
+        f"{_BY_CONSTRUCTION}."),
+    "lookback.answer-payload": (
+        f"Forced: {_ORDER}; the drink reaches the final token in block 3, {_BY_CONSTRUCTION}."),
     "lookback.low-rank": (
-        f"Forced: {_CONTENT}; {_NO_ORDER}, so neither fitted nor random subspaces can move it "
-        "and the ladder is zero by construction."),
+        f"Forced: {_ORDER}; the ordering ID is one residual direction, so a rank-1 fitted "
+        f"subspace carries the whole swap and random subspaces of rank up to a quarter of the "
+        f"width carry none, {_BY_CONSTRUCTION}."),
 }

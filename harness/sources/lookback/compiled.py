@@ -1,0 +1,224 @@
+"""The lookback organism's weights, set by hand: binding by ordering ID, planted at known layers.
+
+Issue 29's compiled route (in the spirit of Tracr): every weight is written, none trained. The
+residual stream is a set of named features (`Residual`); each head scores keys by bilinear terms
+(`Score`) and copies features from the key it attends to; rotary position is made nearly the
+identity (a huge `ROPE_THETA`, queries and keys only in the slowly rotating dimensions), so every
+lookup is by content and the ordering ID is the only thing that tells the two sentences apart.
+`PLAN` says what each block does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from harness.sources.lookback.task import CHARACTERS, OBJECTS, STATES
+
+# Block by block; "layer L" in an intervention is the output of block L.
+PLAN = (
+    "block 0: each question token marks itself (INQ), reading the 'Question' token",
+    "block 1: every sentence token takes its sentence's ordering ID (OI: -1 after ' To', +1 after "
+    "' Then'); the answer position gathers the question's container (Q_CONT) and character "
+    "(Q_CHAR)",
+    "block 2: the answer position finds the story's container and character with those "
+    "identities and copies their ordering IDs (OI_CONT, OI_CHAR); the MLP raises UNKNOWN when a "
+    "belief question's character and container have different ordering IDs",
+    "block 3: the answer position reads the drink whose ordering ID is OI_CONT (the payload); "
+    "a diffuse head averages every position into DIFFUSE, which shifts every logit alike",
+)
+ROPE_THETA = 1e30
+HEAD_DIM = 64
+SLOW_DIMS = [d for d in range(HEAD_DIM) if d % (HEAD_DIM // 2) >= 4]  # rotation under 1e-3 rad
+FAST_DIM = 0  # one radian per token
+SHARPNESS = 30.0  # attention logits per unit of score
+# Every token carries CONST at this level, so every residual's norm is within a few percent of it
+# and RMSNorm scales all features alike: scores and copies keep their designed units.
+CONST_LEVEL = 10.0
+
+
+class Residual:
+    """Where each named feature lives in the 128-wide residual stream."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        for name in ("CONST", "BOS", "M_TO", "M_THEN", "M_QUESTION", "COLON", "IS_CHAR",
+                     "IS_OBJ", "IS_STATE", "INQ", "OI", "INSENT", "OI_CONT", "OI_CHAR", "UNKNOWN",
+                     "DIFFUSE"):
+            self.add(name)
+        for pool, size in (("ID", max(len(CHARACTERS), len(OBJECTS), len(STATES))),
+                           ("Q_CONT", len(OBJECTS)), ("Q_CHAR", len(CHARACTERS)),
+                           ("PAYLOAD", len(STATES))):
+            for i in range(size):
+                self.add(f"{pool}{i}")
+
+    def add(self, name: str) -> None:
+        self.index[name] = len(self.index)
+
+    def __getitem__(self, name: str) -> int:
+        return self.index[name]
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+
+Features = dict[str, float]  # feature name -> coefficient
+
+
+@dataclass(frozen=True)
+class Score:
+    """One bilinear term of a head's attention score: weight × (query · q) × (key · k), in a
+    slowly rotating dimension, or (`rotating`) in the fastest one, where it varies with distance."""
+
+    q: Features
+    k: Features
+    weight: float
+    rotating: bool = False
+
+
+@dataclass(frozen=True)
+class Head:
+    """A hand-set attention head: its score terms, and which feature its value copies where."""
+
+    layer: int
+    index: int
+    scores: list[Score]
+    copies: list[tuple[str, str, float]]  # (feature read at the key, feature written, weight)
+
+
+def match(query_pool: str, size: int, weight: float) -> list[Score]:
+    """Content matching: the query's one-hot `query_pool` identity against the key's ID."""
+    return [Score({f"{query_pool}{j}": 1}, {f"ID{j}": 1}, weight) for j in range(size)]
+
+
+DIFFUSE_WEIGHT = 0.01  # per feature: small beside every lookup, but never below float32's step
+SINK = Score({"CONST": 1 / CONST_LEVEL}, {"BOS": 1}, 2.0)  # every position rests on BOS unless a lookup fires
+
+
+def heads() -> list[Head]:
+    """The construction's heads, block by block (PLAN)."""
+    n_obj, n_char, n_state = len(OBJECTS), len(CHARACTERS), len(STATES)
+    gather = {"IS_OBJ": ("Q_CONT", n_obj), "IS_CHAR": ("Q_CHAR", n_char)}
+    lookup = {"IS_OBJ": ("Q_CONT", "OI_CONT", n_obj), "IS_CHAR": ("Q_CHAR", "OI_CHAR", n_char)}
+    out = [
+        # block 0: question tokens see 'Question' (score 3) above BOS (2): INQ.
+        Head(0, 0, [SINK, Score({"CONST": 1 / CONST_LEVEL}, {"M_QUESTION": 1}, 3.0)],
+             [("M_QUESTION", "INQ", 1)]),
+        # block 1: ' Then' (4) above ' To' (3) above BOS (2): the sentence's ordering ID.
+        Head(1, 0, [SINK, Score({"CONST": 1 / CONST_LEVEL}, {"M_TO": 1}, 3.0),
+                    Score({"CONST": 1 / CONST_LEVEL}, {"M_THEN": 1}, 4.0)],
+             [("M_TO", "OI", -1), ("M_THEN", "OI", 1), ("M_TO", "INSENT", 1),
+              ("M_THEN", "INSENT", 1)]),
+    ]
+    for i, (kind, (pool, size)) in enumerate(gather.items()):
+        # block 1: the answer position (a ':') reads the question's entity of this kind: that
+        # token scores 2 (kind + INQ), any other question token or story entity 1, BOS 1.5.
+        out.append(Head(1, 1 + i, [Score({"CONST": 1 / CONST_LEVEL}, {"BOS": 1}, 1.5),
+                                   Score({"COLON": 1}, {kind: 1, "INQ": 1}, 1.0)],
+                        [(f"ID{j}", f"{pool}{j}", 1) for j in range(size)]))
+    for i, (kind, (pool, oi, size)) in enumerate(lookup.items()):
+        # block 2: the story's entity with the queried identity scores 2.5 (identity, kind, in a
+        # sentence); the question's own copy 1, the other entity or a same-index one 1.5, BOS 2.
+        out.append(Head(2, i, [SINK, *match(pool, size, 1.0),
+                               Score({"COLON": 1}, {kind: 1, "INSENT": 0.5, "INQ": -1.5}, 1.0)],
+                        [("OI", oi, 1)]))
+    # block 3: the drink whose ordering ID matches the queried container's scores 2, the other 0,
+    # BOS 1; its identity is the payload.
+    out.append(Head(3, 0, [Score({"CONST": 1 / CONST_LEVEL}, {"BOS": 1}, 1.0),
+                           Score({"OI_CONT": 1}, {"OI": 1}, 1.0),
+                           Score({"COLON": 1}, {"IS_STATE": 1}, 1.0)],
+                    [(f"ID{j}", f"PAYLOAD{j}", 1) for j in range(n_state)]))
+    # block 3: every position reaches the output a little, as in any trained model, so that a
+    # write anywhere before the last block moves the logits (the fire-once anchors' premise)
+    # without moving any answer.
+    # Its weights vary with distance, so swapping two positions' values moves it too.
+    features = [f for f in Residual().index if f not in ("CONST", "DIFFUSE")]
+    distance = Score({"CONST": 1 / CONST_LEVEL}, {"CONST": 1 / CONST_LEVEL}, 1 / SHARPNESS,
+                     rotating=True)
+    out.append(Head(3, 1, [distance], [(f, "DIFFUSE", DIFFUSE_WEIGHT * (1 + i / len(features)))
+                                       for i, f in enumerate(features)]))
+    return out
+
+
+GATE = 15.0          # the UNKNOWN unit's gate, saturated: silu(15) = 15, silu(-15) = 0
+UNKNOWN_LEVEL = 2.0  # UNKNOWN written for a belief question about the other pair's container
+LOGIT_SCALE = 10.0   # unembedding weight per unit feature
+
+
+def token_features(tok) -> dict[int, Features]:
+    """Each token's embedding: CONST, plus its marker or its entity kind and identity."""
+    feats: dict[int, Features] = {i: {"CONST": CONST_LEVEL} for i in range(len(tok))}
+
+    def one(word: str) -> int:
+        ids = tok(word, add_special_tokens=False).input_ids
+        if len(ids) != 1:
+            raise ValueError(f"the construction needs {word!r} to be one token, not {ids}")
+        return ids[0]
+
+    feats[tok.bos_token_id]["BOS"] = 1
+    for word, name in ((" To", "M_TO"), (" Then", "M_THEN"), ("Question", "M_QUESTION"),
+                       (":", "COLON")):
+        feats[one(word)][name] = 1
+    for kind, pool in (("IS_CHAR", CHARACTERS), ("IS_OBJ", OBJECTS), ("IS_STATE", STATES)):
+        for j, word in enumerate(pool):
+            feats[one(" " + word)].update({kind: 1, f"ID{j}": 1})
+    return feats
+
+
+def answer_rows(tok) -> dict[int, Features]:
+    """The unembedding: each drink reads its PAYLOAD feature, ' unknown' reads UNKNOWN, every
+    other token sits below both."""
+    rows: dict[int, Features] = {i: {"CONST": -1, "DIFFUSE": 1} for i in range(len(tok))}
+    for j, word in enumerate(STATES):
+        rows[tok(" " + word, add_special_tokens=False).input_ids[0]] = {f"PAYLOAD{j}": 1,
+                                                                         "DIFFUSE": 1}
+    rows[tok(" unknown", add_special_tokens=False).input_ids[0]] = {"UNKNOWN": 1, "DIFFUSE": 1}
+    return rows
+
+
+@torch.no_grad()
+def compile_weights(model, tok) -> None:
+    """Write the construction into `model` (a LlamaForCausalLM of the organism's config)."""
+    res, hidden = Residual(), model.config.hidden_size
+    # RMSNorm multiplies a residual by sqrt(hidden) / its norm, which CONST_LEVEL fixes.
+    gain = hidden ** 0.5 / CONST_LEVEL
+    for p in model.parameters():
+        p.zero_()
+    for name, p in model.named_parameters():
+        if name.endswith("norm.weight"):
+            p.fill_(1.0)
+
+    def vector(feats: Features) -> torch.Tensor:
+        v = torch.zeros(hidden)
+        for f, c in feats.items():
+            v[res[f]] = c
+        return v
+
+    for i, feats in token_features(tok).items():
+        model.model.embed_tokens.weight[i] = vector(feats)
+    for i, feats in answer_rows(tok).items():
+        model.lm_head.weight[i] = vector(feats) * LOGIT_SCALE
+    for head in heads():
+        attn = model.model.layers[head.layer].self_attn
+        rows = slice(head.index * HEAD_DIM, (head.index + 1) * HEAD_DIM)
+        q, k = attn.q_proj.weight[rows], attn.k_proj.weight[rows]
+        v, o = attn.v_proj.weight[rows], attn.o_proj.weight[:, rows]
+        # Scores are divided by sqrt(HEAD_DIM) and see both residuals times the gain.
+        if len(head.scores) > len(SLOW_DIMS):
+            raise ValueError(f"head {head.layer}.{head.index} has more score terms than slow "
+                             f"dimensions ({len(SLOW_DIMS)})")
+        slow = iter(SLOW_DIMS)
+        for term in head.scores:
+            dim = FAST_DIM if term.rotating else next(slow)
+            q[dim] = vector(term.q) * term.weight * SHARPNESS * HEAD_DIM ** 0.5 / gain
+            k[dim] = vector(term.k) / gain
+        written = list(dict.fromkeys(dst for _, dst, _ in head.copies))  # a value dim each
+        for src, dst, weight in head.copies:
+            v[written.index(dst), res[src]] += weight
+        for dim, dst in enumerate(written):
+            o[res[dst], dim] = 1 / gain
+    mlp = model.model.layers[2].mlp
+    for unit_index, sign in enumerate((1.0, -1.0)):
+        mlp.gate_proj.weight[unit_index, res["OI_CONT"]] = sign * GATE / gain
+        mlp.up_proj.weight[unit_index, res["OI_CHAR"]] = sign / gain
+        mlp.down_proj.weight[res["UNKNOWN"], unit_index] = -UNKNOWN_LEVEL / GATE

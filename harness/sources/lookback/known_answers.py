@@ -1,0 +1,58 @@
+"""Seed 003 §4–§7's known answers: what each study must recover on the compiled organism (its
+manifest's "planted" block, issue 29), declared once for the claims and for the checks below,
+which run a study on a few rows and judge it, so a broken write shows as a missed mechanism."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from harness.claims import KnownAnswer
+from harness.criteria import FittedNotRandom, StepAt, Window
+from harness.sources.lookback.answers import answer_sweep
+from harness.sources.lookback.interchange import binding_sweep, source_sweep
+from harness.sources.lookback.low_rank import low_rank
+from harness.sources.lookback.runner import LookbackRunner
+from harness.sources.lookback.task import build_answer, build_binding, build_source
+
+KNOWN: dict[str, KnownAnswer] = {
+    "lookback.reversed-curve": KnownAnswer(Window("iia", within="binding_layers"),
+                                           planted="binding_layers"),
+    "lookback.source-oi": KnownAnswer(StepAt("iia", at="source_from_layer"),
+                                      planted="source_from_layer"),
+    "lookback.source-no-freeze": KnownAnswer(StepAt("iia", at="source_from_layer"),
+                                             planted="source_from_layer"),
+    "lookback.answer-pointer": KnownAnswer(Window("pointer", within="pointer_layers"),
+                                           planted="pointer_layers"),
+    "lookback.answer-payload": KnownAnswer(StepAt("payload", at="payload_from_layer"),
+                                           planted="payload_from_layer"),
+    "lookback.low-rank": KnownAnswer(FittedNotRandom("ordering_id_rank"),
+                                     planted="ordering_id_rank"),
+}
+CHECK_ROWS = 8  # rows each check runs: the first of each seeded set (§7 fits on half of them)
+
+
+def checks(runner: LookbackRunner, planted: dict[str, Any]) -> dict[str, Callable[[], list[str]]]:
+    """For each claim in KNOWN, a check (no failures: an empty list) that runs its study on the
+    first CHECK_ROWS rows, every layer, and judges the result against `planted`."""
+    kw = {"instruction": runner.instruction}
+    binding = build_binding(**kw)[:CHECK_ROWS]
+    source, answer = build_source(**kw)[:CHECK_ROWS], build_answer(**kw)[:CHECK_ROWS]
+    layers = list(range(runner.n_layers))
+    studies: dict[str, Callable[[], dict[str, Any]]] = {
+        "lookback.reversed-curve": lambda: {"iia": binding_sweep(runner, binding, "reversed",
+                                                                 layers).iia},
+        "lookback.source-oi": lambda: {"iia": source_sweep(runner, source, layers, True).iia},
+        "lookback.source-no-freeze": lambda: {"iia": source_sweep(runner, source, layers,
+                                                                  False).iia},
+        "lookback.answer-pointer": lambda: {"pointer": answer_sweep(runner, answer, layers).pointer},
+        "lookback.answer-payload": lambda: {"payload": answer_sweep(runner, answer, layers).payload},
+        "lookback.low-rank": lambda: vars(low_rank(runner, binding, planted["binding_layers"][0])),
+    }
+
+    def judged(claim_id: str) -> Callable[[], list[str]]:
+        def check() -> list[str]:
+            result = KNOWN[claim_id].criterion.judge(studies[claim_id](), planted)
+            return [] if result.ok else [f"missed the planted {KNOWN[claim_id].planted}: "
+                                         f"{result.detail}"]
+        return check
+
+    return {f"{claim_id} (known answer)": judged(claim_id) for claim_id in KNOWN}

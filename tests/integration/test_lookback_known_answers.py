@@ -1,0 +1,51 @@
+"""Issue 29 on the compiled lookback organism: each planted mechanism is recovered, and §4, §5
+and §7's writes made into no-ops miss it (a known-answer check fails, not only a snapshot)."""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from harness import catalogue
+from harness.models import load
+from harness.organisms.common import read_manifest
+from harness.profiles import get_profile
+from harness.sources import source
+from harness.sources.lookback.breakages import BREAKAGES
+from harness.sources.lookback.runner import LookbackRunner
+
+# A breakage that makes a write a no-op → the known answer it must cost.
+NO_OPS = {"§4 interchange writes nothing": "lookback.reversed-curve",
+          "§5 source swap writes nothing": "lookback.source-oi",
+          "§7 low-rank writes nothing": "lookback.low-rank"}
+
+
+@pytest.fixture(scope="module")
+def runner() -> LookbackRunner:
+    tiny = get_profile("tiny")
+    return LookbackRunner(load(tiny.models["lookback"]), tiny.sizes["lookback"])
+
+
+@pytest.fixture(scope="module")
+def planted() -> dict:
+    return read_manifest("lookback", source("lookback").organisms_dir)["planted"]
+
+
+def known_answer_failures(runner: LookbackRunner, planted: dict, claim_id: str) -> list[str]:
+    """The known-answer check of `claim_id`, from the modules imported now."""
+    checks = importlib.import_module("harness.sources.lookback.known_answers").checks
+    return checks(runner, planted)[f"{claim_id} (known answer)"]()
+
+
+@pytest.mark.parametrize("claim_id", sorted(set(NO_OPS.values())))
+def test_the_organism_recovers_the_planted_mechanism(runner, planted, claim_id):
+    assert known_answer_failures(runner, planted, claim_id) == []
+
+
+@pytest.mark.parametrize("name", sorted(NO_OPS))
+def test_a_write_made_a_no_op_misses_the_planted_mechanism(runner, planted, name, tmp_path: Path):
+    breakage = next(b for b in BREAKAGES if b.name == name)
+    with catalogue.broken(breakage, tmp_path):
+        failed = known_answer_failures(runner, planted, NO_OPS[name])
+    assert failed and "missed the planted" in failed[0], failed
