@@ -1,18 +1,14 @@
 """The lookback organism's weights, set by hand: binding by ordering ID, planted at known layers.
 
-Issue 29's compiled route (in the spirit of Tracr): every weight is written, none trained. The
-residual stream is a set of named features (`Residual`); each head scores keys by bilinear terms
-(`Score`) and copies features from the key it attends to; rotary position is made nearly the
-identity (a huge `ROPE_THETA`, queries and keys only in the slowly rotating dimensions), so every
-lookup is by content and the ordering ID is the only thing that tells the two sentences apart.
-`PLAN` says what each block does.
+Issue 29's compiled route (in the spirit of Tracr), through harness.organisms.compiler: every
+weight is written, none trained. Every lookup is by content, so the ordering ID is the only thing
+that tells the two sentences apart. `PLAN` says what each block does.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import torch
 
+from harness.organisms.compiler import Construction, Features, Head, Residual, Score, gain, write
 from harness.sources.lookback.task import CHARACTERS, OBJECTS, STATES
 
 # Block by block; "layer L" in an intervention is the output of block L.
@@ -29,61 +25,23 @@ PLAN = (
 )
 ROPE_THETA = 1e30
 HEAD_DIM = 64
-SLOW_DIMS = [d for d in range(HEAD_DIM) if d % (HEAD_DIM // 2) >= 4]  # rotation under 1e-3 rad
-FAST_DIM = 0  # one radian per token
+SLOW_FROM = 4  # rotary pairs from here turn under 1e-3 rad over a prompt
+FAST_PAIR = 0  # one radian per token
 SHARPNESS = 30.0  # attention logits per unit of score
-# Every token carries CONST at this level, so every residual's norm is within a few percent of it
-# and RMSNorm scales all features alike: scores and copies keep their designed units.
 CONST_LEVEL = 10.0
+GATE = 15.0          # the UNKNOWN unit's gate, saturated: silu(15) = 15, silu(-15) = 0
+UNKNOWN_LEVEL = 2.0  # UNKNOWN written for a belief question about the other pair's container
+LOGIT_SCALE = 10.0   # unembedding weight per unit feature
 
 
-class Residual:
-    """Where each named feature lives in the 128-wide residual stream."""
-
-    def __init__(self) -> None:
-        self.index: dict[str, int] = {}
-        for name in ("CONST", "BOS", "M_TO", "M_THEN", "M_QUESTION", "COLON", "IS_CHAR",
-                     "IS_OBJ", "IS_STATE", "INQ", "OI", "INSENT", "OI_CONT", "OI_CHAR", "UNKNOWN",
-                     "DIFFUSE"):
-            self.add(name)
-        for pool, size in (("ID", max(len(CHARACTERS), len(OBJECTS), len(STATES))),
-                           ("Q_CONT", len(OBJECTS)), ("Q_CHAR", len(CHARACTERS)),
-                           ("PAYLOAD", len(STATES))):
-            for i in range(size):
-                self.add(f"{pool}{i}")
-
-    def add(self, name: str) -> None:
-        self.index[name] = len(self.index)
-
-    def __getitem__(self, name: str) -> int:
-        return self.index[name]
-
-    def __len__(self) -> int:
-        return len(self.index)
-
-
-Features = dict[str, float]  # feature name -> coefficient
-
-
-@dataclass(frozen=True)
-class Score:
-    """One bilinear term of a head's attention score: weight × (query · q) × (key · k), in a
-    slowly rotating dimension, or (`rotating`) in the fastest one, where it varies with distance."""
-
-    q: Features
-    k: Features
-    weight: float
-    rotating: bool = False
-
-
-@dataclass(frozen=True)
-class Head:
-    """A hand-set attention head: its score terms, and which feature its value copies where."""
-
-    layer: int
-    index: int
-    scores: list[Score]
-    copies: list[tuple[str, str, float]]  # (feature read at the key, feature written, weight)
+def residual() -> Residual:
+    """The organism's features: markers, kinds, one identity per entity index, the lookups'
+    results, the answer's."""
+    pools = (("ID", max(len(CHARACTERS), len(OBJECTS), len(STATES))), ("Q_CONT", len(OBJECTS)),
+             ("Q_CHAR", len(CHARACTERS)), ("PAYLOAD", len(STATES)))
+    return Residual(["CONST", "BOS", "M_TO", "M_THEN", "M_QUESTION", "COLON", "IS_CHAR", "IS_OBJ",
+                     "IS_STATE", "INQ", "OI", "INSENT", "OI_CONT", "OI_CHAR", "UNKNOWN", "DIFFUSE"]
+                    + [f"{pool}{i}" for pool, size in pools for i in range(size)])
 
 
 def match(query_pool: str, size: int, weight: float) -> list[Score]:
@@ -132,17 +90,12 @@ def heads() -> list[Head]:
     # write anywhere before the last block moves the logits (the fire-once anchors' premise)
     # without moving any answer.
     # Its weights vary with distance, so swapping two positions' values moves it too.
-    features = [f for f in Residual().index if f not in ("CONST", "DIFFUSE")]
+    features = [f for f in residual().index if f not in ("CONST", "DIFFUSE")]
     distance = Score({"CONST": 1 / CONST_LEVEL}, {"CONST": 1 / CONST_LEVEL}, 1 / SHARPNESS,
-                     rotating=True)
+                     rotating=FAST_PAIR)
     out.append(Head(3, 1, [distance], [(f, "DIFFUSE", DIFFUSE_WEIGHT * (1 + i / len(features)))
                                        for i, f in enumerate(features)]))
     return out
-
-
-GATE = 15.0          # the UNKNOWN unit's gate, saturated: silu(15) = 15, silu(-15) = 0
-UNKNOWN_LEVEL = 2.0  # UNKNOWN written for a belief question about the other pair's container
-LOGIT_SCALE = 10.0   # unembedding weight per unit feature
 
 
 def token_features(tok) -> dict[int, Features]:
@@ -176,49 +129,21 @@ def answer_rows(tok) -> dict[int, Features]:
     return rows
 
 
+def construction(tok) -> Construction:
+    """The whole construction but block 2's MLP."""
+    return Construction(residual(), token_features(tok), answer_rows(tok), heads(),
+                        const_level=CONST_LEVEL, sharpness=SHARPNESS, logit_scale=LOGIT_SCALE,
+                        slow_from=SLOW_FROM)
+
+
 @torch.no_grad()
 def compile_weights(model, tok) -> None:
-    """Write the construction into `model` (a LlamaForCausalLM of the organism's config)."""
-    res, hidden = Residual(), model.config.hidden_size
-    # RMSNorm multiplies a residual by sqrt(hidden) / its norm, which CONST_LEVEL fixes.
-    gain = hidden ** 0.5 / CONST_LEVEL
-    for p in model.parameters():
-        p.zero_()
-    for name, p in model.named_parameters():
-        if name.endswith("norm.weight"):
-            p.fill_(1.0)
-
-    def vector(feats: Features) -> torch.Tensor:
-        v = torch.zeros(hidden)
-        for f, c in feats.items():
-            v[res[f]] = c
-        return v
-
-    for i, feats in token_features(tok).items():
-        model.model.embed_tokens.weight[i] = vector(feats)
-    for i, feats in answer_rows(tok).items():
-        model.lm_head.weight[i] = vector(feats) * LOGIT_SCALE
-    for head in heads():
-        attn = model.model.layers[head.layer].self_attn
-        rows = slice(head.index * HEAD_DIM, (head.index + 1) * HEAD_DIM)
-        q, k = attn.q_proj.weight[rows], attn.k_proj.weight[rows]
-        v, o = attn.v_proj.weight[rows], attn.o_proj.weight[:, rows]
-        # Scores are divided by sqrt(HEAD_DIM) and see both residuals times the gain.
-        if len(head.scores) > len(SLOW_DIMS):
-            raise ValueError(f"head {head.layer}.{head.index} has more score terms than slow "
-                             f"dimensions ({len(SLOW_DIMS)})")
-        slow = iter(SLOW_DIMS)
-        for term in head.scores:
-            dim = FAST_DIM if term.rotating else next(slow)
-            q[dim] = vector(term.q) * term.weight * SHARPNESS * HEAD_DIM ** 0.5 / gain
-            k[dim] = vector(term.k) / gain
-        written = list(dict.fromkeys(dst for _, dst, _ in head.copies))  # a value dim each
-        for src, dst, weight in head.copies:
-            v[written.index(dst), res[src]] += weight
-        for dim, dst in enumerate(written):
-            o[res[dst], dim] = 1 / gain
-    mlp = model.model.layers[2].mlp
-    for unit_index, sign in enumerate((1.0, -1.0)):
-        mlp.gate_proj.weight[unit_index, res["OI_CONT"]] = sign * GATE / gain
-        mlp.up_proj.weight[unit_index, res["OI_CHAR"]] = sign / gain
-        mlp.down_proj.weight[res["UNKNOWN"], unit_index] = -UNKNOWN_LEVEL / GATE
+    """Write the construction into `model` (a LlamaForCausalLM of the organism's config), then
+    block 2's MLP: UNKNOWN = -OI_CONT x OI_CHAR, from two saturated SwiGLU units."""
+    c = construction(tok)
+    write(model, c)
+    res, g, mlp = c.residual, gain(model, c), model.model.layers[2].mlp
+    for unit, sign in enumerate((1.0, -1.0)):
+        mlp.gate_proj.weight[unit, res["OI_CONT"]] = sign * GATE / g
+        mlp.up_proj.weight[unit, res["OI_CHAR"]] = sign / g
+        mlp.down_proj.weight[res["UNKNOWN"], unit] = -UNKNOWN_LEVEL / GATE

@@ -11,7 +11,7 @@ from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 from harness.organisms.common import ORGANISMS, Stopwatch, save_organism
 from harness.sources.lookback import compiled
 from harness.sources.lookback.sizes import ORGANISM_DEPTH
-from harness.sources.lookback.task import belief, prompt, sample_entities, tokenizer_corpus
+from harness.sources.lookback.task import prompt, sample_entities, tokenizer_corpus
 from harness.sources.lookback.tokenizer import lookback_tokenizer
 
 NAME = "lookback"
