@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from claims.heads.declarations import CONTENT, MACHINERY, MAIN, NB, PROB
 from harness.claims import KnownAnswer, Tolerance, claim
-from harness.criteria import Binomial, CoversPublished, Exact, InInterval, all_of
+from harness.criteria import Binomial, CoversPublished, Every, Exact, InInterval, IsPlanted, all_of
 from harness.sources.heads import readouts as R
 
 RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02489),
@@ -44,6 +44,7 @@ def test_residual_transplant(judge, heads_sweep):
                         InInterval("O_loss", "O_loss_ci"), Binomial("H_correct_before"),
                         Binomial("H_correct_after")),
        requires=MACHINERY + ("heads.residual-identity", "heads.head-identity"), tolerance=PROB,
+       known_answer=KnownAnswer(IsPlanted("site", "retrieval_head"), planted="retrieval_head"),
        decisions=("later studies run at §2's rule's block; where the rule selects none with a "
                   "next block after it, at the profile's smoke-test block if it has one (the "
                   "notebook's RUN_ALL_FAMILIES=False path uses block 31; only the rehearsal's "
@@ -64,6 +65,8 @@ def test_opening_screen(judge, heads_opening, heads_site):
                         InInterval("O_top_loss", "O_top_loss_ci"),
                         Binomial("ordinary_survivors", "deletions")),
        requires=MAIN + ("heads.residual-identity", "heads.head-identity"), tolerance=PROB,
+       # One planted head carries the lookup, so no deletion a block later can move an answer.
+       known_answer=KnownAnswer(Every("ordinary_survivors", "deletions"), planted="retrieval_head"),
        decisions=("which head tops a screen whose intervals include zero is recorded, not judged; "
                   "the judged finding is the size of the largest loss and the survival count",
                   "survival is judged per (family, head) deletion: 32 × 16 = 512"))

@@ -4,11 +4,12 @@ from harness.criteria.exact import AtMost, Every, Exact, Length, Recorded, Same
 from harness.criteria.intervals import (Binomial, BinomialAtMost, BinomialRate, CoversPublished,
                                         CurveBinomial, InInterval, NeighbourOf, PeakLayer,
                                         PoissonMean, clopper_pearson, garwood, published_interval)
-from harness.criteria.planted import FittedNotRandom, StepAt, Window
+from harness.criteria.planted import FittedNotRandom, IsPlanted, StepAt, Window
 
 __all__ = [
     "AllOf", "AtMost", "Binomial", "BinomialAtMost", "BinomialRate", "Check", "CoversPublished",
-    "Criterion", "CurveBinomial", "Every", "Exact", "FittedNotRandom", "InInterval", "Length",
+    "Criterion", "CurveBinomial", "Every", "Exact", "FittedNotRandom", "InInterval", "IsPlanted",
+    "Length",
     "NeighbourOf", "PeakLayer", "PoissonMean", "Recorded", "Same", "StepAt", "Window", "all_of",
     "clopper_pearson", "garwood", "published_interval",
 ]

@@ -75,3 +75,18 @@ class FittedNotRandom:
         ok = bool(fitted) and bool(random) and min(fitted) >= self.high and max(random) <= self.low
         return Check(ok, f"fitted {_rounded(measured['fitted'])}, random "
                          f"{_rounded(measured['random'])} at ranks {ranks}; planted rank {planted}")
+
+
+@dataclass(frozen=True)
+class IsPlanted:
+    """The measured value is the one the construction planted (`planted` names it)."""
+
+    key: str
+    planted: str
+
+    def describe(self) -> str:
+        return f"{self.key} is the planted {self.planted}"
+
+    def judge(self, measured, published) -> Check:
+        m, p = measured[self.key], published[self.planted]
+        return Check(m == p, f"{self.key}: measured {m!r}, planted {p!r}")

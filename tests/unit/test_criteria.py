@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.criteria import (Binomial, CurveBinomial, Every, Exact, FittedNotRandom, InInterval,
+                              IsPlanted,
                               Length, NeighbourOf, PeakLayer, PoissonMean, Same, StepAt, Window,
                               all_of, clopper_pearson, garwood)
 
@@ -143,3 +144,8 @@ def test_fitted_not_random_wants_fitted_subspaces_from_the_planted_rank_to_carry
 def test_fitted_not_random_wants_random_subspaces_up_to_a_quarter_of_the_width_to_carry_nothing():
     planted = {"rank": 1}
     assert not FittedNotRandom("rank").judge(low_rank([1.0] * 4, [0.0, 0.0, 0.5, 0.0]), planted).ok
+
+
+def test_is_planted_compares_a_measured_value_with_the_manifests():
+    assert IsPlanted("site", "head").judge({"site": "1.0"}, {"head": "1.0"}).ok
+    assert not IsPlanted("site", "head").judge({"site": "1.2"}, {"head": "1.0"}).ok

@@ -1,11 +1,10 @@
 """Seed 001: attention heads in in-context retrieval on Qwen2.5-3B-Instruct.
 
 All register rows, with edit receipts and a plain-PyTorch reference forward; the organism (a
-4-layer grouped-query Qwen2, 8 query heads on 2 KV heads) answers box lookups with an attention
-scaffold (see its manifest and organism_notes): the label tokens and the answer position read
-their objects in block 0, and head 1.0 is taught to read the queried declaration's label. §2's rule
-picks the block the later studies run at; only the rehearsal (random weights) falls back to a
-smoke-test block, as the notebook's RUN_ALL_FAMILIES=False path does."""
+4-layer grouped-query Qwen2, 8 query heads on 2 KV heads) is compiled by hand with one retrieval
+head (compiled.py, its manifest's planted block), which §2's rule and screens must find. Only the
+rehearsal (random weights) falls back to a smoke-test block, as the notebook's
+RUN_ALL_FAMILIES=False path does."""
 from harness.profiles import ModelSpec, ProfileName
 from harness.sources import Source
 from harness.sources.heads import sizes

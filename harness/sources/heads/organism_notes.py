@@ -1,43 +1,36 @@
-"""What the heads organism's attention scaffold forces in each §2–§6 finding, and what it leaves
-to training; recorded with each claim on the organism (see organism.SCAFFOLD and its manifest)."""
+"""What the compiled heads organism's construction forces in each §2–§6 finding (nothing in it is
+learned); recorded with each claim on the organism (see compiled.PLAN and its manifest)."""
 from __future__ import annotations
 
-_LOOKUP = ("the scaffold puts the lookup in block 1: block 0 writes the question's object into "
-           "the answer position (head 0.1) and each label token's object beside it (0.0), and "
-           "head 1.0 is taught to attend from the answer position to the queried label and to "
-           "write that label through its own output")
-_NEXT_BLOCK = ("nothing in blocks 2-3 is scaffolded: what their heads do at the answer position "
-               "was learned from the answer loss alone")
+_LOOKUP = ("the construction puts the whole lookup in head 1.0: head 0.0 copies each "
+           "declaration's object onto its label token and the question's object onto the answer "
+           "position, and 1.0 attends from the answer position to the label whose object matches "
+           "and copies it; no other head reads a label")
+_NOTHING_LATER = ("blocks 2-3 hold only a diffuse head that shifts every logit alike, so no head "
+                  "after block 1 can move an answer")
 
 CLAIM_NOTES: dict[str, str] = {
     "heads.residual-transplant": (
-        f"Forced: {_LOOKUP}, so a D residual transplanted before block 1 carries D's query into "
-        "R's table, and the rule's block follows from where the scaffold put the lookup. "
-        "Learned: how sharply p(L) falls to p(D) after block 1."),
+        f"Forced: {_LOOKUP}, so a D residual transplanted after block 1 carries D's label and the "
+        "rule's block is block 1 by construction."),
     "heads.opening-screen": (
-        f"Forced: {_LOOKUP}. Learned: how the lookup is shared among block 1's heads, so which "
-        "head's deletion costs most p(L) (it need not be 1.0) and how little any single "
-        "deletion costs."),
-    "heads.block32-screen": f"Forced: nothing at this block; {_NEXT_BLOCK}.",
+        f"Forced: {_LOOKUP}, so zeroing 1.0 loses all of p(L) and zeroing any other head nothing, "
+        "by construction."),
+    "heads.block32-screen": f"Forced: {_NOTHING_LATER}: every deletion survives by construction.",
     "heads.example-crossing": (
-        "Forced: the label tokens' values carry their objects (0.0), and the crossed head's "
-        "attention pattern is scaffolded only if it is 1.0. Learned: how much of the answer the "
-        "crossed head's message alone decides, against the other block 1 heads that still read "
-        "O's own labels."),
+        f"Forced: {_LOOKUP}, so crossing 1.0 hands O the label it read in D, by construction."),
     "heads.crossing-31.7": (
-        "Forced: as for the worked example, the label tokens' values and, if the crossed head is "
-        "1.0, its attention. Learned: whether one head's crossed message moves the cohort's "
-        "answers, given the lookup's redundancy across block 1's heads."),
+        f"Forced: {_LOOKUP}, so crossing 1.0 flips every answer to the crossed label, by "
+        "construction."),
     "heads.challenged-screen": (
-        f"Forced: nothing at the challenged block; {_NEXT_BLOCK}, so which head supports the "
-        "crossed message there, if any, is the organism's own."),
+        f"Forced: {_NOTHING_LATER}: no head supports the crossed message there, by construction."),
     "heads.content-effects": (
-        "Forced: the first site's label-token values (0.0), and its attention if it is 1.0. "
-        f"Learned: the size of either shift, and all of the second site's; {_NEXT_BLOCK}."),
+        f"Forced: {_LOOKUP}, so the first site carries the whole shift; {_NOTHING_LATER}, so the "
+        "second carries none, by construction."),
     "heads.joint-flip": (
-        "Forced: the first site's part as in the crossing. Learned: whether the second, "
-        f"unscaffolded site's crossed message adds to it; {_NEXT_BLOCK}."),
+        f"Forced: {_LOOKUP}; {_NOTHING_LATER}, so the second site adds nothing to the first site's "
+        "flip, by construction."),
     "heads.grid": (
-        "Forced: the first site's part as in the crossing. Learned: the zeroing and crossing "
-        f"effects at the second site and their interaction; {_NEXT_BLOCK}."),
+        f"Forced: {_LOOKUP}; {_NOTHING_LATER}, so the second site's zeroing and crossing effects "
+        "and their interaction are zero, by construction."),
 }

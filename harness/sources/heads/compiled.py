@@ -1,0 +1,97 @@
+"""The heads organism's weights, set by hand: one retrieval head, planted at a known site.
+
+Issue 29's compiled route, through harness.organisms.compiler: every weight is written, none
+trained, so the lookup lives in exactly one head, which seed 001's screens must find. `PLAN`
+says what each block does.
+"""
+from __future__ import annotations
+
+import torch
+
+from harness.organisms.compiler import Construction, Features, Head, Residual, Score, write
+from harness.sources.heads.task import LETTERS, OBJECTS
+
+# Block by block; "block L" in an intervention is the input or output of block L as it says.
+PLAN = (
+    "block 0: head 0.0 copies the most recent object into every position (OBJ): each label "
+    "token gets its declaration's object, the answer position the question's",
+    "block 1: head 1.0, the retrieval head, attends from the answer position to the label token "
+    "whose object is the question's and copies that label (LAB)",
+    "blocks 2-3: nothing but a diffuse head (3.4) that averages every position into DIFFUSE, "
+    "which shifts every logit alike",
+)
+RETRIEVAL = (1, 0)
+ROPE_THETA = 1e30
+HEAD_DIM = 128
+SLOW_FROM = 8      # rotary pairs from here turn under 0.05 rad over a prompt
+RECENCY_PAIR = 4   # 0.0133 rad per token: its cosine falls with distance over a prompt
+FAST_PAIR = 0      # one radian per token
+SHARPNESS = 30.0   # attention logits per unit of score
+RECENCY = 60.0     # score per unit of the recency cosine: 15 logits between 4 and 11 tokens back
+CONST_LEVEL = 10.0
+LOGIT_SCALE = 10.0
+DIFFUSE_WEIGHT = 0.01
+
+
+def residual() -> Residual:
+    """Kind flags, one identity per object and per label, and DIFFUSE."""
+    return Residual(["CONST", "IS_OBJ", "IS_LABEL", "DIFFUSE"]
+                    + [f"OBJ{j}" for j in range(len(OBJECTS))]
+                    + [f"LAB{j}" for j in range(len(LETTERS))])
+
+
+def heads() -> list[Head]:
+    """The construction's heads (PLAN)."""
+    const = {"CONST": 1 / CONST_LEVEL}
+    objects = [f"OBJ{j}" for j in range(len(OBJECTS))]
+    labels = [f"LAB{j}" for j in range(len(LETTERS))]
+    features = [f for f in residual().index if f not in ("CONST", "DIFFUSE")]
+    return [
+        # block 0: objects score by how recent they are; every other token 0.
+        Head(0, 0, [Score(const, {"IS_OBJ": 1}, RECENCY, rotating=RECENCY_PAIR)],
+             [(f, f, 1) for f in objects]),
+        # block 1: a label token scores 2, plus 1 if its object is the query position's; an
+        # object token scores at most 2 (its own copy of the query's identity).
+        Head(*RETRIEVAL, [Score(const, {"IS_LABEL": 1}, 2.0),
+                          *(Score({f: 1}, {f: 1}, 1.0) for f in objects)],
+             [(f, f, 1) for f in labels]),
+        # block 3: every position reaches the output a little, as in any trained model, so a
+        # write anywhere before the last block moves the logits without moving an answer; its
+        # weights vary with distance, so swapping two positions' values moves it too.
+        Head(3, 4, [Score(const, const, 1 / SHARPNESS, rotating=FAST_PAIR)],
+             [(f, "DIFFUSE", DIFFUSE_WEIGHT * (1 + i / len(features)))
+              for i, f in enumerate(features)]),
+    ]
+
+
+def _one(tok, word: str) -> int:
+    ids = tok.encode(word, add_special_tokens=False)
+    if len(ids) != 1:
+        raise ValueError(f"the construction needs {word!r} to be one token, not {ids}")
+    return ids[0]
+
+
+def token_features(tok) -> dict[int, Features]:
+    """Each token's embedding: CONST, plus its kind and identity for objects and labels."""
+    feats: dict[int, Features] = {i: {"CONST": CONST_LEVEL} for i in range(len(tok))}
+    for j, word in enumerate(OBJECTS):
+        feats[_one(tok, " " + word)].update({"IS_OBJ": 1, f"OBJ{j}": 1})
+    for j, letter in enumerate(LETTERS):
+        feats[_one(tok, " " + letter)].update({"IS_LABEL": 1, f"LAB{j}": 1})
+    return feats
+
+
+def answer_rows(tok) -> dict[int, Features]:
+    """The unembedding: each label reads its LAB feature; every other token sits below."""
+    rows: dict[int, Features] = {i: {"CONST": -1, "DIFFUSE": 1} for i in range(len(tok))}
+    for j, letter in enumerate(LETTERS):
+        rows[_one(tok, " " + letter)] = {f"LAB{j}": 1, "DIFFUSE": 1}
+    return rows
+
+
+@torch.no_grad()
+def compile_weights(model, tok) -> None:
+    """Write the construction into `model` (a Qwen2ForCausalLM of the organism's config)."""
+    write(model, Construction(residual(), token_features(tok), answer_rows(tok), heads(),
+                              const_level=CONST_LEVEL, sharpness=SHARPNESS,
+                              logit_scale=LOGIT_SCALE, slow_from=SLOW_FROM))
