@@ -1,8 +1,9 @@
 """The heads organism's weights, set by hand: one retrieval head, planted at a known site.
 
 Issue 29's compiled route, through harness.organisms.compiler: every weight is written, none
-trained, so the lookup lives in exactly one head, which seed 001's screens must find. `PLAN`
-says what each block does.
+trained, so the lookup lives in exactly one head, which seed 001's screens must find. Objects are
+unit-norm ±1 codes (`object_codes`), nearly orthogonal, so the retrieval head's match fits the
+32-wide heads of the trained organism it replaced. `PLAN` says what each block does.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from harness.sources.heads.task import LETTERS, OBJECTS
 
 # Block by block; "block L" in an intervention is the input or output of block L as it says.
 PLAN = (
-    "block 0: head 0.0 copies the most recent object into every position (OBJ): each label "
+    "block 0: head 0.0 copies the most recent object's code into every position (OBJ): each label "
     "token gets its declaration's object, the answer position the question's",
     "block 1: head 1.0, the retrieval head, attends from the answer position to the label token "
     "whose object is the question's and copies that label (LAB)",
@@ -22,36 +23,51 @@ PLAN = (
 )
 RETRIEVAL = (1, 0)
 ROPE_THETA = 1e30
-HEAD_DIM = 128
-SLOW_FROM = 8      # rotary pairs from here turn under 0.05 rad over a prompt
-RECENCY_PAIR = 4   # 0.0133 rad per token: its cosine falls with distance over a prompt
+HEAD_DIM = 32
+SLOW_FROM = 2      # rotary pairs from here turn under 0.05 rad over a prompt
+RECENCY_PAIR = 1   # 0.0133 rad per token: its cosine falls with distance over a prompt
 FAST_PAIR = 0      # one radian per token
 SHARPNESS = 30.0   # attention logits per unit of score
 RECENCY = 60.0     # score per unit of the recency cosine: 15 logits between 4 and 11 tokens back
 CONST_LEVEL = 10.0
 LOGIT_SCALE = 10.0
 DIFFUSE_WEIGHT = 0.01
+CODE_WIDTH = 26    # dimensions of an object's code: all but the label term's of the slow ones
+CODE_OVERLAP = 10  # the most two codes may agree beyond chance (|inner product| of ±1 entries)
+CODE_SEED = 0
+
+
+def object_codes() -> torch.Tensor:
+    """One ±1 code per object (rows), each pair's inner product at most CODE_OVERLAP in size,
+    drawn greedily from a seeded generator and scaled to unit norm."""
+    gen, codes = torch.Generator().manual_seed(CODE_SEED), []
+    while len(codes) < len(OBJECTS):
+        code = torch.randint(0, 2, (CODE_WIDTH,), generator=gen).float() * 2 - 1
+        if all(abs(float(code @ c)) <= CODE_OVERLAP for c in codes):
+            codes.append(code)
+    return torch.stack(codes) / CODE_WIDTH ** 0.5
 
 
 def residual() -> Residual:
-    """Kind flags, one identity per object and per label, and DIFFUSE."""
+    """Kind flags, an object code, one identity per label, and DIFFUSE."""
     return Residual(["CONST", "IS_OBJ", "IS_LABEL", "DIFFUSE"]
-                    + [f"OBJ{j}" for j in range(len(OBJECTS))]
+                    + [f"OBJ{d}" for d in range(CODE_WIDTH)]
                     + [f"LAB{j}" for j in range(len(LETTERS))])
 
 
 def heads() -> list[Head]:
     """The construction's heads (PLAN)."""
     const = {"CONST": 1 / CONST_LEVEL}
-    objects = [f"OBJ{j}" for j in range(len(OBJECTS))]
+    objects = [f"OBJ{d}" for d in range(CODE_WIDTH)]
     labels = [f"LAB{j}" for j in range(len(LETTERS))]
     features = [f for f in residual().index if f not in ("CONST", "DIFFUSE")]
     return [
         # block 0: objects score by how recent they are; every other token 0.
         Head(0, 0, [Score(const, {"IS_OBJ": 1}, RECENCY, rotating=RECENCY_PAIR)],
              [(f, f, 1) for f in objects]),
-        # block 1: a label token scores 2, plus 1 if its object is the query position's; an
-        # object token scores at most 2 (its own copy of the query's identity).
+        # block 1: a label token scores 2, plus its object's code against the query position's
+        # (1 for the queried object, at most CODE_OVERLAP / CODE_WIDTH for any other); an
+        # object token scores at most 2 (its code, twice).
         Head(*RETRIEVAL, [Score(const, {"IS_LABEL": 1}, 2.0),
                           *(Score({f: 1}, {f: 1}, 1.0) for f in objects)],
              [(f, f, 1) for f in labels]),
@@ -72,10 +88,12 @@ def _one(tok, word: str) -> int:
 
 
 def token_features(tok) -> dict[int, Features]:
-    """Each token's embedding: CONST, plus its kind and identity for objects and labels."""
+    """Each token's embedding: CONST, plus its kind and its code (an object) or identity (a
+    label)."""
     feats: dict[int, Features] = {i: {"CONST": CONST_LEVEL} for i in range(len(tok))}
-    for j, word in enumerate(OBJECTS):
-        feats[_one(tok, " " + word)].update({"IS_OBJ": 1, f"OBJ{j}": 1})
+    for word, code in zip(OBJECTS, object_codes()):
+        feats[_one(tok, " " + word)].update({"IS_OBJ": 1, **{f"OBJ{d}": float(x)
+                                                              for d, x in enumerate(code)}})
     for j, letter in enumerate(LETTERS):
         feats[_one(tok, " " + letter)].update({"IS_LABEL": 1, f"LAB{j}": 1})
     return feats

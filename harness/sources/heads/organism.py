@@ -17,8 +17,7 @@ from harness.sources.heads.tokenizer import heads_tokenizer
 NAME = "heads"
 DECLARATIONS = 20
 # Grouped-query attention as in Qwen2.5-3B (16 query heads on 2 KV heads): 8 on 2 here, so
-# repeat_kv is exercised; 128-wide heads, so the retrieval head's query-key pairs have a slowly
-# rotating dimension for every object; untied, so the unembedding reads only the labels.
+# repeat_kv is exercised; untied, so the unembedding reads only the labels.
 CONFIG: dict[str, Any] = dict(hidden_size=128, intermediate_size=256, num_hidden_layers=4,
                               num_attention_heads=8, num_key_value_heads=2,
                               head_dim=compiled.HEAD_DIM, max_position_embeddings=1024,
