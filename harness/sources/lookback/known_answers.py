@@ -30,14 +30,15 @@ KNOWN: dict[str, KnownAnswer] = {
 CHECK_ROWS = 8  # rows each check runs: the first of each seeded set (§7 fits on half of them)
 
 
-def checks(runner: LookbackRunner, planted: dict[str, Any]) -> dict[str, Callable[[], list[str]]]:
-    """For each claim in KNOWN, a check (no failures: an empty list) that runs its study on the
-    first CHECK_ROWS rows, every layer, and judges the result against `planted`."""
+def studies(runner: LookbackRunner, planted: dict[str, Any]
+            ) -> dict[str, Callable[[], dict[str, Any]]]:
+    """For each claim in KNOWN, its study on the first CHECK_ROWS rows of its seeded set, every
+    layer, returning what the claim's known answer reads."""
     kw = {"instruction": runner.instruction}
     binding = build_binding(**kw)[:CHECK_ROWS]
     source, answer = build_source(**kw)[:CHECK_ROWS], build_answer(**kw)[:CHECK_ROWS]
     layers = list(range(runner.n_layers))
-    studies: dict[str, Callable[[], dict[str, Any]]] = {
+    return {
         "lookback.reversed-curve": lambda: {"iia": binding_sweep(runner, binding, "reversed",
                                                                  layers).iia},
         "lookback.source-oi": lambda: {"iia": source_sweep(runner, source, layers, True).iia},
@@ -48,11 +49,31 @@ def checks(runner: LookbackRunner, planted: dict[str, Any]) -> dict[str, Callabl
         "lookback.low-rank": lambda: vars(low_rank(runner, binding, planted["binding_layers"][0])),
     }
 
+
+def checks(runner: LookbackRunner, planted: dict[str, Any]) -> dict[str, Callable[[], list[str]]]:
+    """For each claim in KNOWN, a check (no failures: an empty list) that runs its study and
+    judges the result against `planted`."""
+    run = studies(runner, planted)
+
     def judged(claim_id: str) -> Callable[[], list[str]]:
         def check() -> list[str]:
-            result = KNOWN[claim_id].criterion.judge(studies[claim_id](), planted)
+            result = KNOWN[claim_id].criterion.judge(run[claim_id](), planted)
             return [] if result.ok else [f"missed the planted {KNOWN[claim_id].planted}: "
                                          f"{result.detail}"]
         return check
 
     return {f"{claim_id} (known answer)": judged(claim_id) for claim_id in KNOWN}
+
+
+def curves(runner: LookbackRunner, planted: dict[str, Any]) -> dict[str, float]:
+    """Every study's curves, flattened to `<claim>.<curve>.<layer or rank>` (the manifest's
+    re-measured IIA)."""
+    flat: dict[str, float] = {}
+    for claim_id, study in studies(runner, planted).items():
+        measured = study()
+        index = measured.get("ranks") or range(runner.n_layers)
+        for key, curve in measured.items():
+            if isinstance(curve, list) and key != "ranks":
+                flat.update({f"{claim_id.split('.', 1)[1]}.{key}.{i}": round(v, 4)
+                             for i, v in zip(index, curve)})
+    return flat

@@ -9,8 +9,9 @@ import torch
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
 from harness.organisms.common import ORGANISMS, Stopwatch, save_organism
-from harness.sources.lookback import compiled
-from harness.sources.lookback.sizes import ORGANISM_DEPTH
+from harness.sources.lookback import compiled, known_answers
+from harness.sources.lookback.runner import LookbackRunner
+from harness.sources.lookback.sizes import ORGANISM_DEPTH, TINY
 from harness.sources.lookback.task import prompt, sample_entities, tokenizer_corpus
 from harness.sources.lookback.tokenizer import lookback_tokenizer
 
@@ -34,6 +35,8 @@ PLANTED = {
     "pointer_layers": [1, 2],     # §6: the final token carries the queried pair's address
     "payload_from_layer": 3,      # §6: then the drink itself
     "ordering_id_rank": 1,        # §7: one residual direction carries the ordering ID
+    "sites": {"§4": "each drink and the token after it", "§5": "the characters' and objects' "
+              "tokens", "§6": "the final token", "§7": "§4's, in one residual direction"},
 }
 
 
@@ -88,6 +91,20 @@ def lookup_attention(model, tok, n: int = 50, seed: int = 99) -> dict[str, float
     return {key: round(sum(v) / len(v), 4) for key, v in probs.items()}
 
 
+def recovered_iia(model, tok) -> dict[str, float]:
+    """The known-answer studies' curves on the organism, through the suite's own interventions
+    (known_answers.curves), for the manifest's re-measured IIA."""
+    from nnsight import TransformersModel
+
+    from harness.models import Loaded
+    from harness.profiles import ProfileName
+    from harness.sources import source
+
+    spec = source(NAME).models[ProfileName.TINY]
+    runner = LookbackRunner(Loaded(TransformersModel(model, tokenizer=tok), tok, spec), TINY)
+    return known_answers.curves(runner, PLANTED)
+
+
 def make(root: Path = ORGANISMS) -> dict[str, Any]:
     """Compile the organism and write its weights and manifest under `root`."""
     watch = Stopwatch()
@@ -104,7 +121,9 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
                    "gate": compiled.GATE, "unknown_level": compiled.UNKNOWN_LEVEL,
                    "logit_scale": compiled.LOGIT_SCALE},
         "planted": PLANTED,
+        "known_answers": {claim: known.describe() for claim, known in known_answers.KNOWN.items()},
         "competence": competence(model, tok), "lookup_attention": lookup_attention(model, tok),
+        "recovered_iia": recovered_iia(model, tok),
         "training_seconds": watch.seconds(), "threads": torch.get_num_threads(),
         "data": {"prompt": "seed 003 story without the instruction"},
     })
@@ -114,4 +133,5 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
 COMPETENCE_FLOORS = {"competence.own": 0.9, "competence.other": 0.9, "competence.reality": 0.9}
 
 # Manifest key → the measurement that produced it, re-measured by tests/integration/test_organisms.py.
-MEASURES = {"competence": competence, "lookup_attention": lookup_attention}
+MEASURES = {"competence": competence, "lookup_attention": lookup_attention,
+            "recovered_iia": recovered_iia}
