@@ -27,18 +27,20 @@ $(STAMP): $(LOCK) pyproject.toml
 setup: $(STAMP)
 
 # `make test`, in three timed tiers (reports/tiers.json, checked against their budgets at the end,
-# failing past twice a budget): the published-shape rehearsal on CPU, whose record the tiny tier's
-# rehearsal tests read; the suite's own tests and every claim on the tiny profile (CPU organisms),
-# less the `meta` tests; then the published tokenizer checks (`hub`) against whatever Hugging Face
-# cache HF_HOME names, offline: each skips with its reason where the cache lacks its files.
+# failing past twice a budget): the published-shape rehearsal on CPU; the published tokenizer
+# checks (`hub`) against whatever Hugging Face cache HF_HOME names, offline (each skips with its
+# reason where the cache lacks its files); then the suite's own tests and every claim on the tiny
+# profile (CPU organisms), less the `meta` tests, whose rehearsal and hub tests read the two
+# records before it rather than run them again.
 test: $(STAMP)
 	@$(PY) -m harness.budget reset
 	$(PY) -m harness.budget time rehearsal -- $(PY) -m harness.rehearsal --device cpu --audit none \
 	  --out reports/rehearsal.json
-	INTERP_CLAIMS_REHEARSAL=reports/rehearsal.json $(PY) -m harness.budget time tiny -- \
-	  $(PY) -m pytest --profile=tiny -n 2 -m "not slow and not meta" -p no:cacheprovider
 	HF_HUB_OFFLINE=1 $(PY) -m harness.budget time hub -- $(PY) -m pytest --profile=published \
 	  -m hub claims -p no:cacheprovider --results=reports/hub/results.json
+	INTERP_CLAIMS_REHEARSAL=reports/rehearsal.json INTERP_CLAIMS_HUB=reports/hub/results.json \
+	  $(PY) -m harness.budget time tiny -- \
+	  $(PY) -m pytest --profile=tiny -n 2 -m "not slow and not meta" -p no:cacheprovider
 	$(PY) -m harness.budget check
 
 # The checks that re-run whole families or pytest itself to test a mechanism (fast mode equals

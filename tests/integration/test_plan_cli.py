@@ -21,6 +21,7 @@ def plan(profile: str, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
     return proc, json.loads((ROOT / "reports" / f"plan-{profile}.json").read_text())
 
 
+@pytest.mark.meta  # a pytest --plan process over every claim: make test-meta
 def test_the_tiny_plan_prices_the_pinned_ledgers_of_every_source_and_runs_nothing():
     proc, found = plan("tiny", "-n", "2")
     assert proc.returncode == 0 and "no tests ran" in proc.stdout
