@@ -13,6 +13,10 @@ STAMP := $(VENV)/.installed-$(LOCK)
 LOCK_TOOLS := .lock-tools
 PIP_TOOLS := pip-tools==7.6.2
 CANARY := .canary
+# The linter, in a venv of its own from its own hashed lock (requirements-lint.in names it), so the
+# locked test environment stays as it is.
+LINT := .lint
+LINT_STAMP := $(LINT)/.installed-requirements-lint.lock
 
 .PHONY: test test-meta replicate setup report clean gpu-rehearsal lock canary plan bench
 
@@ -26,13 +30,19 @@ $(STAMP): $(LOCK) pyproject.toml
 
 setup: $(STAMP)
 
-# `make test`, in three timed tiers (reports/tiers.json, checked against their budgets at the end,
+$(LINT_STAMP): requirements-lint.lock
+	$(PYTHON) -m venv --clear $(LINT)
+	$(LINT)/bin/pip install --quiet --require-hashes -r requirements-lint.lock
+	touch $(LINT_STAMP)
+
+# `make test`: ruff (pyproject.toml's rules), then three timed tiers (reports/tiers.json, checked against their budgets at the end,
 # failing past twice a budget): the published-shape rehearsal on CPU; the published tokenizer
 # checks (`hub`) against whatever Hugging Face cache HF_HOME names, offline (each skips with its
 # reason where the cache lacks its files); then the suite's own tests and every claim on the tiny
 # profile (CPU organisms), less the `meta` tests, whose rehearsal and hub tests read the two
 # records before it rather than run them again.
-test: $(STAMP)
+test: $(STAMP) $(LINT_STAMP)
+	$(LINT)/bin/ruff check .
 	@$(PY) -m harness.budget reset
 	$(PY) -m harness.budget time rehearsal -- $(PY) -m harness.rehearsal --device cpu --audit none \
 	  --out reports/rehearsal.json
@@ -77,9 +87,10 @@ PIP_COMPILE = $(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes --allow-un
 lock:
 	$(PYTHON) -m venv $(LOCK_TOOLS)
 	$(LOCK_TOOLS)/bin/pip install --quiet $(PIP_TOOLS)
-	$(PIP_COMPILE) -o requirements.lock pyproject.toml
+	$(PIP_COMPILE) --extra test -o requirements.lock pyproject.toml
 	env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
-	  $(PIP_COMPILE) -o requirements-cuda.lock pyproject.toml
+	  $(PIP_COMPILE) --extra test -o requirements-cuda.lock pyproject.toml
+	$(PIP_COMPILE) -o requirements-lint.lock requirements-lint.in
 
 # Upgrade canary: the tiny profile in the locked environment (reports/results.json) and in .canary/
 # with the newest release of every dependency (pyproject.toml's names, not its ranges, not the
@@ -123,5 +134,5 @@ report: $(STAMP)
 	$(PY) -m harness.report reports/results.json
 
 clean:
-	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) reports/results.json reports/claims.html reports/history \
+	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) reports/results.json reports/claims.html reports/history \
 	  reports/canary reports/canary.json

@@ -209,7 +209,8 @@ def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: P
             for mode, audit in passes:
                 deadline = time.perf_counter() + budget
                 with ThreadPoolExecutor(max_workers=jobs) as pool:
-                    list(pool.map(lambda name: one(name, mode, deadline, audit), order))
+                    list(pool.map(lambda name, m=mode, d=deadline, a=audit: one(name, m, d, a),
+                                  order))
             summary["sources"] = {n: summary["sources"][n] for n in sources
                                   if n in summary["sources"]}
         runs = [s for r in summary["sources"].values() for s in r.values()]

@@ -72,7 +72,7 @@ def test_the_simulation_refuses_a_request_that_imports_what_ndif_does_not_allow(
     lm_head = loaded.nn.lm_head
     with pytest.raises(ImportError, match="_thread, which NDIF's sandbox does not allow"):
         with loaded.nn.trace(torch.tensor([[1, 2, 3]])):
-            loaded.spec  # a harness dataclass, sent by value: its repr needs _thread
+            loaded.spec  # noqa: B018  (a harness dataclass, sent by value: its repr needs _thread)
             lm_head.output.save()
 
 

@@ -62,8 +62,8 @@ def test_top_label_names_a_token_outside_the_candidates():
 
 
 def stats(**means: tuple[float, float]) -> dict:
-    return {int(b[1:]): {"L": BootstrapMean(l, (l, l), 8), "D": BootstrapMean(d, (d, d), 8)}
-            for b, (l, d) in means.items()}
+    return {int(b[1:]): {"L": BootstrapMean(lm, (lm, lm), 8), "D": BootstrapMean(dm, (dm, dm), 8)}
+            for b, (lm, dm) in means.items()}
 
 
 def test_the_rule_picks_the_latest_eligible_block():

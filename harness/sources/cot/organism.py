@@ -120,7 +120,7 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
         batches += [pad_batch([rows[i] for i in perm[k:k + BATCH]], tok.pad_token_id)
                     for k in range(0, len(perm) - BATCH + 1, BATCH)]
     losses = train(model, lambda step: batches[step], RECIPE,
-                   log=lambda s, l: print(f"step {s} loss {l:.4f}", flush=True) if s % 100 == 0 else None)
+                   log=lambda s, loss: print(f"step {s} loss {loss:.4f}", flush=True) if s % 100 == 0 else None)
     return save_organism(NAME, model, root=root, manifest={
         "organism": NAME, "architecture": "Qwen3ForCausalLM", "config": CONFIG,
         "vocab_size": len(tok), "recipe": vars(RECIPE), "batch": BATCH, "rows": len(rows), "final_loss": losses[-1],
