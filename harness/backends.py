@@ -5,6 +5,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
+from harness.private import remote_backend_of, wrapped_module
+
 
 class Backend(StrEnum):
     LOCAL = "local"
@@ -98,11 +100,11 @@ def routed(nn_cls: type, remote: bool | str) -> type:
         loading = not self.dispatched
         nn_cls.dispatch(self)
         if loading:
-            METER.attach(self._module)
+            METER.attach(wrapped_module(self))
 
     def remote_backend(self, remote: bool | str, *args: Any) -> Any:
         return (strict_simulation(self) if remote == "local"
-                else nn_cls._remote_backend(self, remote, *args))
+                else remote_backend_of(nn_cls, self, remote, *args))
 
     return type(f"Routed{nn_cls.__name__}", (nn_cls,), {
         "trace": trace, "session": session, "dispatch": dispatch,

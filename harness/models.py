@@ -10,6 +10,7 @@ from typing import Any, Iterator
 import torch
 
 from harness.backends import Backend, routed
+from harness.private import wrapped_module
 from harness.profiles import ModelSpec
 from harness.work import METER
 
@@ -30,7 +31,7 @@ class Loaded:
     def hf(self) -> torch.nn.Module:
         """The plain transformers module: the live one, which a model built by name swaps in
         when its weights load."""
-        return self.nn._module
+        return wrapped_module(self.nn)
 
     def local(self) -> torch.nn.Module:
         """The transformers module running in this process, its weights here: a model built by

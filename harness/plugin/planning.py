@@ -10,6 +10,7 @@ import pytest
 from harness import plan_build, plan_split
 from harness.plan import GPUS, Assumptions
 from harness.plugin.state import PROFILE, SPEC
+from harness.private import fixture_definitions
 from harness.snapshots import snapshot_path
 
 
@@ -34,7 +35,7 @@ def add_options(group: Any) -> None:
 def _fixture_deps(items: list[pytest.Item]) -> dict[str, frozenset[str]]:
     """Each fixture the items use, with the fixtures it asks for directly."""
     return {name: frozenset(defs[-1].argnames) for item in items
-            for name, defs in item._fixtureinfo.name2fixturedefs.items()}
+            for name, defs in fixture_definitions(item).items()}
 
 
 def _values(items: list[pytest.Item], root) -> tuple[Any, Any]:

@@ -29,17 +29,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     its groups silently split)."""
     if config.getoption("dist") != "loadfile":
         return None
-    from xdist.scheduler import LoadFileScheduling
-
+    from harness.private import scope_scheduler
     from harness.sources import registered
 
     sources = set(registered())
-
-    class BySource(LoadFileScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return source_scope(nodeid, sources)
-
-    return BySource(config, log)
+    return scope_scheduler(config, log, lambda nodeid: source_scope(nodeid, sources))
 
 
 def visible_gpus(config: pytest.Config) -> list[str]:

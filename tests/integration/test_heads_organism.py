@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from harness.models import load
+from harness.private import attention_implementation
 from harness.profiles import get_profile
 
 
 def test_heads_organism_shares_kv_heads_across_query_heads():
     config = load(get_profile("tiny").models["heads"]).hf.config
     assert config.num_key_value_heads < config.num_attention_heads
-    assert config._attn_implementation == "eager"
+    assert attention_implementation(config) == "eager"

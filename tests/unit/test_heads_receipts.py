@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from harness.sources.heads.forward import (BlockCapture, head_output_patch, residual_patch, same,
-                                           tensor_sha, verify_block_patches)
+from harness.sources.heads.forward import BlockCapture, verify_block_patches
+from harness.sources.heads.patches import head_output_patch, residual_patch, same, tensor_sha
 
 
 def capture() -> BlockCapture:

@@ -7,7 +7,8 @@ import numpy as np
 import torch
 
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
-from harness.sources.heads.forward import ForwardRun, head_output_patch, same
+from harness.sources.heads.forward import ForwardRun
+from harness.sources.heads.patches import head_output_patch, same
 from harness.sources.heads.lab import (SCREEN_RESAMPLES, SCREEN_SEED, HeadsLab, Observation,
                                        compose_head_message, margin_of, p_of)
 from harness.sources.heads.screens import MainScreen, Screen, screen_heads

@@ -2,8 +2,6 @@
 and an independent plain-PyTorch reference forward."""
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -11,49 +9,12 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from harness.models import Loaded
-
+from harness.private import hook_ids
+from harness.sources.heads.patches import Patch, same, tensor_sha
 
 # Only the previous and the final positions' logits are read (§1's previous-token check and the
 # answer): the head projects just those two, not every position over a 152k vocabulary.
 LOGITS_KEPT = 2
-
-@dataclass(frozen=True)
-class Patch:
-    """A final-token edit: the residual entering a block ('r') or one head's o_proj input ('z')."""
-
-    layer: int
-    kind: str
-    value: torch.Tensor
-    head: int | None = None
-
-    @property
-    def site(self) -> tuple[int, str, int | None]:
-        return self.layer, self.kind, self.head
-
-
-def residual_patch(block: int, value: torch.Tensor) -> Patch:
-    """§1: replace the final token's block-input residual, shaped [1, d_model]."""
-    return Patch(block, "r", value)
-
-
-def head_output_patch(block: int, head: int, value: torch.Tensor) -> Patch:
-    """§1: replace one head's final-token output before o_proj (hook_z), shaped [1, d_head]."""
-    return Patch(block, "z", value, head)
-
-
-def same(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """torch.equal on `a`'s device. With a model spread over devices, nnsight reads a block's
-    input before accelerate's hook moves it to the block's device, so the two sides of an
-    exactness check may sit on different devices; moving a tensor does not change its values."""
-    return torch.equal(a, b.to(a.device))
-
-
-def tensor_sha(tensor: torch.Tensor) -> str:
-    """§1: sha256 over a shape/dtype header and the tensor's raw bytes."""
-    array = tensor.detach().contiguous().cpu()
-    header = json.dumps({"shape": list(array.shape), "dtype": str(array.dtype)},
-                        sort_keys=True).encode()
-    return hashlib.sha256(header + array.view(torch.uint8).numpy().tobytes()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -131,10 +92,6 @@ class ConsumedLinearInputs(TorchFunctionMode):
         return func(*args, **kwargs)
 
 
-def _hook_ids(module: torch.nn.Module) -> list[tuple[tuple, tuple]]:
-    return [(tuple(m._forward_hooks), tuple(m._forward_pre_hooks)) for m in module.modules()]
-
-
 def verify_block_patches(capture: BlockCapture, patches: Sequence[Patch],
                          position: int) -> tuple[list[Receipt], bool]:
     """§1: receipts for one block's edits, and whether everything unpatched is untouched."""
@@ -173,7 +130,7 @@ def run_forward(model: Loaded, token_ids: Sequence[int], patches: Sequence[Patch
     used_residual: dict[int, torch.Tensor] = {}
     watcher = ConsumedLinearInputs({b: layers[b].self_attn.o_proj.weight for b in blocks})
     attention: dict[int, torch.Tensor] = {}
-    hooks_before = _hook_ids(model.hf)
+    hooks_before = hook_ids(model.hf)
     handles = []
     for b in blocks:
         def read_residual(module, args, b=b):
@@ -212,7 +169,7 @@ def run_forward(model: Loaded, token_ids: Sequence[int], patches: Sequence[Patch
     finally:
         for handle in reversed(handles):
             handle.remove()
-    hooks_removed = _hook_ids(model.hf) == hooks_before
+    hooks_removed = hook_ids(model.hf) == hooks_before
     activations, receipts, untouched = {}, [], True
     for b in blocks:
         used_heads = watcher.seen[b].reshape(1, n, g.n_heads, g.d_head)

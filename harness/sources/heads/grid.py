@@ -9,7 +9,7 @@ import torch
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.crossings import (ChallengedScreen, ConditionRow, ContentEffects,
                                              FirstCrossing, crossed)
-from harness.sources.heads.forward import head_output_patch
+from harness.sources.heads.patches import head_output_patch
 from harness.sources.heads.lab import CONTENT_SEED, HeadsLab, answer_roles, margin_of, p_of
 from harness.sources.heads.screens import MainScreen
 

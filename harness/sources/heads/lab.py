@@ -11,8 +11,9 @@ import torch
 
 from harness.models import Loaded
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
-from harness.sources.heads.forward import (ForwardRun, Geometry, Patch, Receipt, reference_forward,
-                                           run_forward, same)
+from harness.sources.heads.forward import (ForwardRun, Geometry, Receipt, reference_forward,
+                                           run_forward)
+from harness.sources.heads.patches import Patch, same
 from harness.sources.heads.task import Family, Rendered, render
 
 RESIDUAL_SEED, SCREEN_SEED, CONTENT_SEED = 31001, 300011, 27001

@@ -9,6 +9,7 @@ import torch
 from transformers import PreTrainedTokenizerFast, Qwen2Config, Qwen2ForCausalLM
 
 from harness.organisms.common import ORGANISMS, Stopwatch, save_organism
+from harness.private import set_attention_implementation
 from harness.sources.heads import compiled
 from harness.sources.heads.task import (LETTERS, MAIN, OBJECTS, OPENING, Question, generate_family,
                                         render, tokenizer_corpus)
@@ -39,7 +40,7 @@ def build_model(tok: PreTrainedTokenizerFast, attn_implementation: str = "eager"
     `make` or the committed file."""
     config = Qwen2Config(vocab_size=len(tok), bos_token_id=None, eos_token_id=tok.eos_token_id,
                          pad_token_id=tok.pad_token_id, **CONFIG)
-    config._attn_implementation = attn_implementation
+    set_attention_implementation(config, attn_implementation)
     return Qwen2ForCausalLM(config).eval()
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import torch
 
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
-from harness.sources.heads.forward import residual_patch
+from harness.sources.heads.patches import residual_patch
 from harness.sources.heads.lab import RESIDUAL_SEED, HeadsLab, Observation
 
 

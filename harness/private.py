@@ -1,0 +1,52 @@
+"""Every private attribute of another library the suite reads or sets, gathered here (issue 28),
+so that an upgrade which renames one fails in this module, by name, and the upgrade canary's
+failures point here first."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import torch
+
+
+def fixture_definitions(item: Any) -> dict[str, Any]:
+    """pytest: an item's fixture definitions by name (`Item._fixtureinfo.name2fixturedefs`)."""
+    return item._fixtureinfo.name2fixturedefs
+
+
+def scope_scheduler(config: Any, log: Any, scope: Callable[[str], str]) -> Any:
+    """pytest-xdist: LoadFileScheduling with `scope` deciding which node ids go to one worker
+    (it overrides `LoadFileScheduling._split_scope`)."""
+    from xdist.scheduler import LoadFileScheduling
+
+    class ByScope(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return scope(nodeid)
+
+    return ByScope(config, log)
+
+
+def wrapped_module(envoy: Any) -> torch.nn.Module:
+    """nnsight: the torch module an Envoy (or a model wrapper) wraps (`Envoy._module`)."""
+    return envoy._module
+
+
+def remote_backend_of(nn_cls: type, model: Any, remote: bool | str, *args: Any) -> Any:
+    """nnsight: the backend `nn_cls` builds for a remote request (`_remote_backend`)."""
+    return nn_cls._remote_backend(model, remote, *args)
+
+
+def set_attention_implementation(config: Any, name: str) -> None:
+    """transformers: the attention implementation a model is built with
+    (`PretrainedConfig._attn_implementation`)."""
+    config._attn_implementation = name
+
+
+def attention_implementation(config: Any) -> str:
+    """transformers: the attention implementation a config says a model uses."""
+    return config._attn_implementation
+
+
+def hook_ids(module: torch.nn.Module) -> list[tuple[tuple, tuple]]:
+    """torch: the ids of the forward hooks and pre-hooks on `module` and every submodule
+    (`Module._forward_hooks`, `Module._forward_pre_hooks`)."""
+    return [(tuple(m._forward_hooks), tuple(m._forward_pre_hooks)) for m in module.modules()]
