@@ -15,7 +15,8 @@ from harness.ledger import ledger_path, read_ledger
 from harness.models import DTYPES
 from harness.plan import (Assumptions, Gpu, Measured, Scale, Shape, StepPlan, calibrate,
                           mean_tokens, project, seconds, total)
-from harness.profiles import Mode, ModelSpec, Profile, get_profile
+from harness.profiles import Mode, ModelSpec, Profile
+from harness.sources import get_profile
 from harness.rehearsal.build import published_cache_default, snapshot_dir
 from harness.sources import source
 

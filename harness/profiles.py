@@ -1,12 +1,12 @@
 """Profiles: which model each source runs on, and the experiment sizes that go with it.
 
 The numbers live in each source's declaration (`harness/sources/<name>/__init__.py`); a profile
-is the view across the registered sources."""
+is the view across the registered sources, which `harness.sources.get_profile` gathers (this
+module imports no source: the imports run one way)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
 from typing import Any
 
 
@@ -118,15 +118,3 @@ def relative_layers(published: tuple[int, ...], published_depth: int, depth: int
     mapped = [min(depth - 1 - blocks_after, round(layer * depth / published_depth))
               for layer in published]
     return tuple(mapped)
-
-
-@cache
-def get_profile(name: str) -> Profile:
-    """The profile called `name`, gathered from every registered source's declaration."""
-    from harness.sources import registered
-
-    chosen = ProfileName(name)
-    found = registered().values()
-    return Profile(name=chosen,
-                   models={s.name: s.models[chosen] for s in found if chosen in s.models},
-                   sizes={s.name: s.sizes[chosen] for s in found if chosen in s.sizes})

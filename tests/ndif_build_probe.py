@@ -11,7 +11,7 @@ from nnsight.modeling import huggingface
 
 from harness.backends import Backend
 from harness.models import load
-from harness.profiles import get_profile
+from harness.sources import get_profile
 
 
 class ServingRevision:

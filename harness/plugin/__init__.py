@@ -25,7 +25,8 @@ from harness.plugin.scheduling import (pin_worker_gpus, pytest_configure_node,  
 from harness.plugin.splitting import UNITS_FILE, make_store, remove_store, worker_count
 from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, MODE, MODELS,
                                   PROFILE, RECORD, RETARGET_REASONS, SPEC)
-from harness.profiles import Mode, Profile, ProfileName, get_profile
+from harness.profiles import Mode, Profile, ProfileName
+from harness.sources import get_profile
 
 MARKERS = {
     "gpu": "the nightly's published replication: needs the published weights (and CUDA, but for "

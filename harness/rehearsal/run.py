@@ -14,7 +14,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from harness.profiles import ProfileName, get_profile
+from harness.profiles import ProfileName
+from harness.sources import get_profile
 from harness.rehearsal.build import build_cache, snapshot_dir
 
 FAILED = ("error", "not replicated", "anchor failed")

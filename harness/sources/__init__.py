@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping
 
-from harness.profiles import ModelSpec, ProfileName
+from harness.profiles import ModelSpec, Profile, ProfileName
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ENTRY_POINT_GROUP = "interp_claims.sources"
@@ -102,3 +102,13 @@ def registered() -> dict[str, Source]:
 def source(name: str) -> Source:
     """The registered source called `name`."""
     return registered()[name]
+
+
+@cache
+def get_profile(name: str) -> Profile:
+    """The profile called `name`, gathered from every registered source's declaration."""
+    chosen = ProfileName(name)
+    found = registered().values()
+    return Profile(name=chosen,
+                   models={s.name: s.models[chosen] for s in found if chosen in s.models},
+                   sizes={s.name: s.sizes[chosen] for s in found if chosen in s.sizes})

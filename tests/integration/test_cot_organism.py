@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from harness.models import load
-from harness.profiles import get_profile
+from harness.sources import get_profile
 from harness.sources.cot import organism
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import solution

@@ -14,7 +14,8 @@ import pytest
 
 from harness.plan import Assumptions
 from harness.plan_build import source_steps
-from harness.profiles import Mode, get_profile
+from harness.profiles import Mode
+from harness.sources import get_profile
 from harness.sources import registered
 from harness.verdicts import Drift
 from tests.paths import ROOT

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from harness.profiles import get_profile
+from harness.sources import get_profile
 from harness.rehearsal.build import snapshot_dir
 from tests.paths import ROOT, SHARED_CACHE
 

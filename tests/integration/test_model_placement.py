@@ -6,7 +6,7 @@ import torch
 import transformers.pipelines.base as pipeline_base
 
 from harness.models import load, pipeline_placement
-from harness.profiles import get_profile
+from harness.sources import get_profile
 from harness.rehearsal.build import snapshot_dir
 from tests.paths import SHARED_CACHE
 

@@ -11,7 +11,7 @@ import pytest
 from harness.models import load
 from harness.organisms.__main__ import trainable
 from harness.organisms.common import read_manifest, sha256_of, weights_path
-from harness.profiles import get_profile
+from harness.sources import get_profile
 from harness.sources import source
 from tests.paths import ROOT
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from harness.models import load
-from harness.profiles import get_profile
+from harness.sources import get_profile
 from harness.sources.patching import organism
 
 PREFERENCE_FLOOR = 0.9  # the share of held-out sentences where the IO outscores the subject

@@ -10,7 +10,7 @@ import pytest
 
 from harness import resources
 from harness.models import resolved_revision
-from harness.profiles import get_profile
+from harness.sources import get_profile
 from tests.paths import ROOT, SHARED_CACHE
 
 pytestmark = pytest.mark.skipif(not SHARED_CACHE.is_dir(),

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from harness.catalogue import ORGANISMS_ONLY
-from harness.profiles import get_profile
+from harness.sources import get_profile
 from harness.rehearsal.build import build_model, narrowed, published_files, snapshot_dir
 from tests.paths import ROOT, SHARED_CACHE
 

@@ -6,7 +6,8 @@ from types import SimpleNamespace
 import pytest
 
 from harness.generalisation import Override, generalised
-from harness.profiles import Mode, get_profile
+from harness.profiles import Mode
+from harness.sources import get_profile
 
 PUBLISHED = get_profile("published")
 

@@ -7,7 +7,7 @@ import pytest
 
 from harness.claims import CLAIM_ATTR, Kind
 from harness.plugin.judging import organism_note
-from harness.profiles import get_profile
+from harness.sources import get_profile
 from harness.sources import registered, source
 from tests.paths import ROOT
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 
-from harness.profiles import get_profile, relative_layers
+from harness.profiles import relative_layers
+from harness.sources import get_profile
 from harness.sources import BUILT_IN_ORGANISMS
 from harness.sources.heads.task import OBJECTS, generate_family, render, tokenizer_corpus
 from harness.sources.heads.tokenizer import heads_tokenizer
