@@ -13,6 +13,14 @@ def fixture_definitions(item: Any) -> dict[str, Any]:
     return item._fixtureinfo.name2fixturedefs
 
 
+def mark_expression(markexpr: str) -> Any:
+    """pytest: a compiled `-m` expression (`_pytest.mark.expression.Expression`; pytest has no
+    public evaluator)."""
+    from _pytest.mark.expression import Expression
+
+    return Expression.compile(markexpr)
+
+
 def scope_scheduler(config: Any, log: Any, scope: Callable[[str], str]) -> Any:
     """pytest-xdist: LoadFileScheduling with `scope` deciding which node ids go to one worker
     (it overrides `LoadFileScheduling._split_scope`)."""
