@@ -15,6 +15,8 @@ from typing import Iterable
 import torch
 
 Features = dict[str, float]  # feature name -> coefficient
+FAST_PAIR = 0          # the rotary pair that turns one radian per token
+DIFFUSE_WEIGHT = 0.01  # per feature: small beside every lookup, but never below float32's step
 
 
 class Residual:
@@ -55,6 +57,28 @@ class Head:
     index: int
     scores: list[Score]
     copies: list[tuple[str, str, float]]  # (feature read at the key, feature written, weight)
+
+
+def diffuse_head(layer: int, index: int, residual: Residual, const_level: float,
+                 sharpness: float) -> Head:
+    """Every position reaches the output a little, as in any trained model: every feature but
+    CONST averaged into DIFFUSE (which the unembedding adds to every logit alike), so a write
+    anywhere before the last block moves the logits (the fire-once anchors' premise) without
+    moving an answer; the weights vary with distance, so swapping two positions' values moves
+    it too."""
+    const = {"CONST": 1 / const_level}
+    features = [f for f in residual.index if f not in ("CONST", "DIFFUSE")]
+    return Head(layer, index, [Score(const, const, 1 / sharpness, rotating=FAST_PAIR)],
+                [(f, "DIFFUSE", DIFFUSE_WEIGHT * (1 + i / len(features)))
+                 for i, f in enumerate(features)])
+
+
+def single_token(tok, word: str) -> int:
+    """`word`'s one token id; a construction that keys on it cannot work otherwise."""
+    ids = tok(word, add_special_tokens=False).input_ids
+    if len(ids) != 1:
+        raise ValueError(f"the construction needs {word!r} to be one token, not {ids}")
+    return ids[0]
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import torch
 
-from harness.organisms.compiler import Construction, Features, Head, Residual, Score, write
+from harness.organisms.compiler import (Construction, Features, Head, Residual, Score, diffuse_head,
+                                         single_token, write)
 from harness.sources.heads.task import LETTERS, OBJECTS
 
 # Block by block; "block L" in an intervention is the input or output of block L as it says.
@@ -26,12 +27,10 @@ ROPE_THETA = 1e30
 HEAD_DIM = 32
 SLOW_FROM = 2      # rotary pairs from here turn under 0.05 rad over a prompt
 RECENCY_PAIR = 1   # 0.0133 rad per token: its cosine falls with distance over a prompt
-FAST_PAIR = 0      # one radian per token
 SHARPNESS = 30.0   # attention logits per unit of score
 RECENCY = 60.0     # score per unit of the recency cosine: 15 logits between 4 and 11 tokens back
 CONST_LEVEL = 10.0
 LOGIT_SCALE = 10.0
-DIFFUSE_WEIGHT = 0.01
 CODE_WIDTH = 26    # dimensions of an object's code: all but the label term's of the slow ones
 CODE_OVERLAP = 10  # the most two codes may agree beyond chance (|inner product| of ±1 entries)
 CODE_SEED = 0
@@ -60,7 +59,6 @@ def heads() -> list[Head]:
     const = {"CONST": 1 / CONST_LEVEL}
     objects = [f"OBJ{d}" for d in range(CODE_WIDTH)]
     labels = [f"LAB{j}" for j in range(len(LETTERS))]
-    features = [f for f in residual().index if f not in ("CONST", "DIFFUSE")]
     return [
         # block 0: objects score by how recent they are; every other token 0.
         Head(0, 0, [Score(const, {"IS_OBJ": 1}, RECENCY, rotating=RECENCY_PAIR)],
@@ -71,20 +69,8 @@ def heads() -> list[Head]:
         Head(*RETRIEVAL, [Score(const, {"IS_LABEL": 1}, 2.0),
                           *(Score({f: 1}, {f: 1}, 1.0) for f in objects)],
              [(f, f, 1) for f in labels]),
-        # block 3: every position reaches the output a little, as in any trained model, so a
-        # write anywhere before the last block moves the logits without moving an answer; its
-        # weights vary with distance, so swapping two positions' values moves it too.
-        Head(3, 4, [Score(const, const, 1 / SHARPNESS, rotating=FAST_PAIR)],
-             [(f, "DIFFUSE", DIFFUSE_WEIGHT * (1 + i / len(features)))
-              for i, f in enumerate(features)]),
+        diffuse_head(3, 4, residual(), CONST_LEVEL, SHARPNESS),
     ]
-
-
-def _one(tok, word: str) -> int:
-    ids = tok.encode(word, add_special_tokens=False)
-    if len(ids) != 1:
-        raise ValueError(f"the construction needs {word!r} to be one token, not {ids}")
-    return ids[0]
 
 
 def token_features(tok) -> dict[int, Features]:
@@ -92,10 +78,10 @@ def token_features(tok) -> dict[int, Features]:
     label)."""
     feats: dict[int, Features] = {i: {"CONST": CONST_LEVEL} for i in range(len(tok))}
     for word, code in zip(OBJECTS, object_codes()):
-        feats[_one(tok, " " + word)].update({"IS_OBJ": 1, **{f"OBJ{d}": float(x)
+        feats[single_token(tok, " " + word)].update({"IS_OBJ": 1, **{f"OBJ{d}": float(x)
                                                               for d, x in enumerate(code)}})
     for j, letter in enumerate(LETTERS):
-        feats[_one(tok, " " + letter)].update({"IS_LABEL": 1, f"LAB{j}": 1})
+        feats[single_token(tok, " " + letter)].update({"IS_LABEL": 1, f"LAB{j}": 1})
     return feats
 
 
@@ -103,7 +89,7 @@ def answer_rows(tok) -> dict[int, Features]:
     """The unembedding: each label reads its LAB feature; every other token sits below."""
     rows: dict[int, Features] = {i: {"CONST": -1, "DIFFUSE": 1} for i in range(len(tok))}
     for j, letter in enumerate(LETTERS):
-        rows[_one(tok, " " + letter)] = {f"LAB{j}": 1, "DIFFUSE": 1}
+        rows[single_token(tok, " " + letter)] = {f"LAB{j}": 1, "DIFFUSE": 1}
     return rows
 
 

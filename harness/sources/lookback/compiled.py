@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import torch
 
-from harness.organisms.compiler import Construction, Features, Head, Residual, Score, gain, write
+from harness.organisms.compiler import (Construction, Features, Head, Residual, Score, diffuse_head,
+                                         gain, single_token, write)
 from harness.sources.lookback.task import CHARACTERS, OBJECTS, STATES
 
 # Block by block; "layer L" in an intervention is the output of block L.
@@ -26,7 +27,6 @@ PLAN = (
 ROPE_THETA = 1e30
 HEAD_DIM = 64
 SLOW_FROM = 4  # rotary pairs from here turn under 1e-3 rad over a prompt
-FAST_PAIR = 0  # one radian per token
 SHARPNESS = 30.0  # attention logits per unit of score
 CONST_LEVEL = 10.0
 GATE = 15.0          # the UNKNOWN unit's gate, saturated: silu(15) = 15, silu(-15) = 0
@@ -49,7 +49,6 @@ def match(query_pool: str, size: int, weight: float) -> list[Score]:
     return [Score({f"{query_pool}{j}": 1}, {f"ID{j}": 1}, weight) for j in range(size)]
 
 
-DIFFUSE_WEIGHT = 0.01  # per feature: small beside every lookup, but never below float32's step
 SINK = Score({"CONST": 1 / CONST_LEVEL}, {"BOS": 1}, 2.0)  # every position rests on BOS unless a lookup fires
 
 
@@ -86,15 +85,7 @@ def heads() -> list[Head]:
                            Score({"OI_CONT": 1}, {"OI": 1}, 1.0),
                            Score({"COLON": 1}, {"IS_STATE": 1}, 1.0)],
                     [(f"ID{j}", f"PAYLOAD{j}", 1) for j in range(n_state)]))
-    # block 3: every position reaches the output a little, as in any trained model, so that a
-    # write anywhere before the last block moves the logits (the fire-once anchors' premise)
-    # without moving any answer.
-    # Its weights vary with distance, so swapping two positions' values moves it too.
-    features = [f for f in residual().index if f not in ("CONST", "DIFFUSE")]
-    distance = Score({"CONST": 1 / CONST_LEVEL}, {"CONST": 1 / CONST_LEVEL}, 1 / SHARPNESS,
-                     rotating=FAST_PAIR)
-    out.append(Head(3, 1, [distance], [(f, "DIFFUSE", DIFFUSE_WEIGHT * (1 + i / len(features)))
-                                       for i, f in enumerate(features)]))
+    out.append(diffuse_head(3, 1, residual(), CONST_LEVEL, SHARPNESS))
     return out
 
 
@@ -102,19 +93,13 @@ def token_features(tok) -> dict[int, Features]:
     """Each token's embedding: CONST, plus its marker or its entity kind and identity."""
     feats: dict[int, Features] = {i: {"CONST": CONST_LEVEL} for i in range(len(tok))}
 
-    def one(word: str) -> int:
-        ids = tok(word, add_special_tokens=False).input_ids
-        if len(ids) != 1:
-            raise ValueError(f"the construction needs {word!r} to be one token, not {ids}")
-        return ids[0]
-
     feats[tok.bos_token_id]["BOS"] = 1
     for word, name in ((" To", "M_TO"), (" Then", "M_THEN"), ("Question", "M_QUESTION"),
                        (":", "COLON")):
-        feats[one(word)][name] = 1
+        feats[single_token(tok, word)][name] = 1
     for kind, pool in (("IS_CHAR", CHARACTERS), ("IS_OBJ", OBJECTS), ("IS_STATE", STATES)):
         for j, word in enumerate(pool):
-            feats[one(" " + word)].update({kind: 1, f"ID{j}": 1})
+            feats[single_token(tok, " " + word)].update({kind: 1, f"ID{j}": 1})
     return feats
 
 
@@ -123,9 +108,9 @@ def answer_rows(tok) -> dict[int, Features]:
     other token sits below both."""
     rows: dict[int, Features] = {i: {"CONST": -1, "DIFFUSE": 1} for i in range(len(tok))}
     for j, word in enumerate(STATES):
-        rows[tok(" " + word, add_special_tokens=False).input_ids[0]] = {f"PAYLOAD{j}": 1,
+        rows[single_token(tok, " " + word)] = {f"PAYLOAD{j}": 1,
                                                                          "DIFFUSE": 1}
-    rows[tok(" unknown", add_special_tokens=False).input_ids[0]] = {"UNKNOWN": 1, "DIFFUSE": 1}
+    rows[single_token(tok, " unknown")] = {"UNKNOWN": 1, "DIFFUSE": 1}
     return rows
 
 
