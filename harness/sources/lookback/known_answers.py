@@ -3,6 +3,7 @@ manifest's "planted" block, issue 29), declared once for the claims and for the 
 which run a study on a few rows and judge it, so a broken write shows as a missed mechanism."""
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Callable
 
 from harness.claims import KnownAnswer
@@ -38,14 +39,15 @@ def studies(runner: LookbackRunner, planted: dict[str, Any]
     binding = build_binding(**kw)[:CHECK_ROWS]
     source, answer = build_source(**kw)[:CHECK_ROWS], build_answer(**kw)[:CHECK_ROWS]
     layers = list(range(runner.n_layers))
+    answered = cache(lambda: answer_sweep(runner, answer, layers))  # §6's two curves, one sweep
     return {
         "lookback.reversed-curve": lambda: {"iia": binding_sweep(runner, binding, "reversed",
                                                                  layers).iia},
         "lookback.source-oi": lambda: {"iia": source_sweep(runner, source, layers, True).iia},
         "lookback.source-no-freeze": lambda: {"iia": source_sweep(runner, source, layers,
                                                                   False).iia},
-        "lookback.answer-pointer": lambda: {"pointer": answer_sweep(runner, answer, layers).pointer},
-        "lookback.answer-payload": lambda: {"payload": answer_sweep(runner, answer, layers).payload},
+        "lookback.answer-pointer": lambda: {"pointer": answered().pointer},
+        "lookback.answer-payload": lambda: {"payload": answered().payload},
         "lookback.low-rank": lambda: vars(low_rank(runner, binding, planted["binding_layers"][0])),
     }
 
