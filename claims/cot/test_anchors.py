@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, SETUP
 from harness.claims import Holds, Tolerance, claim
-from harness.criteria import Every, Exact, all_of
-from harness.sources.cot.chat import GENERATION_TAIL
+from harness.criteria import Every, Exact, Length, Same, all_of
 from harness.sources.cot.task import PROBLEMS, donor_listing
 
 # A control counts every usable problem; where the published values apply (bf16), one problem
@@ -49,24 +48,20 @@ def test_donor_pairs(judge):
        headline="`</think>` is token {think_close}",
        published={"think_close": 151668, "template_tail": "<|im_start|>assistant\n<think>\n"},
        provenance=NB.format("setup and §1's decoded prompt"),
-       criterion=all_of(Exact("think_close"), Exact("template_tail")))
+       criterion=all_of(Exact("think_close"), Exact("template_tail")),
+       holds=Holds(all_of(Length("close_ids", 1), Exact("template_tail"))))
 def test_think_token(judge, cot_think_template):
-    t = cot_think_template
-    assert len(t.close_ids) == 1, f"</think> is {len(t.close_ids)} tokens"
-    assert t.tail == GENERATION_TAIL, f"template ends {t.chat[-40:]!r}"
-    judge({"think_close": t.close_ids[0], "template_tail": t.tail, "force_tokens": t.force_tokens})
+    judge(cot_think_template.measured())
 
 
 @claim("cot.step0-is-prefill", kind="anchor", section="6",
        statement="tracer.iter step 0 is the prefill over the whole prompt; later steps are one token.",
        headline="step 0 {shapes[0]}, then {shapes[1]} per step",
        published={"shapes": [[1, 34, 2560], [1, 1, 2560], [1, 1, 2560], [1, 1, 2560]]},
-       provenance=NB.format(6), criterion=Exact("shapes"), requires=SETUP)
-def test_step0_is_prefill(judge, cot_step_shapes, cot_runner):
-    s, d = cot_step_shapes, cot_runner.hidden_size
-    assert s.shapes[0] == [1, s.prompt_len, d]
-    assert all(shape == [1, 1, d] for shape in s.shapes[1:])
-    judge({"shapes": s.shapes, "prompt_len": s.prompt_len})
+       provenance=NB.format(6), criterion=Exact("shapes"), requires=SETUP,
+       holds=Holds(Same("shapes", "prefill_then_single")))
+def test_step0_is_prefill(judge, cot_step_shapes):
+    judge(cot_step_shapes.measured())
 
 
 @claim("cot.noop-every-step", kind="anchor", section="6",

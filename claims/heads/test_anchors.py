@@ -4,8 +4,8 @@ Each anchor reads a set-up readout, a machinery check or the session's record, a
 """
 from __future__ import annotations
 
-from claims.heads.declarations import (ANCHOR_SITES, CONTENT, MACHINERY, MAIN, NB, SETUP,
-                                       judge_checks)
+from claims.heads.declarations import (ANCHOR_SITES, CONTENT, EVERY_CHECK, MACHINERY, MAIN, NB,
+                                       SETUP)
 from harness.claims import claim
 from harness.criteria import Exact, all_of
 from harness.sources.heads import layouts as L
@@ -66,13 +66,13 @@ def test_main_example(judge, heads_families, heads_tokenizer):
        published={"failed": 0},
        provenance=ASSERTED.format("§2's that R and D have equal length",
                                   "a one-token 'Box' (printed at 192 for main family 0) is"),
-       criterion=Exact("failed"),
+       criterion=Exact("failed"), holds=EVERY_CHECK,
        decisions=("all 8 opening families are checked whatever the profile's sizes run; their "
                   "objects need not be one token (the notebook does not filter them)",
                   "the final position every patch writes and every readout reads is "
                   "len(ids) - 1, so 'Box' must add exactly one token to the rendered chat"))
 def test_opening_prompts(judge, heads_families, heads_tokenizer):
-    judge_checks(judge, L.prompt_layouts("opening", heads_families.opening, heads_tokenizer))
+    judge(L.prompt_layouts("opening", heads_families.opening, heads_tokenizer).measured())
 
 
 @claim("heads.main-prompts", kind="anchor", section="3", needs="hub",
@@ -82,74 +82,74 @@ def test_opening_prompts(judge, heads_families, heads_tokenizer):
        provenance=ASSERTED.format("§3's that O and D share their label positions",
                                   "a one-token 'Box' (printed at 192 for main family 0) and "
                                   "one-token objects in context are"),
-       criterion=Exact("failed"),
+       criterion=Exact("failed"), holds=EVERY_CHECK,
        decisions=("all 32 main families are checked whatever the profile's sizes run",
                   "each object must be one token with its leading space in context, four tokens "
                   "before its label ('the <object> is in Box <label>'), as §3's single-token "
                   "filter intends"))
 def test_main_prompts(judge, heads_families, heads_tokenizer):
-    judge_checks(judge, L.prompt_layouts("main", heads_families.main, heads_tokenizer))
+    judge(L.prompt_layouts("main", heads_families.main, heads_tokenizer).measured())
 
 
 @claim("heads.reference-forward", kind="anchor", section="1",
        statement="The nnsight run's logits equal an independent plain-PyTorch pre-hook forward's, edits included.",
        headline="logits exact: {all_exact} over {checked} comparisons",
        published={"all_exact": True}, provenance=NB.format(1) + " (checks['reference:…'] all True)",
-       criterion=Exact("all_exact"), requires=SETUP,
+       criterion=Exact("all_exact"), requires=SETUP, holds=EVERY_CHECK,
        decisions=("checked on opening family 0 for no edit and, at every block, a donor residual, "
                   "a zeroed head, a foreign head output and a residual plus two heads; the notebook "
                   "checks the first family of each study, which the record-counts anchor re-checks",
                   ANCHOR_SITES))
 def test_reference_forward(judge, heads_reference_forward):
-    judge_checks(judge, heads_reference_forward)
+    judge(heads_reference_forward.measured())
 
 
 @claim("heads.edit-receipts", kind="anchor", section="1",
        statement="Every edit is the tensor consumed; unpatched tokens and heads, the previous token's logits and the hooks are untouched.",
        headline="receipts exact: {all_exact} over {checked} edits",
        published={"all_exact": True}, provenance=NB.format(1) + " (_verify_block_patches, hook_ids)",
-       criterion=Exact("all_exact"), requires=SETUP,
+       criterion=Exact("all_exact"), requires=SETUP, holds=EVERY_CHECK,
        decisions=("nnsight 0.8 edits inside the wrapped forward, after PyTorch pre-hooks run, so the "
                   "consumed o_proj input is observed by a torch function mode on o_proj's matmul and "
                   "the consumed residual by a pre-hook on the block's input norm",
                   ANCHOR_SITES))
 def test_edit_receipts(judge, heads_edit_receipts):
-    judge_checks(judge, heads_edit_receipts)
+    judge(heads_edit_receipts.measured())
 
 
 @claim("heads.residual-identity", kind="anchor", section="2",
        statement="R's own final residual patched into a block input leaves the logits identical.",
        headline="logits identical: {all_exact} over {checked} blocks",
        published={"all_exact": True}, provenance=NB.format(2) + " (checks['residual_identity'])",
-       criterion=Exact("all_exact"), requires=MACHINERY,
+       criterion=Exact("all_exact"), requires=MACHINERY, holds=EVERY_CHECK,
        decisions=("checked at every block, not only at block 31 as the notebook does",
                   ANCHOR_SITES))
 def test_residual_identity(judge, heads_residual_identity):
-    judge_checks(judge, heads_residual_identity)
+    judge(heads_residual_identity.measured())
 
 
 @claim("heads.head-identity", kind="anchor", section="2",
        statement="A head's own final-position output patched back, in H and in O, leaves the logits identical.",
        headline="logits identical: {all_exact} over {checked} heads",
        published={"all_exact": True}, provenance=NB.format(2) + " (checks['opening_head_identity:H/O'])",
-       criterion=Exact("all_exact"), requires=MACHINERY,
+       criterion=Exact("all_exact"), requires=MACHINERY, holds=EVERY_CHECK,
        decisions=("checked for every head at every block on opening family 0, with H's transplant at "
                   "that block; the notebook checks head 31.7 only",
                   ANCHOR_SITES))
 def test_head_identity(judge, heads_head_identity):
-    judge_checks(judge, heads_head_identity)
+    judge(heads_head_identity.measured())
 
 
 @claim("heads.av-identity", kind="anchor", section="4",
        statement="O-attention with O-values recomposes a head's Z slice and the logits exactly.",
        headline="recomposition exact: {all_exact} over {checked} heads",
        published={"all_exact": True}, provenance=NB.format(4) + " (checks['content_identity:…'])",
-       criterion=Exact("all_exact"), requires=MAIN,
+       criterion=Exact("all_exact"), requires=MAIN, holds=EVERY_CHECK,
        decisions=("checked for every head at every block on main family 0; the selected heads' "
                   "identity over every family is re-checked by heads.record-counts",
                   ANCHOR_SITES))
 def test_av_identity(judge, heads_av_identity):
-    judge_checks(judge, heads_av_identity)
+    judge(heads_av_identity.measured())
 
 
 @claim("heads.record-counts", kind="anchor", section="7",
@@ -158,7 +158,8 @@ def test_av_identity(judge, heads_av_identity):
        published={"main_records": 1952, "opening_records": 576},
        provenance=NB.format(7) + " ('1952 main and 576 opening observations')",
        criterion=all_of(Exact("main_records"), Exact("opening_records")), requires=CONTENT,
+       holds=EVERY_CHECK,
        decisions=("the per-family counts follow from the architecture: 13 + 3 × heads per main "
                   "family and 4 + blocks + 2 × heads per opening family (61 and 72 for Qwen2.5-3B)",))
 def test_record_counts(judge, heads_record_counts):
-    judge_checks(judge, heads_record_counts)
+    judge(heads_record_counts.measured())

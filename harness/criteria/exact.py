@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from harness.criteria.base import Check
 
@@ -81,6 +82,28 @@ class AtMost:
     def judge(self, measured, published) -> Check:
         m, p = measured[self.key], published[self.key]
         return Check(m <= p, f"{self.key}: measured {m}, bound {p}")
+
+
+@dataclass(frozen=True)
+class NoneFailed:
+    """A machinery check's count of failed cases is zero; `names`, when given, is the measured
+    list of the first failures, which the detail shows."""
+
+    key: str = "failed"
+    names: str | None = "first_failed"
+
+    @staticmethod
+    def measured(names: list[str], first: int = 8) -> dict[str, Any]:
+        """The measured entries this criterion reads by default: the count and the first names."""
+        return {"failed": len(names), "first_failed": names[:first]}
+
+    def describe(self) -> str:
+        return f"{self.key} is 0"
+
+    def judge(self, measured, published) -> Check:
+        n = measured[self.key]
+        first = f", first {measured[self.names]}" if n and self.names else ""
+        return Check(n == 0, f"{self.key}: {n}{first}")
 
 
 @dataclass(frozen=True)

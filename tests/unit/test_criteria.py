@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from harness.criteria import (Binomial, CurveBinomial, Every, Exact, FittedNotRandom, InInterval,
                               IsPlanted,
-                              Length, NeighbourOf, PeakLayer, PoissonMean, Same, StepAt, Window,
+                              Length, NeighbourOf, NoneFailed, PeakLayer, PoissonMean, Same, StepAt, Window,
                               all_of, clopper_pearson, garwood)
 
 clopper_pearson(1, 2)  # loads scipy, which criteria import when first judged, before hypothesis
@@ -110,6 +110,17 @@ def test_same_compares_two_measured_values():
 def test_length_counts_a_lists_items():
     assert Length("ids", 1).judge({"ids": [7]}, {}).ok
     assert not Length("ids", 1).judge({"ids": [7, 8]}, {}).ok
+
+
+@given(st.lists(st.text(min_size=1), max_size=20))
+def test_none_failed_holds_exactly_when_no_case_failed(names):
+    check = NoneFailed().judge(NoneFailed.measured(names), {})
+    assert check.ok == (not names)
+
+
+def test_none_failed_names_the_first_failures():
+    check = NoneFailed().judge(NoneFailed.measured([f"case {i}" for i in range(10)]), {})
+    assert "failed: 10" in check.detail and "case 7" in check.detail and "case 8" not in check.detail
 
 
 def test_step_at_wants_the_curve_low_before_the_layer_and_high_from_it():

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import nnsight
 import torch
@@ -23,10 +23,20 @@ def onto(vector: torch.Tensor, out: torch.Tensor) -> torch.Tensor:
 
 @dataclass
 class StepShapes:
-    """§6: layers[0].output's shape at each tracer.iter step."""
+    """§6: layers[0].output's shape at each tracer.iter step, and the model's width."""
 
     prompt_len: int
+    width: int
     shapes: list[list[int]]
+
+    @property
+    def prefill_then_single(self) -> list[list[int]]:
+        """The shapes §6 expects: the whole prompt at step 0, then one token a step."""
+        return [[1, self.prompt_len, self.width]] + [[1, 1, self.width]] * (len(self.shapes) - 1)
+
+    def measured(self) -> dict[str, Any]:
+        return {"shapes": self.shapes, "prompt_len": self.prompt_len,
+                "prefill_then_single": self.prefill_then_single}
 
 
 def step_shapes(runner: CotRunner, pid: list[int], steps: int = 4) -> StepShapes:
@@ -38,7 +48,7 @@ def step_shapes(runner: CotRunner, pid: list[int], steps: int = 4) -> StepShapes
         for _ in tracer.iter[:steps]:
             shapes.append(layers[0].output.shape)
         _ = tracer.result.save()
-    return StepShapes(len(pid), [list(s) for s in shapes])
+    return StepShapes(len(pid), runner.hidden_size, [list(s) for s in shapes])
 
 
 @dataclass

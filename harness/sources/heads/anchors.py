@@ -7,6 +7,7 @@ from typing import Any, Sequence
 
 import torch
 
+from harness.criteria import NoneFailed
 from harness.models import Loaded
 from harness.sources.heads.forward import Geometry, reference_forward, run_forward
 from harness.sources.heads.patches import Patch, head_output_patch, residual_patch, same
@@ -33,7 +34,7 @@ class Checks:
         return len(self.results)
 
     def measured(self) -> dict[str, Any]:
-        return {"all_exact": not self.failed, "checked": self.n}
+        return {"all_exact": not self.failed, "checked": self.n, **NoneFailed.measured(self.failed)}
 
 
 def _ids(model: Loaded, family: Family, key: str) -> list[int]:
@@ -174,7 +175,7 @@ class RecordCounts:
     def measured(self) -> dict[str, Any]:
         kinds = sorted({k.split(":")[0] for k in self.checks})
         return {"main_records": self.main, "opening_records": self.opening,
-                "checks_failed": len(self.failed_checks),
+                "checks_failed": len(self.failed_checks), **NoneFailed.measured(self.failed),
                 "checks": {kind: sum(k.startswith(kind + ":") for k in self.checks)
                            for kind in kinds}}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.criteria import NoneFailed
 from harness.sources.heads.task import Family, Question, Rendered, render
 
 OBJECT_OFFSET = 4  # §3: "the <object> is in Box <label>": the object sits four tokens before it
@@ -24,7 +25,7 @@ class PromptLayouts:
 
     def measured(self) -> dict[str, Any]:
         return {"families": self.families, "prompts": self.prompts, "positions": self.positions,
-                "lengths": self.lengths, "failed": len(self.failed)}
+                "lengths": self.lengths, **NoneFailed.measured(self.failed)}
 
 
 def _final_box(r: Rendered, tok) -> list[str]:

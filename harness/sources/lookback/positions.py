@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.criteria import NoneFailed
 from harness.sources.lookback.runner import LookbackRunner
 from harness.sources.lookback.task import (CHARACTERS, OBJECTS, STATES, Counterfactual, Layout,
                                            Pair, build_answer, build_binding, build_source, layout)
@@ -15,6 +16,10 @@ class SingleTokenEntities:
 
     single: dict[str, int]
     multi: dict[str, list[str]]
+
+    def measured(self) -> dict[str, Any]:
+        multi = [f"{pool}:{w}" for pool, words in self.multi.items() for w in words]
+        return {**self.single, "all_single_token": not multi, **NoneFailed.measured(multi)}
 
 
 def single_token_entities(tok) -> SingleTokenEntities:
@@ -57,7 +62,7 @@ class InterventionTokens:
 
     def measured(self) -> dict[str, Any]:
         return {"prompts": self.prompts, "positions": self.positions,
-                "after_drink_tokens": self.after_drinks, "failed": len(self.failures)}
+                "after_drink_tokens": self.after_drinks, **NoneFailed.measured(self.failures)}
 
 
 def _mismatches(tok, ids: list[int], ref: Layout, ents: tuple[Pair, Pair, Pair],
