@@ -3,17 +3,18 @@ from __future__ import annotations
 
 import json
 import math
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from syrupy.extensions.json import JSONSnapshotExtension
 from syrupy.location import PyTestLocation
 
 from harness.claims import ClaimSpec, Tolerance
 from harness.values import plain
-from harness.verdicts import UnreadableFile
+from harness.verdicts import Drift, UnreadableFile
 
 
 class Comparison(StrEnum):
@@ -28,10 +29,12 @@ MEASURED_PROVENANCE = "measured by interp-claims on the {profile} profile"
 
 @dataclass
 class ComparisonLog:
-    """Where the extension writes how the last comparison came out."""
+    """Where the extension writes how the comparison of the pin at `path` came out."""
 
+    path: Path
     comparison: Comparison | None = None
     differences: list[str] = field(default_factory=list)
+    unreadable: str | None = None  # why the pin cannot be read
 
 
 def compare(pinned: Any, measured: Any, floats: Tolerance, path: str = "") -> list[str]:
@@ -61,16 +64,28 @@ def _is_float(pinned: Any, measured: Any) -> bool:
     return numbers and (isinstance(pinned, float) or isinstance(measured, float))
 
 
+def _unreadable(path: Path, exc: Exception) -> str:
+    if isinstance(exc, UnreadableFile):
+        return str(exc)
+    return (f"snapshot {path} cannot be read ({type(exc).__name__}: {exc}); restore it from git "
+            "or re-pin it with --snapshot-update")
+
+
+def _pinned(data: Any, path: Path) -> Any:
+    """A snapshot document's measured values, or UnreadableFile naming the file and the fix."""
+    if not isinstance(data, dict) or "measured" not in data:
+        raise UnreadableFile(f"snapshot {path} holds no 'measured' values; restore it from git or "
+                             "re-pin it with --snapshot-update")
+    return data["measured"]
+
+
 def read_snapshot(path: Path) -> dict[str, Any]:
     """A pinned snapshot's content, or UnreadableFile naming the file and the fix."""
     try:
         data = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UnreadableFile(f"snapshot {path} cannot be read ({type(exc).__name__}: {exc}); "
-                             "restore it from git or re-pin it with --snapshot-update") from exc
-    if not isinstance(data, dict) or "measured" not in data:
-        raise UnreadableFile(f"snapshot {path} holds no 'measured' values; restore it from git or "
-                             "re-pin it with --snapshot-update")
+        raise UnreadableFile(_unreadable(path, exc)) from exc
+    _pinned(data, path)
     return data
 
 
@@ -85,33 +100,85 @@ def snapshot_path(root: Path, profile: str, spec: ClaimSpec, test_name: str) -> 
     return root / "snapshots" / profile / spec.source_name / f"{test_name}.json"
 
 
-def extension_for(root: Path, profile: str, spec: ClaimSpec, floats: Tolerance,
-                  log: ComparisonLog) -> type[JSONSnapshotExtension]:
-    """An extension class bound to one test's profile, source, float tolerance and log."""
-    directory = root / "snapshots" / profile / spec.source_name
+class ClaimSnapshot(JSONSnapshotExtension):
+    """syrupy's JSON extension with each test's directory (snapshots/<profile>/<source>/) given by
+    `check_snapshot`, and pinned values compared within that check's float tolerance."""
 
-    class ClaimSnapshot(JSONSnapshotExtension):
-        @classmethod
-        def dirname(cls, *, test_location: PyTestLocation) -> str:
-            return str(directory)
+    directories: ClassVar[dict[str, Path]]  # test nodeid: its snapshot directory
 
-        @classmethod
-        def discovery_dirname(cls, *, test_location: PyTestLocation) -> str:
-            return str(directory)
+    @classmethod
+    def dirname(cls, *, test_location: PyTestLocation) -> str:
+        """The test's directory; syrupy's own for a test that never compared (it stopped first)."""
+        known = cls.directories.get(test_location.nodeid)
+        return str(known) if known else super().dirname(test_location=test_location)
 
-        def serialize(self, data, **kwargs) -> str:
-            return json.dumps(data, indent=2, sort_keys=False) + "\n"
+    @classmethod
+    def discovery_dirname(cls, *, test_location: PyTestLocation) -> str:
+        return cls.dirname(test_location=test_location)
 
-        def matches(self, *, serialized_data, snapshot_data) -> bool:
-            fresh, pinned = json.loads(serialized_data), json.loads(snapshot_data)
-            diffs = compare(pinned.get("measured"), fresh["measured"], floats)
-            log.differences = diffs
-            if diffs:
-                log.comparison = Comparison.OUTSIDE
-            elif not compare(pinned.get("measured"), fresh["measured"], Tolerance()):
-                log.comparison = Comparison.EXACT
-            else:
-                log.comparison = Comparison.WITHIN
-            return not diffs
+    def serialize(self, data, **kwargs) -> str:
+        return json.dumps(data, indent=2, sort_keys=False) + "\n"
 
-    return ClaimSnapshot
+    def matches(self, *, serialized_data, snapshot_data) -> bool:
+        floats, log = _CHECKING.get()
+        try:
+            pinned = _pinned(json.loads(snapshot_data), log.path)
+        except (UnicodeDecodeError, json.JSONDecodeError, UnreadableFile) as exc:
+            log.unreadable = _unreadable(log.path, exc)
+            return False
+        fresh = json.loads(serialized_data)["measured"]
+        log.differences = compare(pinned, fresh, floats)
+        if log.differences:
+            log.comparison = Comparison.OUTSIDE
+        elif compare(pinned, fresh, Tolerance()):
+            log.comparison = Comparison.WITHIN
+        else:
+            log.comparison = Comparison.EXACT
+        return not log.differences
+
+
+def session_extension() -> type[ClaimSnapshot]:
+    """The snapshot extension of one pytest session, with a directory map of its own."""
+    return type("SessionClaimSnapshot", (ClaimSnapshot,), {"directories": {}})
+
+
+@dataclass(frozen=True)
+class SnapshotCheck:
+    """How one test's measured values compared with their pin, as the run record states it, and
+    why the test fails on it (None: it does not)."""
+
+    comparison: Comparison | None = None
+    drift: Drift | None = None
+    differences: tuple[str, ...] = ()
+    failure: str | None = None
+
+
+_CHECKING: ContextVar[tuple[Tolerance, ComparisonLog]] = ContextVar("interp_claims_snapshot")
+
+
+def check_snapshot(assertion: Any, extension: type[ClaimSnapshot], nodeid: str, path: Path,
+                   payload: dict[str, Any], floats: Tolerance, *, updating: bool,
+                   required: bool) -> SnapshotCheck:
+    """The one snapshot check (pytest-regressions' perform_regression_check): compare `payload`
+    with the pin at `path` through syrupy's `assertion`, reading the file once, floats within
+    `floats`; a missing pin fails where pins are `required`, an unreadable one is an error naming
+    the file, and --snapshot-update (`updating`) pins anew."""
+    extension.directories[nodeid] = path.parent
+    existed = path.exists()
+    if not existed and not updating:
+        return SnapshotCheck(Comparison.NEW, Drift.UNPINNED, failure=(
+            f"no pinned snapshot at {path}; pin it with --snapshot-update" if required else None))
+    log = ComparisonLog(path=path)
+    token = _CHECKING.set((floats, log))
+    try:
+        matched = assertion.use_extension(extension) == payload
+    finally:
+        _CHECKING.reset(token)
+    if log.unreadable and not updating:
+        raise UnreadableFile(log.unreadable)
+    if not existed or log.unreadable:
+        return SnapshotCheck(Comparison.NEW, Drift.UNPINNED)  # written by --snapshot-update now
+    moved = log.comparison is Comparison.OUTSIDE
+    return SnapshotCheck(log.comparison, Drift.DRIFTED if moved else Drift.NONE,
+                         tuple(log.differences), failure=None if matched else (
+                             f"drifted from its snapshot {path}: " + "; ".join(log.differences[:5])))

@@ -1,32 +1,24 @@
 """The pytest plugin: options, profile and markers here; ordering and blocking, judging and the
-run record in the modules beside it (their hooks and fixtures are re-exported for pytest)."""
+run record in the modules beside it, which pytest registers as plugins of their own
+(`pytest_plugins`)."""
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 
 import pytest
 
-from harness import record as run_record
 from harness.backends import Backend, register_trace_code
 from harness.claims import Kind, Needs, spec_of
 from harness.generalisation import Override, generalised
 from harness.models import Loaded, load
-from harness.plugin.blocking import (pytest_collection_modifyitems, pytest_deselected,  # noqa: F401
-                                     pytest_runtest_setup)
-from harness.plugin.device_audit import pytest_runtest_protocol  # noqa: F401
-from harness.plugin.judging import judge, pytest_runtest_makereport  # noqa: F401
-from harness.plugin.metering import pytest_fixture_setup  # noqa: F401
-from harness.plugin.planning import add_options as add_plan_options
-from harness.plugin.planning import pytest_cmdline_main, pytest_runtestloop  # noqa: F401
-from harness.plugin.recording import RecordCollector, pytest_terminal_summary  # noqa: F401
-from harness.plugin.scheduling import (pin_worker_gpus, pytest_configure_node,  # noqa: F401
-                                       pytest_report_collectionfinish, pytest_xdist_make_scheduler)
 from harness.plugin.splitting import UNITS_FILE, make_store, remove_store, worker_count
-from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, MODE, MODELS,
-                                  PROFILE, RECORD, RETARGET_REASONS, SPEC)
+from harness.plugin.state import SESSION, SPEC, ClaimsSession, claims_session
 from harness.profiles import Mode, Profile, ProfileName
 from harness.sources import get_profile
+
+pytest_plugins = ("harness.plugin.blocking", "harness.plugin.device_audit", "harness.plugin.judging",
+                  "harness.plugin.metering", "harness.plugin.planning", "harness.plugin.recording",
+                  "harness.plugin.scheduling")
 
 MARKERS = {
     "gpu": "the nightly's published replication: needs the published weights (and CUDA, but for "
@@ -80,7 +72,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--fail-on-drift", action="store_true", default=False,
                     help="on the published profile, fail a test whose numbers drifted from their "
                          "snapshot (drift never changes a verdict; on organisms it always fails)")
-    add_plan_options(group)
 
 
 def _selects_published(markexpr: str) -> bool:
@@ -111,29 +102,17 @@ def resolve_profile(config: pytest.Config) -> Profile:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    pin_worker_gpus(config)  # first: resolving the profile may start CUDA
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {text}")
-    config.stash[PROFILE], config.stash[RETARGET_REASONS] = retarget(
-        config, rehearsal_variant(config, resolve_profile(config)))
-    config.stash[MODE] = Mode(config.getoption("mode"))
-    config.stash[BACKEND] = Backend(config.getoption("backend"))
-    config.stash[BACKEND_REASONS] = {}
-    if config.stash[BACKEND] is not Backend.LOCAL:
+    profile, retarget_reasons = retarget(config, rehearsal_variant(config, resolve_profile(config)))
+    session = config.stash[SESSION] = ClaimsSession(
+        profile, Mode(config.getoption("mode")), Backend(config.getoption("backend")),
+        retarget_reasons)
+    if session.backend is not Backend.LOCAL:
         register_trace_code()
-    config.stash[ANCHORS] = {}
-    config.stash[DESELECTED] = []
-    config.stash[MODELS] = {}
     make_store(config)
     if getattr(config.option, "dist", "no") == "load":
         config.option.dist = "loadfile"  # grouped by source folder: see scheduling.py
-    if not hasattr(config, "workerinput"):
-        env = run_record.environment(config.stash[PROFILE].name.value, config.rootpath,
-                                     dt.datetime.now(dt.timezone.utc), config.stash[MODE].value,
-                                     config.stash[BACKEND])
-        env["generalisation"] = config.stash[PROFILE].generalisation
-        config.stash[RECORD] = run_record.RunRecord(env)
-        config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -180,41 +159,40 @@ def retarget(config: pytest.Config, profile: Profile) -> tuple[Profile, dict[str
 
 
 def pytest_report_header(config: pytest.Config) -> str:
-    return (f"interp-claims profile: {config.stash[PROFILE].name.value}, "
-            f"mode: {config.stash[MODE].value}"
-            + ("" if config.stash[BACKEND] is Backend.LOCAL
-               else f", backend: {config.stash[BACKEND].value}")
+    session = claims_session(config)
+    return (f"interp-claims profile: {session.profile.name.value}, mode: {session.mode.value}"
+            + ("" if session.backend is Backend.LOCAL else f", backend: {session.backend.value}")
             + "".join(f", generalisation: {s} on {m}"
-                      for s, m in config.stash[PROFILE].generalisation.items()))
+                      for s, m in session.profile.generalisation.items()))
 
 
 @pytest.fixture(scope="session")
 def profile(request: pytest.FixtureRequest) -> Profile:
     """The profile this session runs on."""
-    return request.config.stash[PROFILE]
+    return claims_session(request.config).profile
 
 
 @pytest.fixture(scope="session")
 def mode(request: pytest.FixtureRequest) -> Mode:
     """The mode this session runs in (--mode)."""
-    return request.config.stash[MODE]
+    return claims_session(request.config).mode
 
 
 @pytest.fixture(scope="session")
 def backend(request: pytest.FixtureRequest) -> Backend:
     """Where this session's traces run (--backend)."""
-    return request.config.stash[BACKEND]
+    return claims_session(request.config).backend
 
 
 def model_for(request: pytest.FixtureRequest, source: str) -> Loaded:
     """`source`'s model on the session's profile, its provenance kept for the run record; a skip
     when the profile has none (for a source's session model fixture)."""
-    spec = request.config.stash[PROFILE].models.get(source)
+    session = claims_session(request.config)
+    spec = session.profile.models.get(source)
     if spec is None:
-        pytest.skip(f"profile {request.config.stash[PROFILE].name.value} has no model for "
-                    f"source {source!r}")
-    loaded = load(spec, request.config.stash[BACKEND])
-    request.config.stash[MODELS][source] = loaded.provenance
+        pytest.skip(f"profile {session.profile.name.value} has no model for source {source!r}")
+    loaded = load(spec, session.backend)
+    session.models[source] = loaded.provenance
     return loaded
 
 

@@ -7,22 +7,22 @@ from harness.backends import Backend, ndif_skip_reason
 from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.release import release_between_folders
 from harness.plugin.splitting import select_units
-from harness.plugin.state import (ANCHORS, BACKEND, BACKEND_REASONS, DESELECTED, PROFILE,
-                                  RETARGET_REASONS, SPEC, STATE, TestState)
+from harness.plugin.state import SPEC, STATE, TestState, claims_session
 from harness.sources import registered
 from harness.verdicts import BLOCKED_PREFIX
 
 
 def pytest_deselected(items: list[pytest.Item]) -> None:
     if items:
-        items[0].config.stash[DESELECTED].extend(items)
+        claims_session(items[0].config).deselected.extend(items)
 
 
 def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
     """Why this test cannot run its published form on this machine (None where the profile loads
     no published files, or where it can)."""
-    prof, retarget = item.config.stash[PROFILE], item.config.stash[RETARGET_REASONS]
-    if item.config.stash[BACKEND] is Backend.NDIF:
+    session = claims_session(item.config)
+    prof, retarget = session.profile, session.retarget_reasons
+    if session.backend is Backend.NDIF:
         return (ndif_reason(item.config, spec.source_name) or retarget.get(spec.source_name)
                 or _ndif_files_reason(item.config, spec))
     if spec.source_name in retarget:
@@ -42,16 +42,16 @@ def _ndif_files_reason(config: pytest.Config, spec: ClaimSpec) -> str | None:
     """On NDIF a test needs the model's config and tokenizer here, not its weights or CUDA."""
     from harness.resources import weights_reason
 
-    model = config.stash[PROFILE].models[spec.source_name]
+    model = claims_session(config).profile.models[spec.source_name]
     return weights_reason(model) or weights_reason(model, "tokenizer_config.json")
 
 
 def ndif_reason(config: pytest.Config, source: str) -> str | None:
     """Why `source`'s tests do not run on NDIF (asked once per source): its experiments are not
     written for a remote model, no key, the service down, or the model not served."""
-    reasons = config.stash[BACKEND_REASONS]
+    reasons = claims_session(config).backend_reasons
     if source not in reasons:
-        model = config.stash[PROFILE].models.get(source)
+        model = claims_session(config).profile.models.get(source)
         if registered()[source].remote:
             reasons[source] = ndif_skip_reason(model.hf_id if model else None)
         else:
@@ -70,7 +70,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         gone = set(map(id, dropped))
         items[:] = [it for it in items if id(it) not in gone]
         config.hook.pytest_deselected(items=dropped)
-    by_id = {it.stash[SPEC].id: it for it in [*items, *config.stash[DESELECTED]] if SPEC in it.stash}
+    by_id = {it.stash[SPEC].id: it for it in [*items, *claims_session(config).deselected]
+             if SPEC in it.stash}
     selected = set(map(id, items))
     wanted: list[pytest.Item] = []
     stack = [it for it in items if SPEC in it.stash and resource_reason(it, it.stash[SPEC]) is None]
@@ -118,7 +119,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     reason = resource_reason(item, spec)
     if reason:
         pytest.skip(reason)
-    outcomes = item.config.stash[ANCHORS]
+    outcomes = claims_session(item.config).anchors
     for anchor_id in spec.requires:
         status, message = outcomes.get(anchor_id, ("absent", "the anchor was not run in this session"))
         if status != "passed":

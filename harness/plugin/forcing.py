@@ -7,9 +7,9 @@ from typing import Callable, Sequence, TypeVar
 
 import pytest
 
-from harness.plugin.state import PROFILE
+from harness.plugin.state import claims_session
 
-FORCED = pytest.StashKey[dict[str, str]]()  # fixture name -> what it forced
+
 T = TypeVar("T")
 
 
@@ -21,19 +21,19 @@ def passed_or_forced(request: pytest.FixtureRequest, kept: Sequence[T],
     made; else a skip saying `why_none`."""
     if kept:
         return list(kept)
-    count = request.config.stash[PROFILE].rules.forced_rows
+    count = claims_session(request.config).profile.rules.forced_rows
     rows = (offered() if callable(offered) else offered) if count else []
     if not rows:
         pytest.skip(why_none)
     taken = list(rows[:count])
-    request.config.stash.setdefault(FORCED, {})[request.fixturename] = (
+    claims_session(request.config).forced[request.fixturename] = (
         f"{request.fixturename}: {why_none}; the first {len(taken)} of {len(rows)} taken as if "
         f"they had passed{f' ({how})' if how else ''}, on the "
-        f"{request.config.stash[PROFILE].name} profile")
+        f"{claims_session(request.config).profile.name} profile")
     return taken
 
 
 def forced_notes(item: pytest.Item) -> list[str]:
     """What the fixtures this test reads forced past a behavioural filter (none: [])."""
-    forced = item.config.stash.get(FORCED, {})
+    forced = claims_session(item.config).forced
     return [forced[name] for name in getattr(item, "fixturenames", ()) if name in forced]

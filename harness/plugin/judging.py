@@ -11,11 +11,10 @@ from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.device_audit import audited
 from harness.organisms.common import read_manifest
 from harness.plugin.forcing import forced_notes
-from harness.plugin.state import (ANCHORS, AUDIT, MODE, MODELS, PROFILE, RECORD_PROPERTY, SPEC,
-                                  STATE, TestState)
+from harness.plugin.state import (AUDIT, RECORD_PROPERTY, SPEC, STATE, TestState,
+                                  claims_session)
 from harness.profiles import Pinning, Profile
-from harness.snapshots import (Comparison, extension_for, read_snapshot, snapshot_path,
-                               snapshot_payload)
+from harness.snapshots import check_snapshot, snapshot_path, snapshot_payload
 from harness.values import plain
 from harness.verdicts import (AnchorBroken, Drift, Failure, KnownAnswerMissed, NotReplicated,
                               SnapshotDrift, Verdict, verdict_for)
@@ -52,10 +51,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         state.message = _message(report)
         state.failure = _failure(report, call)
     if spec.kind is Kind.ANCHOR and report.when in ("setup", "call") and not report.passed:
-        item.config.stash[ANCHORS][spec.id] = (state.outcome, state.message.splitlines()[0]
+        claims_session(item.config).anchors[spec.id] = (state.outcome, state.message.splitlines()[0]
                                                if state.message else state.outcome)
     elif spec.kind is Kind.ANCHOR and report.when == "call":
-        item.config.stash[ANCHORS][spec.id] = ("passed", "")
+        claims_session(item.config).anchors[spec.id] = ("passed", "")
     if report.when == "teardown":
         report.user_properties.append((RECORD_PROPERTY, _entry(item, spec, state)))
     return report
@@ -89,7 +88,7 @@ def organism_note(prof: Profile, spec: ClaimSpec) -> str | None:
 
 
 def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, Any]:
-    prof = item.config.stash[PROFILE]
+    prof = claims_session(item.config).profile
     verdict = verdict_for(state.outcome, skip_reason=state.message,
                           published_profile=applies_published(prof, spec), failure=state.failure,
                           anchor=spec.kind is Kind.ANCHOR)
@@ -105,20 +104,21 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, An
         "holds_check": state.holds_check, "forced": forced_notes(item) or None,
         "known_answer": state.known_answer,
         "snapshot": state.snapshot.comparison.value if state.snapshot.comparison else None,
-        "drift": state.drift.value if state.drift else None,
-        "drift_detail": state.snapshot.differences[:20] if state.drift is Drift.DRIFTED else [],
+        "drift": state.snapshot.drift.value if state.snapshot.drift else None,
+        "drift_detail": (list(state.snapshot.differences[:20])
+                         if state.snapshot.drift is Drift.DRIFTED else []),
         "tolerance": state.tolerance,
         "duration": round(state.duration, 3),
         "headline": {"text": spec.headline or None,
                      "measured": spec.headline_of(state.measured),
                      "published": spec.headline_of(spec.published)},
         "peak_gpu_bytes": peak_gpu_bytes(),
-        "mode": item.config.stash[MODE].value,
+        "mode": claims_session(item.config).mode.value,
         "generalisation": prof.generalisation.get(spec.source_name),
         "gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
         "worker": os.environ.get("PYTEST_XDIST_WORKER"),
         "device_audit": sorted(set(item.stash.get(AUDIT, []))) or None,
-        "model": item.config.stash[MODELS].get(spec.source_name),
+        "model": claims_session(item.config).models.get(spec.source_name),
         "organism_note": organism_note(prof, spec),
     }
     if verdict is Verdict.NOT_APPLICABLE and state.failure is not Failure.DRIFT:
@@ -132,7 +132,7 @@ class Judge:
     def __init__(self, item: pytest.Item, snapshot: Any) -> None:
         self.item, self.snapshot = item, snapshot
         self.spec: ClaimSpec = item.stash[SPEC]
-        self.profile: Profile = item.config.stash[PROFILE]
+        self.profile: Profile = claims_session(item.config).profile
 
     def __call__(self, measured: dict[str, Any]) -> None:
         state = self.item.stash[STATE]
@@ -203,33 +203,18 @@ class Judge:
         if self.profile.rules.pinning is Pinning.NONE:
             return None
         root = self.item.config.rootpath
-        name = self.profile.snapshot_name(self.item.config.stash[MODE])
+        name = self.profile.snapshot_name(claims_session(self.item.config).mode)
         floats, why = self.spec.float_tolerance(self.profile.published)
         state.tolerance = {"floats": floats.as_record(), "why": why,
                            "exact": "counts, token ids, booleans and strings"}
-        path = snapshot_path(root, name, self.spec, self.item.name)
-        existed = path.exists()
-        updating = self.item.config.getoption("update_snapshots", False)
-        if not existed:
-            state.snapshot.comparison, state.drift = Comparison.NEW, Drift.UNPINNED
-            if not updating and self.profile.rules.pinning is Pinning.REQUIRED:
-                return SnapshotDrift(f"{self.spec.id}: no pinned snapshot at {path}; "
-                                     "pin it with --snapshot-update")
-            if not updating:
-                return None
-        elif not updating:
-            read_snapshot(path)  # an unreadable pin is an error naming the file, never drift
-        ext = extension_for(root, name, self.spec, floats, state.snapshot)
-        matched = self.snapshot.use_extension(ext) == snapshot_payload(self.spec, name, state.measured)
-        if not existed:
-            state.snapshot.comparison = Comparison.NEW  # written by --snapshot-update just now
-            return None
-        moved = state.snapshot.comparison is Comparison.OUTSIDE
-        state.drift = Drift.DRIFTED if moved else Drift.NONE
-        if matched:
-            return None
-        return SnapshotDrift(f"{self.spec.id}: drifted from its snapshot {path}: "
-                             + "; ".join(state.snapshot.differences[:5]))
+        state.snapshot = check_snapshot(
+            self.snapshot, claims_session(self.item.config).snapshots, self.item.nodeid,
+            snapshot_path(root, name, self.spec, self.item.name),
+            snapshot_payload(self.spec, name, state.measured), floats,
+            updating=self.item.config.getoption("update_snapshots", False),
+            required=self.profile.rules.pinning is Pinning.REQUIRED)
+        failure = state.snapshot.failure
+        return SnapshotDrift(f"{self.spec.id}: {failure}") if failure else None
 
 
 @pytest.fixture

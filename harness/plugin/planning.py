@@ -1,7 +1,6 @@
 """`pytest --plan`: print the cost plan of the collected claims and run nothing."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -9,12 +8,13 @@ import pytest
 
 from harness import plan_build, plan_split
 from harness.plan import GPUS, Assumptions
-from harness.plugin.state import PROFILE, SPEC
+from harness.plugin.state import SPEC, claims_session
 from harness.private import fixture_definitions
-from harness.snapshots import snapshot_path
+from harness.snapshots import read_snapshot, snapshot_path
 
 
-def add_options(group: Any) -> None:
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("interp-claims")
     group.addoption("--plan", action="store_true", default=False,
                     help="print each source's and claim's model work and estimated GPU time "
                          "(both modes), load no model, run no test; writes reports/plan-<profile>.json")
@@ -46,7 +46,7 @@ def _values(items: list[pytest.Item], root) -> tuple[Any, Any]:
 
     def pinned(claim: str, key: str) -> Any:
         spec, name = specs[claim]
-        return json.loads(snapshot_path(root, "tiny", spec, name).read_text())["measured"][key]
+        return read_snapshot(snapshot_path(root, "tiny", spec, name))["measured"][key]
 
     return published, pinned
 
@@ -70,7 +70,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     a = (plan_build.calibrated(Path(fitted), gpu) if fitted else
          Assumptions(gpu, config.getoption("plan_utilisation"),
                      config.getoption("plan_overhead_ms") / 1000))
-    profile = config.stash[PROFILE]
+    profile = claims_session(config).profile
     published, pinned = _values(items, config.rootpath)
     built = plan_build.build(config.rootpath, profile, uses, a, published, pinned, fitted)
     built["split"] = plan_split.figures(built, _fixture_deps(items), config.getoption("plan_gpus"))

@@ -10,10 +10,21 @@ import pytest
 from harness import ledger
 from harness import record as run_record
 from harness.plugin.metering import WORK_PROPERTY
-from harness.plugin.state import MODE, PROFILE, RECORD, RECORD_PROPERTY
+from harness.plugin.state import RECORD_PROPERTY, claims_session
 from harness.profiles import Pinning
 
-WRITTEN = pytest.StashKey[tuple[Path, dict[str, Any], Path]]()
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """On the controller, once the session object exists: start the run record and its collector."""
+    if hasattr(config, "workerinput"):
+        return
+    session = claims_session(config)
+    env = run_record.environment(session.profile.name.value, config.rootpath,
+                                 dt.datetime.now(dt.timezone.utc), session.mode.value,
+                                 session.backend)
+    env["generalisation"] = session.profile.generalisation
+    session.record = run_record.RunRecord(env)
+    config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
 
 
 class RecordCollector:
@@ -21,7 +32,7 @@ class RecordCollector:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.record = config.stash[RECORD]
+        self.record = claims_session(config).record
         self.selected: set[str] = set()
         self.ran: set[str] = set()
 
@@ -57,13 +68,13 @@ class RecordCollector:
         path = path if path.is_absolute() else self.config.rootpath / path
         data = self.record.write(path, dt.datetime.now(dt.timezone.utc))
         archive(path, path.parent / "history", data["environment"]["started"])
-        self.config.stash[WRITTEN] = (path, data, write_report(path))
+        claims_session(self.config).written = (path, data, write_report(path))
 
 
     def check_work(self) -> dict[str, dict[str, Any]]:
         """Each source's counted work against its pinned ledger; pinned anew by --snapshot-update.
         On a profile whose snapshots are required (the organisms), moved work fails the run."""
-        profile, mode = self.config.stash[PROFILE], self.config.stash[MODE]
+        profile, mode = claims_session(self.config).profile, claims_session(self.config).mode
         if profile.rules.pinning is Pinning.NONE:
             return {}
         updating = self.config.getoption("update_snapshots", False)
@@ -81,9 +92,10 @@ class RecordCollector:
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    if WRITTEN not in config.stash:
+    written = claims_session(config).written
+    if written is None:
         return
-    path, data, html = config.stash[WRITTEN]
+    path, data, html = written
     terminalreporter.section("interp-claims")
     for line in run_record.status_table(data):
         terminalreporter.write_line(line)

@@ -2,12 +2,9 @@
 first test (issue 26)."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
-from pytest import StashKey
-
-_LAST_FOLDER = StashKey[Path]()
+from harness.plugin.state import claims_session
 
 
 def release_between_folders(item: pytest.Item) -> None:
@@ -15,8 +12,8 @@ def release_between_folders(item: pytest.Item) -> None:
     CUDA's cached blocks, so the previous source's model, its package fixtures torn down and the
     last test's arguments dropped, never shares memory (or a peak reading) with the next one's
     (issue 26)."""
-    last = item.config.stash.get(_LAST_FOLDER, None)
-    item.config.stash[_LAST_FOLDER] = item.path.parent
+    session = claims_session(item.config)
+    last, session.last_folder = session.last_folder, item.path.parent
     if last is None or last == item.path.parent:
         return
     import gc

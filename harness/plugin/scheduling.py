@@ -63,8 +63,10 @@ def pytest_configure_node(node: Any) -> None:
                                                         node.workerinput["workercount"]))
 
 
-def pin_worker_gpus(config: pytest.Config) -> None:
-    """On a worker, restrict CUDA to the GPUs the controller gave it (before anything starts CUDA)."""
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """On a worker, restrict CUDA to the GPUs the controller gave it: first, before resolving the
+    profile may start CUDA."""
     gpus = getattr(config, "workerinput", {}).get(GPU_INPUT)
     if gpus is not None:
         os.environ["CUDA_VISIBLE_DEVICES"] = gpus

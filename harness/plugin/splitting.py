@@ -13,12 +13,10 @@ from typing import Any, Callable
 
 import pytest
 
-from harness.plugin.state import SPEC
+from harness.plugin.state import SPEC, claims_session
 from harness.sources import registered
 from harness.steps import STORED, StepStore
 
-STORE = pytest.StashKey[StepStore]()
-STORE_DIR = pytest.StashKey[Path]()  # the controller's store, removed when the run ends
 STORE_INPUT = "interp_claims_step_store"  # the workerinput key carrying the store's directory
 UNITS_FILE = "test_units.py"
 
@@ -39,18 +37,20 @@ def is_unit(nodeid: str) -> bool:
 def make_store(config: pytest.Config) -> None:
     """On the controller of an xdist run, one store directory for the run's workers."""
     if worker_count(config) and not hasattr(config, "workerinput"):
-        config.stash[STORE_DIR] = Path(tempfile.mkdtemp(prefix="interp-claims-steps-"))
+        claims_session(config).store_dir = Path(tempfile.mkdtemp(prefix="interp-claims-steps-"))
 
 
 def give_store(node: Any) -> None:
     """Hand an xdist worker the run's store directory."""
-    if STORE_DIR in node.config.stash:
-        node.workerinput[STORE_INPUT] = str(node.config.stash[STORE_DIR])
+    store_dir = claims_session(node.config).store_dir
+    if store_dir is not None:
+        node.workerinput[STORE_INPUT] = str(store_dir)
 
 
 def remove_store(config: pytest.Config) -> None:
-    if STORE_DIR in config.stash:
-        shutil.rmtree(config.stash[STORE_DIR], ignore_errors=True)
+    store_dir = claims_session(config).store_dir
+    if store_dir is not None:
+        shutil.rmtree(store_dir, ignore_errors=True)
 
 
 def select_units(config: pytest.Config, items: list[pytest.Item]) -> list[pytest.Item]:
@@ -66,7 +66,7 @@ def select_units(config: pytest.Config, items: list[pytest.Item]) -> list[pytest
     if split and len(dropped) < sum(is_unit(it.nodeid) for it in items):
         store = getattr(config, "workerinput", {}).get(STORE_INPUT)
         if store is not None:
-            config.stash[STORE] = StepStore(Path(store))
+            claims_session(config).store = StepStore(Path(store))
     return dropped
 
 
@@ -76,7 +76,7 @@ def _unit_source(item: pytest.Item) -> str:
 
 def stored(config: pytest.Config, source: str, fixturedef: pytest.FixtureDef) -> None:
     """Route a source's unit or shared fixture through the run's store, once per fixture."""
-    store = config.stash.get(STORE, None)
+    store = claims_session(config).store
     spec = registered().get(source)
     if (store is None or spec is None or getattr(fixturedef.func, STORED, False)
             or fixturedef.argname not in (*spec.units, *spec.shared_steps)):
@@ -90,7 +90,7 @@ def unit_tests(source: str) -> Callable[..., None]:
     @pytest.mark.parametrize("step", registered()[source].units)
     def test_unit(step: str, request: pytest.FixtureRequest) -> None:
         request.getfixturevalue(step)
-        store = request.config.stash.get(STORE, None)
+        store = claims_session(request.config).store
         assert store is not None and store.holds(source, step), (
             f"{source}'s step {step} ran outside the step store (worker "
             f"{os.environ.get('PYTEST_XDIST_WORKER')})")

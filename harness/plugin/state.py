@@ -1,7 +1,9 @@
-"""What the plugin's parts share: stash keys and one test's state."""
+"""What the plugin's parts share: one session object in one stash key (syrupy's
+SnapshotSession), and one test's spec, state and device-audit findings in its item's stash."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,22 +12,44 @@ from harness import record as run_record
 from harness.backends import Backend
 from harness.claims import ClaimSpec
 from harness.profiles import Mode, Profile
-from harness.snapshots import ComparisonLog
-from harness.verdicts import Drift, Failure
+from harness.snapshots import ClaimSnapshot, SnapshotCheck, session_extension
+from harness.steps import StepStore
+from harness.verdicts import Failure
 
+RECORD_PROPERTY = "interp_claims"
+
+
+@dataclass
+class ClaimsSession:
+    """One pytest session's state: its profile, mode and backend, what blocking and judging learn
+    as tests run, and, on the controller, the run record being collected."""
+
+    profile: Profile
+    mode: Mode
+    backend: Backend
+    retarget_reasons: dict[str, str]  # --model: the sources it could not re-target
+    backend_reasons: dict[str, str | None] = field(default_factory=dict)  # --backend=ndif, per source
+    anchors: dict[str, tuple[str, str]] = field(default_factory=dict)  # anchor id: outcome, message
+    deselected: list[pytest.Item] = field(default_factory=list)
+    models: dict[str, dict[str, Any]] = field(default_factory=dict)  # each loaded source's provenance
+    forced: dict[str, str] = field(default_factory=dict)  # fixture name: what it forced
+    record: run_record.RunRecord | None = None  # the controller's; None on an xdist worker
+    written: tuple[Path, dict[str, Any], Path] | None = None  # results.json, its data, the page
+    store: StepStore | None = None  # a worker's shared step store (splitting.py)
+    store_dir: Path | None = None  # the controller's store, removed when the run ends
+    last_folder: Path | None = None  # the folder of the last test run (release.py)
+    snapshots: type[ClaimSnapshot] = field(default_factory=session_extension)
+
+
+SESSION = pytest.StashKey[ClaimsSession]()
 SPEC = pytest.StashKey[ClaimSpec]()
 STATE = pytest.StashKey["TestState"]()
-PROFILE = pytest.StashKey[Profile]()
-MODE = pytest.StashKey[Mode]()
-BACKEND = pytest.StashKey[Backend]()
-BACKEND_REASONS = pytest.StashKey[dict[str, str | None]]()  # --backend=ndif: per source
-RETARGET_REASONS = pytest.StashKey[dict[str, str]]()  # --model: sources it could not re-target
-ANCHORS = pytest.StashKey[dict[str, tuple[str, str]]]()
-DESELECTED = pytest.StashKey[list[pytest.Item]]()
-RECORD = pytest.StashKey[run_record.RunRecord]()
 AUDIT = pytest.StashKey[list[str]]()  # --device-audit's findings in one test
-MODELS = pytest.StashKey[dict[str, dict[str, Any]]]()  # each loaded source's provenance
-RECORD_PROPERTY = "interp_claims"
+
+
+def claims_session(config: pytest.Config) -> ClaimsSession:
+    """The session object pytest_configure made for `config`."""
+    return config.stash[SESSION]
 
 
 @dataclass
@@ -40,6 +64,5 @@ class TestState:
     criterion_check: dict[str, Any] | None = None
     holds_check: dict[str, Any] | None = None  # an anchor's Holds
     known_answer: dict[str, Any] | None = None  # an organism's planted value, recovered or missed
-    snapshot: ComparisonLog = field(default_factory=ComparisonLog)
-    drift: Drift | None = None
+    snapshot: SnapshotCheck = SnapshotCheck()
     tolerance: dict[str, Any] | None = None
