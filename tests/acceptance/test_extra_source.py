@@ -1,5 +1,7 @@
-"""A source added from outside the repository: registered by an entry point, then run, judged,
-recorded and drawn, with no edit to any file of this repository (docs/adding-a-source.md)."""
+"""A new source, added from outside the repository (registered by an entry point) or inside a
+copy of it (a package under harness/sources/), then run, judged, recorded and drawn, with no edit
+to any file that was there before: the shared test lists derive it from the registry
+(docs/adding-a-source.md)."""
 from __future__ import annotations
 
 import json
@@ -97,11 +99,29 @@ def test_vowel_total(judge, vowels):
 }
 
 
-def write_source(root: Path) -> None:
-    for name, text in EXTRA_SOURCE.items():
+# The same source inside the repository: its package under harness/sources/, no entry point.
+IN_REPO_SOURCE = {name.replace("extra_source/", "harness/sources/extra/"):
+                  text.replace("extra_source", "harness.sources.extra")
+                  for name, text in EXTRA_SOURCE.items()
+                  if not name.startswith(("extra_source-", "pytest.ini"))}
+# What a copy of the repository needs to run a source's claims and derive the shared test lists.
+REPO_PARTS = ("harness", "tests", "conftest.py", "pytest.ini", "pyproject.toml")
+
+
+def write_source(root: Path, files: dict[str, str] = EXTRA_SOURCE) -> None:
+    for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text.lstrip())
+
+
+def copy_repository(root: Path) -> None:
+    """The tracked files of REPO_PARTS, as a fresh clone has them."""
+    listed = subprocess.run(["git", "ls-files", *REPO_PARTS], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout.split()
+    for name in listed:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes((ROOT / name).read_bytes())
 
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
@@ -114,24 +134,46 @@ def tracked_changes() -> str:
                           capture_output=True, text=True, check=True).stdout
 
 
-@pytest.fixture(scope="module")
-def extra_run(tmp_path_factory) -> dict:
-    """Pin the extra source's snapshots, re-run it against them, render its report."""
-    root = tmp_path_factory.mktemp("extra")
-    write_source(root)
-    before = tracked_changes()
+def pin_judge_report(root: Path) -> dict:
+    """Pin the extra source's snapshots in `root`, re-run it against them, render its report."""
     pytest_args = ["-m", "pytest", "--profile=tiny", "-p", "no:cacheprovider", "claims/extra"]
     pinned = run([*pytest_args, "--snapshot-update"], root)
     judged = run(pytest_args, root)
     report = run(["-m", "harness.report", "reports/results.json"], root)
-    return {"root": root, "pinned": pinned, "judged": judged, "report": report,
+    return {"root": root, "pinned": pinned, "judged": judged, "report": report}
+
+
+# The copy of the repository and its two pytest runs take their time: `make test-meta` runs it.
+IN_REPO = pytest.param("in repository", marks=pytest.mark.meta)
+
+
+@pytest.fixture(scope="module", params=["entry point", IN_REPO])
+def extra_run(request, tmp_path_factory) -> dict:
+    """The extra source added by an entry point, or inside a copy of this repository; then
+    pinned, judged and drawn."""
+    root = tmp_path_factory.mktemp("extra")
+    before = tracked_changes()
+    if request.param == "in repository":
+        copy_repository(root)
+        write_source(root, IN_REPO_SOURCE)
+    else:
+        write_source(root)
+    return {**pin_judge_report(root), "where": request.param,
             "repo_untouched": tracked_changes() == before}
 
 
-def test_the_extra_source_is_registered_by_its_entry_point(extra_run):
+def test_the_extra_source_is_registered(extra_run):
     listed = run(["-c", "from harness.sources import registered; print(sorted(registered()))"],
                  extra_run["root"])
     assert "'extra'" in listed.stdout and "'cot'" in listed.stdout
+
+
+@pytest.mark.parametrize("extra_run", [IN_REPO], indirect=True)
+def test_the_shared_test_lists_derive_an_in_repo_source(extra_run):
+    derived = run(["-c", "from tests.integration.test_fast_mode import RUNS; print(RUNS)"],
+                  extra_run["root"])
+    assert derived.returncode == 0, derived.stderr[-2000:]
+    assert "'extra'" in derived.stdout
 
 
 def test_its_claims_run_and_pass_against_their_own_snapshots(extra_run):
