@@ -13,10 +13,11 @@ import datetime as dt
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from harness.claims import EXACT, ORGANISM_FLOATS, Tolerance
-from harness.snapshots import compare
+from harness.record import Entry, RunRecord, read_record
+from harness.run_diff import diff_runs
 
 SCHEMA_VERSION = 1
 ENV_PACKAGES = ("python", "torch", "transformers", "nnsight")
@@ -53,51 +54,39 @@ def version_differences(locked: dict[str, Any], canary: dict[str, Any],
     return list(rows.values())
 
 
-def _floats(entry: dict[str, Any], profile: str) -> Tolerance:
+def _floats(entry: Entry, profile: str | None) -> Tolerance:
     """The float tolerance the locked run judged this entry's drift with."""
-    recorded = (entry.get("tolerance") or {}).get("floats")
+    recorded = (entry.tolerance or {}).get("floats")
     if recorded:
         return Tolerance(abs=recorded.get("abs", 0.0), rel=recorded.get("rel", 0.0))
     return ORGANISM_FLOATS if profile == "tiny" else EXACT
 
 
-def compare_runs(locked: dict[str, Any], canary: dict[str, Any]) -> dict[str, Any]:
+def compare_runs(locked: RunRecord, canary: RunRecord) -> dict[str, Any]:
     """Claims whose measured values drifted or whose verdict changed between two run records."""
-    profile = locked["environment"].get("profile")
-    mine = {e["id"]: e for e in locked.get("tests", [])}
-    theirs = {e["id"]: e for e in canary.get("tests", [])}
-    drifted, changed = [], []
-    for cid in sorted(mine.keys() & theirs.keys()):
-        a, b = mine[cid], theirs[cid]
-        if a["verdict"] != b["verdict"]:
-            changed.append({"id": cid, "locked": a["verdict"], "canary": b["verdict"],
-                            "message": b.get("message") or ""})
-        if a.get("measured") is not None and b.get("measured") is not None:
-            differences = compare(a["measured"], b["measured"], _floats(a, profile))
-            if differences:
-                drifted.append({"id": cid, "differences": differences[:20],
-                                "tolerance": _floats(a, profile).as_record()})
-        elif (a.get("measured") is None) != (b.get("measured") is None):
-            drifted.append({"id": cid, "differences": [
-                f"measured only in the {'locked' if b.get('measured') is None else 'canary'} run"],
-                "tolerance": None})
-    return {"drifted": drifted, "verdict_changed": changed,
-            "only_locked": sorted(mine.keys() - theirs.keys()),
-            "only_canary": sorted(theirs.keys() - mine.keys())}
+    profile = locked.environment.get("profile")
+    diff = diff_runs(locked, canary, floats=lambda e: _floats(e, profile),
+                     names=("locked", "canary"))
+    return {"drifted": [{"id": m.id, "differences": list(m.differences[:20]),
+                         "tolerance": m.tolerance.as_record() if m.tolerance else None}
+                        for m in diff.moved],
+            "verdict_changed": [{"id": c.id, "locked": c.before, "canary": c.after,
+                                 "message": c.message} for c in diff.verdicts],
+            "only_locked": list(diff.only_before), "only_canary": list(diff.only_after)}
 
 
-def canary_report(locked: dict[str, Any], canary: dict[str, Any], *,
+def canary_report(locked: RunRecord, canary: RunRecord, *,
                   locked_packages: dict[str, str] | None = None,
                   canary_packages: dict[str, str] | None = None,
                   notes: list[str] = (), wall_s: float | None = None) -> dict[str, Any]:
     """The document written to reports/canary.json."""
-    lenv, cenv = locked["environment"], canary["environment"]
+    lenv, cenv = locked.environment, canary.environment
     problems = []
     if lenv.get("profile") != cenv.get("profile"):
         problems.append(f"profiles differ: locked {lenv.get('profile')}, canary "
                         f"{cenv.get('profile')}; the comparison is not like for like")
-    for name, run in (("locked", locked), ("canary", canary)):
-        if not run.get("run", {}).get("completed", True):
+    for name, record in (("locked", locked), ("canary", canary)):
+        if record.run.partial:
             problems.append(f"the {name} run is partial")
     result = compare_runs(locked, canary)
     versions = version_differences(lenv, cenv, locked_packages, canary_packages)
@@ -110,12 +99,11 @@ def canary_report(locked: dict[str, Any], canary: dict[str, Any], *,
                               or result["only_locked"] or result["only_canary"])}
 
 
-def _summary(env: dict[str, Any], run: dict[str, Any]) -> dict[str, Any]:
+def _summary(env: Mapping[str, Any], record: RunRecord) -> dict[str, Any]:
     return {"started": env.get("started"), "commit": env.get("commit"),
             "lock": env.get("lock"), "lock_sha256": env.get("lock_sha256"),
-            "completed": run.get("run", {}).get("completed", True),
-            "exit_status": run.get("run", {}).get("exit_status"),
-            "counts": run.get("counts", {}).get("all", {})}
+            "completed": record.run.completed, "exit_status": record.run.exit_status,
+            "counts": record.counts.get("all", {})}
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
@@ -142,7 +130,7 @@ def main() -> None:
     parser.add_argument("--wall-s", type=float, default=None)
     parser.add_argument("--out", type=Path, default=Path("reports/canary.json"))
     args = parser.parse_args()
-    report = canary_report(json.loads(args.locked.read_text()), json.loads(args.canary.read_text()),
+    report = canary_report(read_record(args.locked), read_record(args.canary),
                            locked_packages=read_packages(args.locked_packages),
                            canary_packages=read_packages(args.canary_packages),
                            notes=args.note, wall_s=args.wall_s)

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from harness.criteria import clopper_pearson  # noqa: E402
 
-Entry = dict[str, Any]
+EntryJSON = dict[str, Any]  # an entry as results.json holds it (the figures API)
 PUBLISHED_STYLE = dict(color="#555555", marker="o", linestyle="--", label="published")
 MEASURED_STYLE = dict(color="#1f6feb", marker="s", label="measured")
 
@@ -64,7 +64,7 @@ def heatmap(matrix: list[list[float | None]], tokens: list[str], title: str) -> 
     return svg(fig)
 
 
-def figure_for(entry: Entry, run: dict[str, Entry]) -> str | None:
+def figure_for(entry: EntryJSON, run: dict[str, EntryJSON]) -> str | None:
     """The entry's SVG figure, drawn by its source's figures module (some draw sibling claims of
     the same run), or None."""
     if not entry.get("measured"):

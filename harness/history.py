@@ -7,31 +7,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.record import SCHEMA_VERSION
+from harness.record import SCHEMA_VERSION, RunRecord
+from harness.verdicts import Drift
 
 STAMP = "%Y%m%dT%H%M%SZ"
 READABLE_SCHEMAS = (1, 2, SCHEMA_VERSION)  # schema 1 records no run block: those runs completed
-
-
-def is_partial(data: dict[str, Any]) -> bool:
-    """Whether a run record says the run was cut short or left selected tests unrun."""
-    return not data.get("run", {}).get("completed", True)
 
 
 @dataclass
 class History:
     """The readable past runs, oldest first, and a warning for every file that was skipped."""
 
-    runs: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    runs: list[tuple[str, RunRecord]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     def verdicts(self, claim_id: str) -> list[tuple[str, str | None, Any, bool]]:
         """(run, verdict or None if absent, measured, partial) for every run, oldest first."""
         out = []
-        for name, data in self.runs:
-            entry = next((t for t in data["tests"] if t.get("id") == claim_id), None)
-            out.append((name, entry and entry.get("verdict"), entry and entry.get("measured"),
-                        is_partial(data)))
+        for name, record in self.runs:
+            entry = record.entry(claim_id)
+            out.append((name, entry and entry.verdict, entry and entry.measured,
+                        record.run.partial))
         return out
 
     def since(self, claim_id: str, verdict: str) -> str | None:
@@ -52,11 +48,11 @@ class History:
     def drift_since(self, claim_id: str) -> str | None:
         """The first complete run of the current unbroken streak in which the claim drifted."""
         start = None
-        for name, data in self.runs:
-            entry = next((t for t in data["tests"] if t.get("id") == claim_id), None)
-            if is_partial(data) or entry is None:
+        for name, record in self.runs:
+            entry = record.entry(claim_id)
+            if record.run.partial or entry is None:
                 continue
-            start = (start or name) if entry.get("drift") == "drifted" else None
+            start = (start or name) if entry.drift is Drift.DRIFTED else None
         return start
 
 
@@ -99,5 +95,5 @@ def load(directory: Path, limit: int = 30) -> History:
         if problem:
             history.warnings.append(f"{path.name}: skipped ({problem})")
             continue
-        history.runs.append((path.stem, data))
+        history.runs.append((path.stem, RunRecord.from_json(data)))
     return history

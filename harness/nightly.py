@@ -8,16 +8,15 @@ does not replicate is a result, on the page; neither guard fails for it.
 """
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+
+from harness.record import RunRecord, read_record
 
 # The oldest Linux driver each CUDA major version runs on, from NVIDIA's CUDA toolkit release
 # notes (minor-version compatibility): CUDA 12.x needs 525.60.13, CUDA 13.x needs 580.65.06.
 MIN_DRIVER = {12: (525, 60, 13), 13: (580, 65, 6)}
-RAN = ("replicated", "not replicated", "anchor failed", "not applicable")
 
 
 def driver_version(nvidia_smi: str = "nvidia-smi") -> str | None:
@@ -51,12 +50,12 @@ def cuda_problem(available: bool, torch_cuda: str | None, driver: str | None) ->
     return f"torch (CUDA {torch_cuda}) finds no usable device with driver {driver}"
 
 
-def untested(results: dict[str, Any]) -> str | None:
+def untested(record: RunRecord) -> str | None:
     """Why a run tested nothing (every test skipped or errored before measuring), or None."""
-    tests = results.get("tests", [])
-    if any(t.get("verdict") in RAN for t in tests):
+    tests = record.tests
+    if any(t.verdict.ran for t in tests):
         return None
-    reasons = sorted({t.get("message", "") for t in tests})[:3]
+    reasons = sorted({t.message for t in tests})[:3]
     return (f"no published test ran: {len(tests)} tests, none measured"
             + (f"; e.g. {' | '.join(reasons)}" if reasons else ""))
 
@@ -71,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
               f"CUDA usable: {torch.cuda.get_device_name(0)} (torch CUDA {torch.version.cuda})")
         return 1 if problem else 0
     if args[:1] == ["tested"] and len(args) == 2:
-        problem = untested(json.loads(Path(args[1]).read_text()))
+        problem = untested(read_record(Path(args[1])))
         print(problem or "the run measured published tests")
         return 1 if problem else 0
     print(__doc__, file=sys.stderr)

@@ -128,7 +128,7 @@ def _median(values: list[float], default: float) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-@dataclass
+@dataclass(frozen=True)
 class StepPlan:
     """One experiment step's work, where it comes from, and its estimated time."""
 

@@ -6,20 +6,15 @@ import json
 import platform
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from harness.backends import Backend, host
-from harness.verdicts import VERDICT_NAMES
+from harness.verdicts import Comparison, Drift, Verdict
 
 SCHEMA_VERSION = 3  # 3: the mode, each step's counted work and its check against the ledger
 
-ENTRY_KEYS = ("nodeid", "id", "kind", "source", "verdict", "outcome", "message", "measured",
-              "published", "provenance", "criterion", "criterion_check", "snapshot", "drift",
-              "drift_detail", "tolerance", "requires", "decisions", "statement", "section", "needs",
-              "duration", "mode")
-DRIFTS = (None, "no drift", "drifted", "unpinned")
 
 
 def git_commit(root: Path) -> str | None:
@@ -84,27 +79,160 @@ def environment(profile: str, root: Path, started: dt.datetime, mode: str = "fai
     }
 
 
-@dataclass
+REQUIRED = {"schema": 3}  # a field results.json has carried since schema 3 (validate checks it)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entry:
+    """One test's line of the run record: its declaration, verdict, measured values, drift and
+    where it ran. Older records lack some fields, which then take their defaults."""
+
+    nodeid: str = field(default="", metadata=REQUIRED)
+    id: str = field(metadata=REQUIRED)
+    kind: str = field(default="claim", metadata=REQUIRED)
+    source: str = field(default="", metadata=REQUIRED)
+    statement: str = field(default="", metadata=REQUIRED)
+    section: str = field(default="", metadata=REQUIRED)
+    published: dict[str, Any] = field(default_factory=dict, metadata=REQUIRED)
+    provenance: str = field(default="", metadata=REQUIRED)
+    criterion: str = field(default="", metadata=REQUIRED)
+    requires: list[str] = field(default_factory=list, metadata=REQUIRED)
+    decisions: list[str] = field(default_factory=list, metadata=REQUIRED)
+    needs: str = field(default="", metadata=REQUIRED)
+    verdict: Verdict = field(metadata=REQUIRED)
+    outcome: str = field(default="passed", metadata=REQUIRED)
+    message: str = field(default="", metadata=REQUIRED)
+    measured: Any = field(default=None, metadata=REQUIRED)
+    criterion_check: dict[str, Any] | None = field(default=None, metadata=REQUIRED)
+    holds_check: dict[str, Any] | None = None
+    forced: list[str] | None = None
+    known_answer: dict[str, Any] | None = None
+    snapshot: Comparison | None = field(default=None, metadata=REQUIRED)
+    drift: Drift | None = field(default=None, metadata=REQUIRED)
+    drift_detail: list[str] = field(default_factory=list, metadata=REQUIRED)
+    tolerance: dict[str, Any] | None = field(default=None, metadata=REQUIRED)
+    duration: float = field(default=0.0, metadata=REQUIRED)
+    headline: dict[str, Any] | None = None
+    peak_gpu_bytes: int | None = None
+    mode: str = field(default="faithful", metadata=REQUIRED)
+    generalisation: str | None = None
+    gpu: str | None = None
+    worker: str | None = None
+    device_audit: list[str] | None = None
+    organism_note: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Entry:
+        known = {f.name for f in fields(cls)} & data.keys()
+        values = {k: data[k] for k in known}
+        values["verdict"] = Verdict(data["verdict"])
+        values["drift"] = Drift(data["drift"]) if data.get("drift") else None
+        values["snapshot"] = Comparison(data["snapshot"]) if data.get("snapshot") else None
+        return cls(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+ENTRY_KEYS = tuple(f.name for f in fields(Entry) if f.metadata == REQUIRED)
+
+
+@dataclass(frozen=True)
+class RunStatus:
+    """Whether every selected test ran to its end: an interrupted run is partial."""
+
+    completed: bool = True  # schema 1 records no run block: those runs completed
+    exit_status: int | None = None
+    interrupted: bool = False
+    not_run: tuple[str, ...] = ()
+
+    @property
+    def partial(self) -> bool:
+        return not self.completed
+
+    def to_json(self) -> dict[str, Any]:
+        return {"completed": self.completed, "exit_status": self.exit_status,
+                "interrupted": self.interrupted, "not_run": list(self.not_run)}
+
+
+@dataclass(frozen=True)
 class RunRecord:
-    """Collects entries during a session and writes them, with the environment, as JSON."""
+    """A run: the environment block, whether it completed, each test's entry and each source's
+    counted work. JSON only at the edge: `from_json` and `to_json`."""
+
+    environment: Mapping[str, Any]
+    run: RunStatus
+    tests: tuple[Entry, ...]
+    work: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
+    work_check: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    schema: int = SCHEMA_VERSION
+
+    @property
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Tests per verdict, per source and over all."""
+        counts: dict[str, dict[str, int]] = {}
+        for e in self.tests:
+            for key in (e.source, "all"):
+                counts.setdefault(key, {}).setdefault(e.verdict.value, 0)
+                counts[key][e.verdict.value] += 1
+        return counts
+
+    @property
+    def started(self) -> str | None:
+        return self.environment.get("started")
+
+    @property
+    def in_order(self) -> list[Entry]:
+        """The entries by source, anchors first, then by id."""
+        return sorted(self.tests, key=lambda e: (e.source, e.kind != "anchor", e.id))
+
+    def entry(self, claim_id: str) -> Entry | None:
+        return next((e for e in self.tests if e.id == claim_id), None)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RunRecord:
+        run = data.get("run") or {}
+        return cls(environment=data.get("environment", {}),
+                   run=RunStatus(run.get("completed", True), run.get("exit_status"),
+                                 run.get("interrupted", False), tuple(run.get("not_run", ()))),
+                   tests=tuple(Entry.from_json(t) for t in data.get("tests", [])),
+                   work=data.get("work", {}), work_check=data.get("work_check", {}),
+                   schema=data.get("schema", SCHEMA_VERSION))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"schema": self.schema, "environment": dict(self.environment),
+                "run": self.run.to_json(), "counts": self.counts,
+                "work": {s: dict(sorted(steps.items())) for s, steps in sorted(self.work.items())},
+                "work_check": dict(self.work_check),
+                "tests": [e.to_json() for e in self.in_order]}
+
+
+def read_record(path: Path) -> RunRecord:
+    return RunRecord.from_json(json.loads(path.read_text()))
+
+
+@dataclass
+class RecordBuilder:
+    """Collects a session's entries and counted work as they arrive, then makes its record."""
 
     env: dict[str, Any]
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    run: dict[str, Any] = field(default_factory=lambda: {"completed": False, "exit_status": None,
-                                                         "not_run": []})
-    work: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    entries: list[Entry] = field(default_factory=list)
+    work: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     work_check: dict[str, dict[str, Any]] = field(default_factory=dict)
+    run: RunStatus = RunStatus(completed=False)
 
     def finish(self, *, exit_status: int, interrupted: bool, not_run: list[str]) -> None:
         """Whether every selected test ran to its end: an interrupted run is partial."""
-        self.run = {"completed": not interrupted and not not_run, "exit_status": exit_status,
-                    "interrupted": interrupted, "not_run": not_run}
+        self.run = RunStatus(not interrupted and not not_run, exit_status, interrupted,
+                             tuple(not_run))
 
-    def add(self, entry: dict[str, Any]) -> None:
-        model = entry.pop("model", None)
+    def add(self, raw: Mapping[str, Any]) -> None:
+        """One test's entry as a worker sent it; the model it names goes to the environment."""
+        raw = dict(raw)
+        model = raw.pop("model", None)
         if model:
             self.env["models"][model["source"]] = model
-        self.entries.append(entry)
+        self.entries.append(Entry.from_json(raw))
 
     def add_work(self, counted: dict[str, Any]) -> None:
         """One experiment fixture's counted model work (harness.work), under its source. A step
@@ -116,42 +244,33 @@ class RunRecord:
                        for k, v in counted.items()}
         self.work[source][step] = counted
 
-    def as_json(self, finished: dt.datetime) -> dict[str, Any]:
+    def record(self, finished: dt.datetime) -> RunRecord:
         started = dt.datetime.fromisoformat(self.env["started"])
         env = dict(self.env, duration_s=round((finished - started).total_seconds(), 1))
-        counts: dict[str, dict[str, int]] = {}
-        for e in self.entries:
-            for key in (e["source"], "all"):
-                counts.setdefault(key, {}).setdefault(e["verdict"], 0)
-                counts[key][e["verdict"]] += 1
-        return {"schema": SCHEMA_VERSION, "environment": env, "run": self.run, "counts": counts,
-                "work": {s: dict(sorted(steps.items())) for s, steps in sorted(self.work.items())},
-                "work_check": self.work_check,
-                "tests": sorted(self.entries, key=lambda e: (e["source"], e["kind"] != "anchor",
-                                                             e["id"]))}
+        return RunRecord(env, self.run, tuple(self.entries), self.work, self.work_check)
 
-    def write(self, path: Path, finished: dt.datetime) -> dict[str, Any]:
-        data = self.as_json(finished)
+    def write(self, path: Path, finished: dt.datetime) -> RunRecord:
+        record = self.record(finished)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=2) + "\n")
-        return data
+        path.write_text(json.dumps(record.to_json(), indent=2) + "\n")
+        return record
 
 
-def status_table(data: dict[str, Any]) -> list[str]:
+def status_table(record: RunRecord) -> list[str]:
     """One line per claim for the terminal: verdict, id, and the message if any."""
     lines = []
-    if not data.get("run", {}).get("completed", True):
-        lines.append(f"PARTIAL RUN: {len(data['run']['not_run'])} selected tests never ran")
-    for e in data["tests"]:
-        msg = f"  {e['message']}" if e["message"] and (e["verdict"] in (
-            "blocked", "skipped", "error", "not replicated", "anchor failed") or e.get("drift") == "drifted") else ""
-        status = e["verdict"] + (f" · {e['drift']}" if e.get("drift") in ("drifted", "unpinned")
-                                 else "")
-        if e.get("generalisation"):
-            msg = f"  (generalisation test on {e['generalisation']}){msg}"
-        lines.append(f"{status:<26} {e['kind']:<11} {e['id']}{msg}"[:220])
-    summary = ", ".join(f"{n} {v}" for v, n in sorted(data["counts"].get("all", {}).items()))
-    lines.append(f"claims: {summary or 'none run'} (profile {data['environment']['profile']})")
+    if record.run.partial:
+        lines.append(f"PARTIAL RUN: {len(record.run.not_run)} selected tests never ran")
+    for entry in record.in_order:
+        shown = entry.message and (entry.verdict.explained or entry.drift is Drift.DRIFTED)
+        msg = f"  {entry.message}" if shown else ""
+        status = entry.verdict + (f" · {entry.drift}" if entry.drift in (Drift.DRIFTED,
+                                                                          Drift.UNPINNED) else "")
+        if entry.generalisation:
+            msg = f"  (generalisation test on {entry.generalisation}){msg}"
+        lines.append(f"{status:<26} {entry.kind:<11} {entry.id}{msg}"[:220])
+    summary = ", ".join(f"{n} {v}" for v, n in sorted(record.counts.get("all", {}).items()))
+    lines.append(f"claims: {summary or 'none run'} (profile {record.environment['profile']})")
     return lines
 
 
@@ -166,18 +285,12 @@ def validate(data: dict[str, Any]) -> list[str]:
                 "commit", "started", "models", "duration_s"):
         if key not in env:
             problems.append(f"environment lacks {key!r}")
-    verdicts = set(VERDICT_NAMES)
     for e in data.get("tests", []):
-        for key in ENTRY_KEYS:
-            if key not in e:
-                problems.append(f"{e.get('id', '?')}: lacks {key!r}")
-        if e.get("verdict") not in verdicts:
-            problems.append(f"{e.get('id', '?')}: unknown verdict {e.get('verdict')!r}")
-        if e.get("snapshot") not in (None, "exact", "within tolerance", "outside", "new"):
-            problems.append(f"{e.get('id', '?')}: unknown snapshot comparison {e.get('snapshot')!r}")
-        if e.get("drift") not in DRIFTS:
-            problems.append(f"{e.get('id', '?')}: unknown drift {e.get('drift')!r}")
-    for key in ("completed", "exit_status", "not_run"):
-        if key not in data.get("run", {}):
-            problems.append(f"run lacks {key!r}")
+        name = e.get("id", "?")
+        problems += [f"{name}: lacks {key!r}" for key in ENTRY_KEYS if key not in e]
+        for key, kind in (("verdict", Verdict), ("snapshot", Comparison), ("drift", Drift)):
+            if e.get(key) not in {None, *kind} or (key == "verdict" and e.get(key) is None):
+                problems.append(f"{name}: unknown {key} {e.get(key)!r}")
+    problems += [f"run lacks {key!r}" for key in ("completed", "exit_status", "not_run")
+                 if key not in data.get("run", {})]
     return problems

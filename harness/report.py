@@ -11,8 +11,9 @@ import jinja2
 from harness import history as run_history
 from harness.changes import what_changed
 from harness.figures import figure_for
+from harness.record import Entry, RunRecord, read_record
 from harness.sources import registered
-from harness.verdicts import VERDICT_NAMES
+from harness.verdicts import Verdict
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "claims.html.j2"
 
@@ -34,10 +35,10 @@ def _cells(hist: run_history.History, claim_id: str) -> list[dict[str, str]]:
     return cells
 
 
-def _headline(e: dict[str, Any]) -> str:
+def _headline(e: Entry) -> str:
     """The row's one line of numbers: measured, then published in brackets (older records,
     without a headline, fall back to nothing)."""
-    h = e.get("headline") or {}
+    h = e.headline or {}
     measured, published = h.get("measured"), h.get("published")
     if measured and published and published != measured:
         return f"{measured} (published: {published})"
@@ -48,51 +49,50 @@ def _headline(e: dict[str, Any]) -> str:
     return "not measured" if h.get("text") else ""
 
 
-def render(data: dict[str, Any], hist: run_history.History,
+def render(record: RunRecord, hist: run_history.History,
            canary: dict[str, Any] | None = None) -> str:
     """The page for one run record and its history (and the upgrade canary's comparison, if any)."""
-    by_id = {e["id"]: e for e in data["tests"]}
+    by_id = {e.id: e for e in record.tests}
+    plain = {e.id: e.to_json() for e in record.tests}  # what figures read, as results.json has it
     sections = []
-    for name in sorted({e["source"] for e in data["tests"]}):
+    for name in sorted({e.source for e in record.tests}):
         source = registered().get(name)
-        entries = sorted((e for e in data["tests"] if e["source"] == name),
-                         key=lambda e: (e["kind"] != "anchor", e["id"]))
         rows, figures = [], []
-        for e in entries:
-            anchors = [{"id": a, "verdict": by_id[a]["verdict"] if a in by_id else "absent",
-                        "message": by_id[a]["message"] if a in by_id else "not in this run"}
-                       for a in e["requires"]]
-            rows.append({**e, "published_text": _text(e["published"]),
-                         "measured_text": _text(e["measured"]), "anchors": anchors,
+        for e in (e for e in record.in_order if e.source == name):
+            anchors = [{"id": a, "verdict": by_id[a].verdict if a in by_id else "absent",
+                        "message": by_id[a].message if a in by_id else "not in this run"}
+                       for a in e.requires]
+            rows.append({**plain[e.id], "published_text": _text(e.published),
+                         "measured_text": _text(e.measured), "anchors": anchors,
                          "headline_text": _headline(e),
-                         "cells": _cells(hist, e["id"]), "since": hist.since(e["id"], e["verdict"]),
-                         "drift_since": hist.drift_since(e["id"])})
-            svg = figure_for(e, by_id)
+                         "cells": _cells(hist, e.id), "since": hist.since(e.id, e.verdict),
+                         "drift_since": hist.drift_since(e.id)})
+            svg = figure_for(plain[e.id], plain)
             if svg:
-                figures.append({"id": e["id"], "svg": svg})
+                figures.append({"id": e.id, "svg": svg})
         sections.append({"name": name, "title": source.title if source else name,
                          "seed": source.seed_file if source else "not a registered source",
                          "model": source.model if source else "—", "entries": rows,
                          "figures": figures})
     count_rows = [{"name": k, "counts": v, "total": sum(v.values())}
-                  for k, v in sorted(data["counts"].items(), key=lambda kv: kv[0] == "all")]
+                  for k, v in sorted(record.counts.items(), key=lambda kv: kv[0] == "all")]
     template = jinja2.Template(TEMPLATE.read_text(), autoescape=True)
-    return template.render(env=data["environment"], run=data.get("run", {"completed": True}),
-                           sections=sections, count_rows=count_rows, verdict_names=VERDICT_NAMES,
+    return template.render(env=record.environment, run=record.run,
+                           sections=sections, count_rows=count_rows, verdict_names=list(Verdict),
                            warnings=hist.warnings, history_len=30, canary=canary,
-                           changes=what_changed(data, hist),
-                           sources=sorted({e["source"] for e in data["tests"]}),
-                           kinds=sorted({e["kind"] for e in data["tests"]}))
+                           changes=what_changed(record, hist),
+                           sources=sorted({e.source for e in record.tests}),
+                           kinds=sorted({e.kind for e in record.tests}))
 
 
 def write_report(results: Path, out: Path | None = None, history_dir: Path | None = None) -> Path:
     """Render results.json (with the history beside it) to claims.html; return its path."""
-    data = json.loads(results.read_text())
+    record = read_record(results)
     out = out or results.with_name("claims.html")
     hist = run_history.load(history_dir or results.parent / "history")
     canary_file = results.with_name("canary.json")  # written by `make canary`
     canary = json.loads(canary_file.read_text()) if canary_file.exists() else None
-    out.write_text(render(data, hist, canary))
+    out.write_text(render(record, hist, canary))
     return out
 
 

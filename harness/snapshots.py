@@ -5,7 +5,6 @@ import json
 import math
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -14,14 +13,7 @@ from syrupy.location import PyTestLocation
 
 from harness.claims import ClaimSpec, Tolerance
 from harness.values import plain
-from harness.verdicts import Drift, UnreadableFile
-
-
-class Comparison(StrEnum):
-    EXACT = "exact"
-    WITHIN = "within tolerance"
-    OUTSIDE = "outside"
-    NEW = "new"
+from harness.verdicts import Comparison, Drift, UnreadableFile
 
 
 MEASURED_PROVENANCE = "measured by interp-claims on the {profile} profile"

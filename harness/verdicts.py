@@ -13,6 +13,26 @@ class Verdict(StrEnum):
     SKIPPED = "skipped"
     ERROR = "error"
 
+    @property
+    def ran(self) -> bool:
+        """The test ran to a verdict on the finding or on its machinery."""
+        return self in _RAN
+
+    @property
+    def fails(self) -> bool:
+        """The test fails with it: a finding not replicated, broken machinery, a crash."""
+        return self in _FAILS
+
+    @property
+    def explained(self) -> bool:
+        """Its message says why (the terminal shows it)."""
+        return self in _FAILS or self in (Verdict.BLOCKED, Verdict.SKIPPED)
+
+
+_RAN = frozenset({Verdict.REPLICATED, Verdict.NOT_REPLICATED, Verdict.ANCHOR_FAILED,
+                  Verdict.NOT_APPLICABLE})
+_FAILS = frozenset({Verdict.NOT_REPLICATED, Verdict.ANCHOR_FAILED, Verdict.ERROR})
+
 
 class Drift(StrEnum):
     """Whether the measured values moved since they were pinned (never part of the verdict)."""
@@ -20,6 +40,15 @@ class Drift(StrEnum):
     NONE = "no drift"
     DRIFTED = "drifted"
     UNPINNED = "unpinned"
+
+
+class Comparison(StrEnum):
+    """How measured values compared with their snapshot."""
+
+    EXACT = "exact"
+    WITHIN = "within tolerance"
+    OUTSIDE = "outside"
+    NEW = "new"
 
 
 BLOCKED_PREFIX = "blocked by "
@@ -52,9 +81,6 @@ class Failure(StrEnum):
     DRIFT = "drift"
     KNOWN_ANSWER = "known answer"  # an organism's planted mechanism was missed
     CRASH = "crash"
-
-
-VERDICT_NAMES: tuple[str, ...] = tuple(v.value for v in Verdict)
 
 
 def verdict_for(outcome: str, *, skip_reason: str = "", published_profile: bool,

@@ -14,6 +14,7 @@ from harness.plugin.forcing import forced_notes
 from harness.plugin.state import (AUDIT, RECORD_PROPERTY, SPEC, STATE, TestState,
                                   claims_session)
 from harness.profiles import Pinning, Profile
+from harness.record import Entry
 from harness.snapshots import check_snapshot, snapshot_path, snapshot_payload
 from harness.values import plain
 from harness.verdicts import (AnchorBroken, Drift, Failure, KnownAnswerMissed, NotReplicated,
@@ -56,7 +57,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     elif spec.kind is Kind.ANCHOR and report.when == "call":
         claims_session(item.config).anchors[spec.id] = ("passed", "")
     if report.when == "teardown":
-        report.user_properties.append((RECORD_PROPERTY, _entry(item, spec, state)))
+        report.user_properties.append((RECORD_PROPERTY, _sent(item, _entry(item, spec, state))))
     return report
 
 
@@ -87,43 +88,47 @@ def organism_note(prof: Profile, spec: ClaimSpec) -> str | None:
     return getattr(notes, "CLAIM_NOTES", {}).get(spec.id)
 
 
-def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> dict[str, Any]:
-    prof = claims_session(item.config).profile
+def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> Entry:
+    session = claims_session(item.config)
+    prof = session.profile
     verdict = verdict_for(state.outcome, skip_reason=state.message,
                           published_profile=applies_published(prof, spec), failure=state.failure,
                           anchor=spec.kind is Kind.ANCHOR)
     decl = spec.as_record()
-    entry = {
-        "nodeid": item.nodeid, **{k: decl[k] for k in ("id", "kind", "source", "statement",
-                                                      "section", "published", "provenance",
-                                                      "criterion", "requires", "decisions",
-                                                      "needs")},
-        "verdict": verdict.value, "outcome": state.outcome,
-        "message": state.message.splitlines()[0] if state.message else "",
-        "measured": state.measured, "criterion_check": state.criterion_check,
-        "holds_check": state.holds_check, "forced": forced_notes(item) or None,
-        "known_answer": state.known_answer,
-        "snapshot": state.snapshot.comparison.value if state.snapshot.comparison else None,
-        "drift": state.snapshot.drift.value if state.snapshot.drift else None,
-        "drift_detail": (list(state.snapshot.differences[:20])
-                         if state.snapshot.drift is Drift.DRIFTED else []),
-        "tolerance": state.tolerance,
-        "duration": round(state.duration, 3),
-        "headline": {"text": spec.headline or None,
-                     "measured": spec.headline_of(state.measured),
-                     "published": spec.headline_of(spec.published)},
-        "peak_gpu_bytes": peak_gpu_bytes(),
-        "mode": claims_session(item.config).mode.value,
-        "generalisation": prof.generalisation.get(spec.source_name),
-        "gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
-        "worker": os.environ.get("PYTEST_XDIST_WORKER"),
-        "device_audit": sorted(set(item.stash.get(AUDIT, []))) or None,
-        "model": claims_session(item.config).models.get(spec.source_name),
-        "organism_note": organism_note(prof, spec),
-    }
+    message = state.message.splitlines()[0] if state.message else ""
     if verdict is Verdict.NOT_APPLICABLE and state.failure is not Failure.DRIFT:
-        entry["message"] = _not_applicable(spec)
-    return json.loads(json.dumps(entry, default=str))
+        message = _not_applicable(spec)
+    return Entry(
+        nodeid=item.nodeid, **{k: decl[k] for k in ("id", "kind", "source", "statement",
+                                                   "section", "published", "provenance",
+                                                   "criterion", "requires", "decisions",
+                                                   "needs")},
+        verdict=verdict, outcome=state.outcome, message=message,
+        measured=state.measured, criterion_check=state.criterion_check,
+        holds_check=state.holds_check, forced=forced_notes(item) or None,
+        known_answer=state.known_answer,
+        snapshot=state.snapshot.comparison,
+        drift=state.snapshot.drift,
+        drift_detail=(list(state.snapshot.differences[:20])
+                      if state.snapshot.drift is Drift.DRIFTED else []),
+        tolerance=state.tolerance,
+        duration=round(state.duration, 3),
+        headline={"text": spec.headline or None,
+                  "measured": spec.headline_of(state.measured),
+                  "published": spec.headline_of(spec.published)},
+        peak_gpu_bytes=peak_gpu_bytes(),
+        mode=session.mode.value,
+        generalisation=prof.generalisation.get(spec.source_name),
+        gpu=os.environ.get("CUDA_VISIBLE_DEVICES"),
+        worker=os.environ.get("PYTEST_XDIST_WORKER"),
+        device_audit=sorted(set(item.stash.get(AUDIT, []))) or None,
+        organism_note=organism_note(prof, spec))
+
+
+def _sent(item: pytest.Item, entry: Entry) -> dict[str, Any]:
+    """The entry as an xdist worker sends it (plain JSON), with the model its source loaded."""
+    model = claims_session(item.config).models.get(entry.source)
+    return json.loads(json.dumps({**entry.to_json(), "model": model}, default=str))
 
 
 class Judge:

@@ -23,7 +23,7 @@ def pytest_configure(config: pytest.Config) -> None:
                                  dt.datetime.now(dt.timezone.utc), session.mode.value,
                                  session.backend)
     env["generalisation"] = session.profile.generalisation
-    session.record = run_record.RunRecord(env)
+    session.record = run_record.RecordBuilder(env)
     config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
 
 
@@ -66,9 +66,9 @@ class RecordCollector:
                            not_run=sorted(self.selected - self.ran))
         path = Path(self.config.getoption("results"))
         path = path if path.is_absolute() else self.config.rootpath / path
-        data = self.record.write(path, dt.datetime.now(dt.timezone.utc))
-        archive(path, path.parent / "history", data["environment"]["started"])
-        claims_session(self.config).written = (path, data, write_report(path))
+        record = self.record.write(path, dt.datetime.now(dt.timezone.utc))
+        archive(path, path.parent / "history", record.started)
+        claims_session(self.config).written = (path, record, write_report(path))
 
 
     def check_work(self) -> dict[str, dict[str, Any]]:
@@ -95,17 +95,17 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     written = claims_session(config).written
     if written is None:
         return
-    path, data, html = written
+    path, record, html = written
     terminalreporter.section("interp-claims")
-    for line in run_record.status_table(data):
+    for line in run_record.status_table(record):
         terminalreporter.write_line(line)
-    known = [t for t in data.get("tests", []) if t.get("known_answer")]
+    known = [t for t in record.in_order if t.known_answer]
     if known:
-        missed = [t["id"] for t in known if t["known_answer"]["outcome"] == "missed"]
+        missed = [t.id for t in known if t.known_answer["outcome"] == "missed"]
         terminalreporter.write_line(f"known answers: {len(known) - len(missed)} recovered, "
                                     f"{len(missed)} missed" + (f" ({', '.join(missed)})"
                                                                if missed else ""))
-    for source, check in data.get("work_check", {}).items():
+    for source, check in record.work_check.items():
         for line in check["differences"]:
             terminalreporter.write_line(f"WORK MOVED {source} {line} (pinned in {check['ledger']}; "
                                         "re-pin with --snapshot-update)")

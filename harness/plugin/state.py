@@ -33,8 +33,8 @@ class ClaimsSession:
     deselected: list[pytest.Item] = field(default_factory=list)
     models: dict[str, dict[str, Any]] = field(default_factory=dict)  # each loaded source's provenance
     forced: dict[str, str] = field(default_factory=dict)  # fixture name: what it forced
-    record: run_record.RunRecord | None = None  # the controller's; None on an xdist worker
-    written: tuple[Path, dict[str, Any], Path] | None = None  # results.json, its data, the page
+    record: run_record.RecordBuilder | None = None  # the controller's; None on an xdist worker
+    written: tuple[Path, run_record.RunRecord, Path] | None = None  # results.json, its record, the page
     store: StepStore | None = None  # a worker's shared step store (splitting.py)
     store_dir: Path | None = None  # the controller's store, removed when the run ends
     last_folder: Path | None = None  # the folder of the last test run (release.py)

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from harness.profiles import ProfileName
+from harness.record import RunRecord, read_record
 from harness.sources import get_profile
 from harness.rehearsal.build import build_cache, snapshot_dir
 
-FAILED = ("error", "not replicated", "anchor failed")
 MIN_SOURCE_SECONDS = 20
 # The full-size rehearsal's decode steps stop here: on random weights every step decodes to its
 # cap, and faithful mode at the published caps (20 problems x 2000 tokens, one at a time) alone
@@ -121,20 +121,19 @@ def run_source(name: str, cache: Path, profile: str, work: Path, timeout: int,
     timer.cancel()
     proc.returncode = os.waitstatus_to_exitcode(status)
     seconds = round(time.perf_counter() - start, 1)
-    record = json.loads(results.read_text()) if results.exists() else {}
-    tests = record.get("tests", [])
+    record = read_record(results) if results.exists() else RunRecord.from_json({})
+    tests = record.in_order
     return {
-        "throughput": throughput(record.get("work", {}).get(name, {})),
+        "throughput": throughput(record.work.get(name, {})),
         "seconds": seconds, "exit_status": proc.returncode, "timed_out": seconds >= timeout,
         "max_rss_bytes": usage.ru_maxrss * 1024,
-        "peak_gpu_bytes": max((t.get("peak_gpu_bytes") or 0 for t in tests), default=0),
+        "peak_gpu_bytes": max((t.peak_gpu_bytes or 0 for t in tests), default=0),
         "device_audit": audit, "decode_cap": decode_cap,
         **({} if audit else extrapolated(name, seconds, decode_cap)),
-        "tests": [{k: t.get(k) for k in ("id", "verdict", "duration", "peak_gpu_bytes", "message",
-                                         "forced", "holds_check")} for t in tests],
-        "forced": sum(bool(t.get("forced")) for t in tests),
-        "errors": [f"{t['id']}: {t['verdict']}: {t['message']}" for t in tests
-                   if t["verdict"] in FAILED],
+        "tests": [{k: getattr(t, k) for k in ("id", "verdict", "duration", "peak_gpu_bytes",
+                                              "message", "forced", "holds_check")} for t in tests],
+        "forced": sum(bool(t.forced) for t in tests),
+        "errors": [f"{t.id}: {t.verdict}: {t.message}" for t in tests if t.verdict.fails],
         "output_tail": output[-3000:],
     }
 

@@ -3,17 +3,18 @@ from __future__ import annotations
 
 from harness.changes import what_changed
 from harness.history import History
+from harness.record import RunRecord
 
 
 def run(started: str, verdicts: dict[str, str], drift: dict[str, str] | None = None,
-        completed: bool = True, **env: str) -> dict:
+        completed: bool = True, **env: str) -> RunRecord:
     drift = drift or {}
-    return {"environment": {"started": started, "torch": "2.13.0", "transformers": "5.24.0",
+    return RunRecord.from_json({"environment": {"started": started, "torch": "2.13.0", "transformers": "5.24.0",
                             "duration_s": 1.0, **env},
             "run": {"completed": completed},
             "tests": [{"id": i, "verdict": v, "message": f"{i} message",
                        "drift": drift.get(i, "no drift"), "drift_detail": ["x moved"]}
-                      for i, v in verdicts.items()]}
+                      for i, v in verdicts.items()]})
 
 
 BEFORE = run("2026-11-29T00:00:00", {"a": "replicated", "b": "replicated", "c": "replicated"})

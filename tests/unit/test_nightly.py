@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from harness.nightly import cuda_problem, main, untested
+from harness.record import read_record
 
 
 def test_usable_cuda_passes():
@@ -25,7 +26,7 @@ def test_a_run_whose_tests_all_skip_fails(tmp_path):
     path.write_text(json.dumps({"tests": [
         {"id": "cot.baseline-accuracy", "verdict": "skipped", "message": "no CUDA device"},
         {"id": "cot.full-corruption", "verdict": "blocked", "message": "blocked by cot.setup"}]}))
-    assert untested(json.loads(path.read_text())) is not None
+    assert untested(read_record(path)) is not None
     assert main(["tested", str(path)]) == 1
 
 

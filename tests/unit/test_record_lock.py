@@ -7,6 +7,7 @@ from pathlib import Path
 
 from harness import history as run_history
 from harness import record
+from harness.record import RunRecord
 from harness.report import render
 from tests.sample_results import results
 
@@ -29,10 +30,10 @@ def test_the_environment_block_has_the_lock(monkeypatch, tmp_path):
     monkeypatch.setattr(record, "installed_lock", lambda prefix=None: ("requirements.lock", "ab" * 32))
     env = record.environment("tiny", ROOT, dt.datetime.now(dt.timezone.utc))
     assert (env["lock"], env["lock_sha256"]) == ("requirements.lock", "ab" * 32)
-    page = render(dict(results(), environment=dict(results()["environment"], **env)),
+    page = render(RunRecord.from_json(dict(results(), environment=dict(results()["environment"], **env))),
                   run_history.load(tmp_path / "history"))
     assert f"requirements.lock sha256 {'ab' * 32}" in page
-    assert "not installed from a lock" in render(results(), run_history.load(tmp_path / "history"))
+    assert "not installed from a lock" in render(RunRecord.from_json(results()), run_history.load(tmp_path / "history"))
 
 
 def test_the_makefile_writes_the_marker_record_reads():

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness.figures import Entry, curve, plt, relative_depth, svg
+from harness.figures import EntryJSON, curve, plt, relative_depth, svg
 
 
-def early_answering(e: Entry) -> str:
+def early_answering(e: EntryJSON) -> str:
     fig, ax = plt.subplots(figsize=(5, 3))
     p, m = e["published"], e["measured"] or {}
     curve(ax, p["fractions"], p["correct_rate"], m.get("fractions"), m.get("correct_rate"), p["n"])
@@ -15,7 +15,7 @@ def early_answering(e: Entry) -> str:
     return svg(fig)
 
 
-def product_layer_screen(e: Entry) -> str:
+def product_layer_screen(e: EntryJSON) -> str:
     """Drawn against relative depth, so an organism's screen sits beside the 36-layer one."""
     fig, axes = plt.subplots(1, 2, figsize=(9, 3))
     p, m = e["published"], e["measured"]
@@ -27,9 +27,9 @@ def product_layer_screen(e: Entry) -> str:
     return svg(fig)
 
 
-FIGURES: dict[str, Callable[[Entry], str]] = {
+FIGURES: dict[str, Callable[[EntryJSON], str]] = {
     "cot.early-answering": early_answering,
     "cot.product-layer-screen": product_layer_screen,
 }
-FIGURES_OF_RUN: dict[str, Callable[[Entry, dict[str, Entry]], str]] = {
+FIGURES_OF_RUN: dict[str, Callable[[EntryJSON, dict[str, EntryJSON]], str]] = {
 }

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness.figures import PUBLISHED_STYLE, Entry, plt, relative_depth, svg
+from harness.figures import PUBLISHED_STYLE, EntryJSON, plt, relative_depth, svg
 
 
-def residual_transplant(e: Entry) -> str:
+def residual_transplant(e: EntryJSON) -> str:
     """Seed 001 §2: p(U), p(L), p(D) after the donor-residual transplant, by relative depth."""
     fig, ax = plt.subplots(figsize=(7, 3.2))
     p, m = e["published"], e["measured"]
@@ -50,7 +50,7 @@ def _screen_axis(ax, screens: dict[str, list[dict]], published: dict[int, tuple[
     ax.legend(fontsize=7)
 
 
-def opening_screen(e: Entry) -> str:
+def opening_screen(e: EntryJSON) -> str:
     """Seed 001 §2: zeroing each head at the selected block, in H and O."""
     fig, ax = plt.subplots(figsize=(7, 3))
     p, m = e["published"], e["measured"]
@@ -62,7 +62,7 @@ def opening_screen(e: Entry) -> str:
     return svg(fig)
 
 
-def challenged_screen(e: Entry, run: dict[str, Entry]) -> str:
+def challenged_screen(e: EntryJSON, run: dict[str, EntryJSON]) -> str:
     """Seed 001 §3 and §5: the next block's deletions in H, O and under the crossing (X)."""
     fig, ax = plt.subplots(figsize=(8, 3.2))
     p, m = e["published"], e["measured"]
@@ -78,7 +78,7 @@ def challenged_screen(e: Entry, run: dict[str, Entry]) -> str:
     return svg(fig)
 
 
-def head_grid(e: Entry) -> str:
+def head_grid(e: EntryJSON) -> str:
     """Seed 001 §6: mean p(C) for recompute / zero / cross at the two selected heads."""
     import numpy as np
 
@@ -105,11 +105,11 @@ def head_grid(e: Entry) -> str:
     return svg(fig)
 
 
-FIGURES: dict[str, Callable[[Entry], str]] = {
+FIGURES: dict[str, Callable[[EntryJSON], str]] = {
     "heads.residual-transplant": residual_transplant,
     "heads.opening-screen": opening_screen,
     "heads.grid": head_grid,
 }
-FIGURES_OF_RUN: dict[str, Callable[[Entry, dict[str, Entry]], str]] = {
+FIGURES_OF_RUN: dict[str, Callable[[EntryJSON, dict[str, EntryJSON]], str]] = {
     "heads.challenged-screen": challenged_screen,
 }

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness.figures import MEASURED_STYLE, PUBLISHED_STYLE, Entry, binomial_bars, plt, svg
+from harness.figures import MEASURED_STYLE, PUBLISHED_STYLE, EntryJSON, binomial_bars, plt, svg
 
 
-def binding_sweep(e: Entry, run: dict[str, Entry]) -> str:
+def binding_sweep(e: EntryJSON, run: dict[str, EntryJSON]) -> str:
     """The three §4 sweeps on one axis, with the published reversed curve and its intervals."""
     fig, ax = plt.subplots(figsize=(7, 3.2))
     published = run.get("lookback.reversed-curve", {}).get("published")
@@ -28,7 +28,7 @@ def binding_sweep(e: Entry, run: dict[str, Entry]) -> str:
     return svg(fig)
 
 
-def source_sweep(e: Entry, run: dict[str, Entry]) -> str:
+def source_sweep(e: EntryJSON, run: dict[str, EntryJSON]) -> str:
     """§5: IIA after the 0..L source swap, with and without the drink freeze."""
     fig, ax = plt.subplots(figsize=(6, 3))
     p, m = e["published"], e["measured"]
@@ -45,7 +45,7 @@ def source_sweep(e: Entry, run: dict[str, Entry]) -> str:
     return svg(fig)
 
 
-def pointer_payload(e: Entry, run: dict[str, Entry]) -> str:
+def pointer_payload(e: EntryJSON, run: dict[str, EntryJSON]) -> str:
     """§6: the final-token pointer against the payload, per layer."""
     fig, ax = plt.subplots(figsize=(7, 3))
     p, m = e["published"], e["measured"]
@@ -66,7 +66,7 @@ def pointer_payload(e: Entry, run: dict[str, Entry]) -> str:
     return svg(fig)
 
 
-def low_rank_curve(e: Entry) -> str:
+def low_rank_curve(e: EntryJSON) -> str:
     """§7: IIA of the swap restricted to rank-k subspaces, fitted against random."""
     fig, ax = plt.subplots(figsize=(6, 3))
     p, m = e["published"], e["measured"]
@@ -83,10 +83,10 @@ def low_rank_curve(e: Entry) -> str:
     return svg(fig)
 
 
-FIGURES: dict[str, Callable[[Entry], str]] = {
+FIGURES: dict[str, Callable[[EntryJSON], str]] = {
     "lookback.low-rank": low_rank_curve,
 }
-FIGURES_OF_RUN: dict[str, Callable[[Entry, dict[str, Entry]], str]] = {
+FIGURES_OF_RUN: dict[str, Callable[[EntryJSON, dict[str, EntryJSON]], str]] = {
     "lookback.binding-iia": binding_sweep,
     "lookback.source-oi": source_sweep,
     "lookback.answer-pointer": pointer_payload,

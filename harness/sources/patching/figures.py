@@ -3,23 +3,23 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness.figures import Entry, heatmap
+from harness.figures import EntryJSON, heatmap
 
 
-def patching_map(e: Entry) -> str:
+def patching_map(e: EntryJSON) -> str:
     m = e["measured"]
     return heatmap(m["sweep_normalised"], m["sweep_tokens"],
                     "Seed pair: patch one (layer, position) from clean into corrupted")
 
 
-def ioi_map(e: Entry) -> str:
+def ioi_map(e: EntryJSON) -> str:
     m = e["measured"]
     return heatmap(m["normalised"], m["tokens"], "Corrected IOI pair: layer × position")
 
 
-FIGURES: dict[str, Callable[[Entry], str]] = {
+FIGURES: dict[str, Callable[[EntryJSON], str]] = {
     "patching.layer-flip": patching_map,
     "patching.ioi-pair": ioi_map,
 }
-FIGURES_OF_RUN: dict[str, Callable[[Entry, dict[str, Entry]], str]] = {
+FIGURES_OF_RUN: dict[str, Callable[[EntryJSON, dict[str, EntryJSON]], str]] = {
 }
