@@ -43,15 +43,15 @@ $(LINT_STAMP): requirements-lint.lock
 # records before it rather than run them again.
 test: $(STAMP) $(LINT_STAMP)
 	$(LINT)/bin/ruff check .
-	@$(PY) -m harness.budget reset
-	$(PY) -m harness.budget time rehearsal -- $(PY) -m harness.rehearsal --device cpu --audit none \
+	@$(PY) -m harness.cost.budget reset
+	$(PY) -m harness.cost.budget time rehearsal -- $(PY) -m harness.rehearsal --device cpu --audit none \
 	  --out reports/rehearsal.json
-	HF_HUB_OFFLINE=1 $(PY) -m harness.budget time hub -- $(PY) -m pytest --profile=published \
+	HF_HUB_OFFLINE=1 $(PY) -m harness.cost.budget time hub -- $(PY) -m pytest --profile=published \
 	  -m hub claims -p no:cacheprovider --results=reports/hub/results.json
 	INTERP_CLAIMS_REHEARSAL=reports/rehearsal.json INTERP_CLAIMS_HUB=reports/hub/results.json \
-	  $(PY) -m harness.budget time tiny -- \
+	  $(PY) -m harness.cost.budget time tiny -- \
 	  $(PY) -m pytest --profile=tiny -n 2 -m "not slow and not meta" -p no:cacheprovider
-	$(PY) -m harness.budget check
+	$(PY) -m harness.cost.budget check
 
 # The checks that re-run whole families or pytest itself to test a mechanism (fast mode equals
 # faithful, the NDIF simulation equals local, the default CPU kernels give the same verdicts, a
@@ -76,7 +76,7 @@ gpu-rehearsal: $(STAMP)
 replicate: $(STAMP)
 	$(PY) -m pytest claims -p no:cacheprovider; status=$$?; \
 	  if [ $$status -eq 5 ]; then echo "no claim tests were collected"; status=0; fi; \
-	  $(PY) -m harness.report reports/results.json; exit $$status
+	  $(PY) -m harness.reporting.report reports/results.json; exit $$status
 
 # Re-resolve the locks after pyproject.toml changed, keeping the pins that still fit;
 # `make lock UPGRADE=1` moves every pin to the newest release. requirements.lock takes torch's CPU
@@ -94,7 +94,7 @@ lock:
 
 # Upgrade canary: the tiny profile in the locked environment (reports/results.json) and in .canary/
 # with the newest release of every dependency (pyproject.toml's names, not its ranges, not the
-# lock), compared by harness.canary into reports/canary.json. torch stays at the locked version:
+# lock), compared by harness.reporting.canary into reports/canary.json. torch stays at the locked version:
 # PyPI serves newer torch for Linux only as CUDA builds (GBs of nvidia-* wheels). Not part of `make test`.
 CANARY_PYTEST = -m pytest --profile=tiny claims -p no:cacheprovider -q
 canary: $(STAMP)
@@ -112,11 +112,11 @@ canary: $(STAMP)
 	$(PY) $(CANARY_PYTEST) --results=reports/results.json; \
 	$(CANARY)/bin/python $(CANARY_PYTEST) --results=reports/canary/results.json; \
 	set -e; \
-	$(PY) -m harness.canary --locked reports/results.json --canary reports/canary/results.json \
+	$(PY) -m harness.reporting.canary --locked reports/results.json --canary reports/canary/results.json \
 	  --locked-packages $(LOCK) --canary-packages reports/canary/packages.txt \
 	  --note "torch kept at the locked $$torch: newer torch on PyPI for Linux is a CUDA build only (GBs of nvidia-* wheels)" \
 	  --wall-s $$(( $$(date +%s) - start )); \
-	$(PY) -m harness.report reports/results.json
+	$(PY) -m harness.reporting.report reports/results.json
 
 # The cost plan: each source's and claim's model work and estimated GPU time, in both modes, for
 # the published and the tiny profile; loads configs and tokenizers (HF_HOME, else
@@ -128,10 +128,10 @@ plan: $(STAMP)
 
 # Speed ratios on the CPU organisms, measured side by side (reports/bench.json); asserts nothing.
 bench: $(STAMP)
-	$(PY) -m harness.bench --out reports/bench.json
+	$(PY) -m harness.sources.cot.bench --out reports/bench.json
 
 report: $(STAMP)
-	$(PY) -m harness.report reports/results.json
+	$(PY) -m harness.reporting.report reports/results.json
 
 clean:
 	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) reports/results.json reports/claims.html reports/history \

@@ -5,8 +5,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Callable, Mapping, TypeVar
 
-from harness.criteria import Criterion
-from harness.sources import Source, registered
+from harness.criteria import Criterion, KnownAnswer
+from harness.snapshots import EXACT, ORGANISM_FLOATS, ORGANISM_FLOATS_REASON, Tolerance
+from harness.sources import Source, registered, source_names
 
 CLAIM_ATTR = "__interp_claim__"
 
@@ -26,32 +27,6 @@ class Needs(StrEnum):
 
 
 @dataclass(frozen=True)
-class Tolerance:
-    """How far a re-measured float may move from its snapshot before it counts as drift."""
-
-    abs: float = 0.0
-    rel: float = 0.0
-
-    def allows(self, pinned: float, measured: float) -> bool:
-        return abs(measured - pinned) <= self.abs + self.rel * abs(pinned)
-
-    def as_record(self) -> dict[str, float]:
-        return {"abs": self.abs, "rel": self.rel}
-
-
-EXACT = Tolerance()
-
-# The organisms' floats come from float32 kernels whose reduction order differs between ATen CPU
-# capabilities (default, AVX2, AVX-512) and machines. float32's unit roundoff is 2**-24 (6e-8);
-# the suite's floats are means, differences and intervals of logits and log-probabilities of
-# magnitude up to about 16, where one roundoff is about 1e-6. Ten roundoffs at that magnitude bound
-# the absolute part, and about 170 ulps (1e-5) the relative part. Measured across the three
-# capabilities on the heads and patching families: at most 3e-7 absolute.
-ORGANISM_FLOATS = Tolerance(abs=1e-5, rel=1e-5)
-ORGANISM_FLOATS_REASON = "default for float32 organisms across CPU kernels"
-
-
-@dataclass(frozen=True)
 class Holds:
     """What an anchor must measure, beside its published criterion: `criterion`, judged against
     the declared published values. A mechanical one (bit-identity, a patch that fires) holds on
@@ -65,20 +40,6 @@ class Holds:
     def describe(self) -> str:
         kind = "behavioural" if self.behavioural else "mechanical"
         return f"{self.criterion.describe()} ({kind})"
-
-
-@dataclass(frozen=True)
-class KnownAnswer:
-    """What an organism's construction planted for this measurement: on a profile that runs an
-    organism whose manifest plants `planted` (a key of its "planted" block), `criterion`, judged
-    against that block, says "recovered" or "missed", beside the verdict (which stays "not
-    applicable")."""
-
-    criterion: Criterion
-    planted: str
-
-    def describe(self) -> str:
-        return f"{self.criterion.describe()}, against the organism's planted {self.planted}"
 
 
 @dataclass(frozen=True)
@@ -106,7 +67,7 @@ class ClaimSpec:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "source_name", self.id.split(".", 1)[0])
-        if self.source_name not in registered():
+        if self.source_name not in source_names():
             raise ValueError(f"{self.id}: unknown source {self.source_name!r}")
         if self.kind is not Kind.ANCHOR and any(r == self.id for r in self.requires):
             raise ValueError(f"{self.id} requires itself")

@@ -11,12 +11,37 @@ from typing import Any, ClassVar
 from syrupy.extensions.json import JSONSnapshotExtension
 from syrupy.location import PyTestLocation
 
-from harness.claims import ClaimSpec, Tolerance
 from harness.values import plain
 from harness.verdicts import Comparison, Drift, UnreadableFile
 
 
 MEASURED_PROVENANCE = "measured by interp-claims on the {profile} profile"
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far a re-measured float may move from its snapshot before it counts as drift."""
+
+    abs: float = 0.0
+    rel: float = 0.0
+
+    def allows(self, pinned: float, measured: float) -> bool:
+        return abs(measured - pinned) <= self.abs + self.rel * abs(pinned)
+
+    def as_record(self) -> dict[str, float]:
+        return {"abs": self.abs, "rel": self.rel}
+
+
+EXACT = Tolerance()
+
+# The organisms' floats come from float32 kernels whose reduction order differs between ATen CPU
+# capabilities (default, AVX2, AVX-512) and machines. float32's unit roundoff is 2**-24 (6e-8);
+# the suite's floats are means, differences and intervals of logits and log-probabilities of
+# magnitude up to about 16, where one roundoff is about 1e-6. Ten roundoffs at that magnitude bound
+# the absolute part, and about 170 ulps (1e-5) the relative part. Measured across the three
+# capabilities on the heads and patching families: at most 3e-7 absolute.
+ORGANISM_FLOATS = Tolerance(abs=1e-5, rel=1e-5)
+ORGANISM_FLOATS_REASON = "default for float32 organisms across CPU kernels"
 
 
 @dataclass
@@ -81,15 +106,15 @@ def read_snapshot(path: Path) -> dict[str, Any]:
     return data
 
 
-def snapshot_payload(spec: ClaimSpec, profile: str, measured: dict[str, Any]) -> dict[str, Any]:
+def snapshot_payload(claim_id: str, profile: str, measured: dict[str, Any]) -> dict[str, Any]:
     """What a snapshot file holds: the id, the profile, a provenance line and the measured values."""
-    return {"id": spec.id, "profile": profile,
+    return {"id": claim_id, "profile": profile,
             "provenance": MEASURED_PROVENANCE.format(profile=profile), "measured": plain(measured)}
 
 
-def snapshot_path(root: Path, profile: str, spec: ClaimSpec, test_name: str) -> Path:
+def snapshot_path(root: Path, profile: str, source: str, test_name: str) -> Path:
     """snapshots/<profile>/<source>/<test name>.json"""
-    return root / "snapshots" / profile / spec.source_name / f"{test_name}.json"
+    return root / "snapshots" / profile / source / f"{test_name}.json"
 
 
 class ClaimSnapshot(JSONSnapshotExtension):

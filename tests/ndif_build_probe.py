@@ -9,8 +9,8 @@ import sys
 import nnsight
 from nnsight.modeling import huggingface
 
-from harness.backends import Backend
-from harness.models import load
+from harness.models.backends import Backend
+from harness.models.loaded import load
 from harness.sources import get_profile
 
 

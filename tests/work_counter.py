@@ -1,6 +1,6 @@
 """A pytest plugin (`-p tests.work_counter`) that counts each experiment fixture's forwards and
 positions with its own hook on every metered model's first decoder block, independently of
-harness.work, and the requests nnsight's local NDIF simulation served; it writes them to
+harness.models.work, and the requests nnsight's local NDIF simulation served; it writes them to
 $WORK_COUNTER_DIR/<pid>.json at the end of the session."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from harness.work import METER
+from harness.models.work import METER
 
 COUNTS = {"forwards": 0, "positions": 0}
 REQUESTS = {"simulated": 0}

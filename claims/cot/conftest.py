@@ -9,7 +9,7 @@ import pytest
 
 from harness import catalogue
 from harness.fire_once import FireOnce
-from harness.models import Loaded, load_tokenizer
+from harness.models.loaded import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.plugin.forcing import passed_or_forced
 from harness.profiles import Mode, Profile

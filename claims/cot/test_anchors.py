@@ -6,7 +6,8 @@ intervention claim requires.
 from __future__ import annotations
 
 from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, SETUP
-from harness.claims import Holds, Tolerance, claim
+from harness.claims import Holds, claim
+from harness.snapshots import Tolerance
 from harness.criteria import Every, Exact, Length, Same, all_of
 from harness.sources.cot.task import PROBLEMS, donor_listing
 

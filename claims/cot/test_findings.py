@@ -6,7 +6,8 @@ test_anchors.py.
 from __future__ import annotations
 
 from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, SETUP
-from harness.claims import Tolerance, claim
+from harness.claims import claim
+from harness.snapshots import Tolerance
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, NeighbourOf, PoissonMean, all_of
 
 ONE_PROBLEM = Tolerance(abs=1)          # counts out of 20: one problem may flip in bf16

@@ -8,7 +8,7 @@ from typing import Callable
 import pytest
 
 from harness import catalogue
-from harness.models import Loaded, load_tokenizer
+from harness.models.loaded import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Profile
 from harness.sources.heads import anchors as A

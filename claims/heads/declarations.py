@@ -2,7 +2,8 @@
 probability tolerance and what every machinery anchor must hold on every profile."""
 from __future__ import annotations
 
-from harness.claims import Holds, Tolerance
+from harness.claims import Holds
+from harness.snapshots import Tolerance
 from harness.criteria import NoneFailed
 
 NB = "seed 001 notebook output, §{}"

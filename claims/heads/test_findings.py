@@ -5,7 +5,9 @@ Each claim reads a session fixture's study through its readout and judges it.
 from __future__ import annotations
 
 from claims.heads.declarations import CONTENT, MACHINERY, MAIN, NB, PROB
-from harness.claims import KnownAnswer, Tolerance, claim
+from harness.claims import claim
+from harness.criteria import KnownAnswer
+from harness.snapshots import Tolerance
 from harness.criteria import Binomial, CoversPublished, Every, Exact, InInterval, IsPlanted, all_of
 from harness.sources.heads import readouts as R
 

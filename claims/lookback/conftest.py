@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 from harness import catalogue
-from harness.models import Loaded, load_tokenizer
+from harness.models.loaded import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.plugin.forcing import passed_or_forced
 from harness.profiles import Mode, Profile
 from harness.sources.lookback.answers import AnswerSweep, answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, behaviour,
                                                 keep_correct, visibility)
-from harness.backends import Backend
+from harness.models.backends import Backend
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
 from harness.sources.lookback.fire_once import (answer_fires, interchange_fires, low_rank_fires,
                                                 source_fires)

@@ -2,7 +2,7 @@
 tolerance."""
 from __future__ import annotations
 
-from harness.claims import Tolerance
+from harness.snapshots import Tolerance
 
 NB = "seed 003 notebook output, §{}"
 REGISTER = "the claims register's account of seed 003 §{} (published in the same notebook)"

@@ -4,7 +4,8 @@ interchanges (§4 from the seed).
 from __future__ import annotations
 
 from claims.lookback.shared import ALIGNED, BINDING, NB, RATE, SETUP
-from harness.claims import Holds, Tolerance, claim
+from harness.claims import Holds, claim
+from harness.snapshots import Tolerance
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, Exact, PeakLayer, all_of
 from harness.sources.lookback.known_answers import KNOWN
 

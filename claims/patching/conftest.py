@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from harness import catalogue
-from harness.backends import Backend
-from harness.models import Loaded, load_tokenizer
+from harness.models.backends import Backend
+from harness.models.loaded import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Mode, Profile
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce

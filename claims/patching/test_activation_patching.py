@@ -1,7 +1,8 @@
 """Seed 004, "Running an activation-patching experiment": the `patching.*` rows and a corrected pair."""
 from __future__ import annotations
 
-from harness.claims import Holds, Tolerance, claim
+from harness.claims import Holds, claim
+from harness.snapshots import Tolerance
 from harness.criteria import AtMost, Every, Exact, Recorded, all_of
 from harness.sources.patching import tokens
 

@@ -5,11 +5,11 @@ from harness.criteria.exact import (AtMost, Every, Exact, Length, NoneFailed, Re
 from harness.criteria.intervals import (Binomial, BinomialAtMost, BinomialRate, CoversPublished,
                                         CurveBinomial, InInterval, NeighbourOf, PeakLayer,
                                         PoissonMean, clopper_pearson, garwood, published_interval)
-from harness.criteria.planted import FittedNotRandom, IsPlanted, StepAt, Window
+from harness.criteria.planted import FittedNotRandom, IsPlanted, KnownAnswer, StepAt, Window
 
 __all__ = [
     "AllOf", "AtMost", "Binomial", "BinomialAtMost", "BinomialRate", "Check", "CoversPublished",
-    "Criterion", "CurveBinomial", "Every", "Exact", "FittedNotRandom", "InInterval", "IsPlanted",
+    "Criterion", "CurveBinomial", "Every", "Exact", "FittedNotRandom", "InInterval", "IsPlanted", "KnownAnswer",
     "Length", "NeighbourOf", "NoneFailed", "PeakLayer", "PoissonMean", "Recorded", "Same",
     "StepAt", "Window", "all_of",
     "clopper_pearson", "garwood", "published_interval",

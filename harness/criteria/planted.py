@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.criteria.base import Check
+from harness.criteria.base import Check, Criterion
 
 
 def _rounded(curve) -> list[float]:
@@ -90,3 +90,17 @@ class IsPlanted:
     def judge(self, measured, published) -> Check:
         m, p = measured[self.key], published[self.planted]
         return Check(m == p, f"{self.key}: measured {m!r}, planted {p!r}")
+
+
+@dataclass(frozen=True)
+class KnownAnswer:
+    """What an organism's construction planted for this measurement: on a profile that runs an
+    organism whose manifest plants `planted` (a key of its "planted" block), `criterion`, judged
+    against that block, says "recovered" or "missed", beside the verdict (which stays "not
+    applicable")."""
+
+    criterion: Criterion
+    planted: str
+
+    def describe(self) -> str:
+        return f"{self.criterion.describe()}, against the organism's planted {self.planted}"

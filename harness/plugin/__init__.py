@@ -7,10 +7,10 @@ import dataclasses
 
 import pytest
 
-from harness.backends import Backend, register_trace_code
+from harness.models.backends import Backend, register_trace_code
 from harness.claims import Kind, Needs, spec_of
 from harness.generalisation import Override, generalised
-from harness.models import Loaded, load
+from harness.models.loaded import Loaded, load
 from harness.plugin.splitting import UNITS_FILE, make_store, remove_store, worker_count
 from harness.plugin.state import SESSION, SPEC, ClaimsSession, claims_session
 from harness.profiles import Mode, Profile, ProfileName

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.backends import Backend, ndif_skip_reason
+from harness.models.backends import Backend, ndif_skip_reason
 from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.release import release_between_folders
 from harness.plugin.splitting import select_units
@@ -32,7 +32,7 @@ def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
     model = prof.models.get(spec.source_name)
     if model is None:
         return f"the {prof.name.value} profile has no model for source {spec.source_name!r}"
-    from harness.resources import published_reason
+    from harness.models.resources import published_reason
 
     return published_reason(model, spec.needs.value, needs_cuda=prof.rules.needs_cuda,
                             tokenizer_only=spec.tokenizer_only)
@@ -40,7 +40,7 @@ def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
 
 def _ndif_files_reason(config: pytest.Config, spec: ClaimSpec) -> str | None:
     """On NDIF a test needs the model's config and tokenizer here, not its weights or CUDA."""
-    from harness.resources import weights_reason
+    from harness.models.resources import weights_reason
 
     model = claims_session(config).profile.models[spec.source_name]
     return weights_reason(model) or weights_reason(model, "tokenizer_config.json")

@@ -1,7 +1,7 @@
 """Source fixtures run on one dedicated thread. nnsight interleaves interventions in greenlets,
 whose switches copy stack slices; on pytest's deep main-thread stack that made every traced
 forward slower than the same call made directly (docs/cost-and-scaling.md, "The benchmark"). A
-fresh thread starts with a shallow stack. The model fixture runs there too, so `harness.models.load`'s
+fresh thread starts with a shallow stack. The model fixture runs there too, so `harness.models.loaded.load`'s
 one-thread setting applies to every experiment. Off under --device-audit, whose torch function
 mode is per thread."""
 from __future__ import annotations

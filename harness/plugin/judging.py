@@ -14,7 +14,7 @@ from harness.plugin.forcing import forced_notes
 from harness.plugin.state import (AUDIT, RECORD_PROPERTY, SPEC, STATE, TestState,
                                   claims_session)
 from harness.profiles import Pinning, Profile
-from harness.record import Entry
+from harness.reporting.record import Entry
 from harness.snapshots import check_snapshot, snapshot_path, snapshot_payload
 from harness.values import plain
 from harness.verdicts import (AnchorBroken, Drift, Failure, KnownAnswerMissed, NotReplicated,
@@ -214,8 +214,8 @@ class Judge:
                            "exact": "counts, token ids, booleans and strings"}
         state.snapshot = check_snapshot(
             self.snapshot, claims_session(self.item.config).snapshots, self.item.nodeid,
-            snapshot_path(root, name, self.spec, self.item.name),
-            snapshot_payload(self.spec, name, state.measured), floats,
+            snapshot_path(root, name, self.spec.source_name, self.item.name),
+            snapshot_payload(self.spec.id, name, state.measured), floats,
             updating=self.item.config.getoption("update_snapshots", False),
             required=self.profile.rules.pinning is Pinning.REQUIRED)
         failure = state.snapshot.failure

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from harness import plan_build, plan_split
-from harness.plan import GPUS, Assumptions
+from harness.cost import build as plan_build
+from harness.cost import split as plan_split
+from harness.cost.plan import GPUS, Assumptions
 from harness.plugin.state import SPEC, claims_session
 from harness.private import fixture_definitions
 from harness.snapshots import read_snapshot, snapshot_path
@@ -46,7 +47,7 @@ def _values(items: list[pytest.Item], root) -> tuple[Any, Any]:
 
     def pinned(claim: str, key: str) -> Any:
         spec, name = specs[claim]
-        return read_snapshot(snapshot_path(root, "tiny", spec, name))["measured"][key]
+        return read_snapshot(snapshot_path(root, "tiny", spec.source_name, name))["measured"][key]
 
     return published, pinned
 

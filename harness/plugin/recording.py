@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from harness import ledger
-from harness import record as run_record
+from harness.cost import ledger
+from harness.reporting import record as run_record
 from harness.plugin.metering import WORK_PROPERTY
 from harness.plugin.state import RECORD_PROPERTY, claims_session
 from harness.profiles import Pinning
@@ -55,8 +55,8 @@ class RecordCollector:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if not self.record.entries:
             return
-        from harness.history import archive
-        from harness.report import write_report
+        from harness.reporting.history import archive
+        from harness.reporting.report import write_report
 
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
         self.record.work_check = self.check_work()

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from harness import record as run_record
-from harness.backends import Backend
+from harness.reporting import record as run_record
+from harness.models.backends import Backend
 from harness.claims import ClaimSpec
 from harness.profiles import Mode, Profile
 from harness.snapshots import ClaimSnapshot, SnapshotCheck, session_extension

@@ -16,7 +16,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from harness.rehearsal.build import published_cache_default
+from harness.models.resources import published_cache_default
 from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting, rehearse
 
 

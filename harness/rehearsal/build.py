@@ -4,7 +4,6 @@ published loader (`from_pretrained(hf_id, revision=…)`, offline) runs on them.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 import time
@@ -15,23 +14,12 @@ from typing import Any
 import torch
 
 from harness.profiles import ModelSpec
-from harness.resources import snapshot_in
+from harness.models.resources import snapshot_dir
 
 # Narrow rehearsal models keep every published shape but the width: 4 dimensions per head (rotary
 # needs an even number), and an MLP as wide as the residual stream.
 DIMS_PER_HEAD = 4
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
-
-
-def published_cache_default() -> Path:
-    """The published configs and tokenizers: HF_HOME if set, else the project's shared cache."""
-    return Path(os.environ.get("HF_HOME") or Path(__file__).resolve().parents[3] / "shared"
-                / "hf-cache")
-
-
-def snapshot_dir(cache: Path, spec: ModelSpec) -> Path:
-    """hub/models--ORG--NAME/snapshots/REVISION under an HF_HOME-layout cache."""
-    return snapshot_in(cache / "hub", spec)
 
 
 def narrowed(config: dict[str, Any]) -> dict[str, Any]:

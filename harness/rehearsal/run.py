@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from harness.profiles import ProfileName
-from harness.record import RunRecord, read_record
+from harness.reporting.record import RunRecord, read_record
 from harness.sources import get_profile
-from harness.rehearsal.build import build_cache, snapshot_dir
+from harness.models.resources import snapshot_dir
+from harness.rehearsal.build import build_cache
 
 MIN_SOURCE_SECONDS = 20
 # The full-size rehearsal's decode steps stop here: on random weights every step decodes to its

@@ -87,16 +87,26 @@ def _declared(module: ModuleType | Source) -> Source:
 def registered() -> dict[str, Source]:
     """Every source, by name: this package's sub-packages, then the entry points."""
     found: dict[str, Source] = {}
-    modules = [importlib.import_module(info.name)
-               for info in pkgutil.iter_modules(__path__, prefix=f"{__name__}.") if info.ispkg]
-    modules += [ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)]
-    for module in modules:
+    modules = [(info.name, importlib.import_module(f"{__name__}.{info.name}"))
+               for info in pkgutil.iter_modules(__path__) if info.ispkg]
+    modules += [(ep.name, ep.load()) for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    for name, module in modules:
         src = _declared(module)
         if src.name in found:
             raise ValueError(f"two sources are called {src.name!r}: {found[src.name].package} "
                              f"and {src.package}")
+        if src.name != name:
+            raise ValueError(f"{src.package} declares the source {src.name!r} but is found as "
+                             f"{name!r}: a source's folder or entry point carries its name")
         found[src.name] = src
     return found
+
+
+def source_names() -> set[str]:
+    """Every source's name, importing none of them: this package's sub-packages and the entry
+    points' names (registered() checks that each declares the name it is found under)."""
+    return ({info.name for info in pkgutil.iter_modules(__path__) if info.ispkg}
+            | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
 
 
 def source(name: str) -> Source:

@@ -49,7 +49,7 @@ def count_vowels(words: tuple[str, ...] = WORDS) -> Vowels:
 ''',
     "extra_source/figures.py": '''
 """The extra source's figure: vowels per word."""
-from harness.figures import MEASURED_STYLE, plt, svg
+from harness.plotting import MEASURED_STYLE, plt, svg
 
 
 def per_word(entry):
@@ -139,7 +139,7 @@ def pin_judge_report(root: Path) -> dict:
     pytest_args = ["-m", "pytest", "--profile=tiny", "-p", "no:cacheprovider", "claims/extra"]
     pinned = run([*pytest_args, "--snapshot-update"], root)
     judged = run(pytest_args, root)
-    report = run(["-m", "harness.report", "reports/results.json"], root)
+    report = run(["-m", "harness.reporting.report", "reports/results.json"], root)
     return {"root": root, "pinned": pinned, "judged": judged, "report": report}
 
 

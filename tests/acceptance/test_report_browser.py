@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.report import write_report
+from harness.reporting.report import write_report
 from tests.acceptance.browser import chromium, chromium_paths
 from tests.pinned import pinned_entries
 from tests.sample_results import results

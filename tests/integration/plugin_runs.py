@@ -67,7 +67,8 @@ def test_hub(judge):
 
 MEASURES = '''
 import os
-from harness.claims import Tolerance, claim
+from harness.claims import claim
+from harness.snapshots import Tolerance
 from harness.criteria import Exact
 
 @claim("cot.measured", kind="measurement", section="3", needs="cpu", statement="s",

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from harness.backends import register_trace_code
+from harness.models.backends import register_trace_code
 from tests.paths import ROOT
 
 
@@ -42,11 +42,11 @@ def test_an_organism_never_runs_on_ndif(tmp_path):
 def test_ndif_local_builds_the_model_by_name_and_loads_it_at_the_first_trace():
     from nnsight import TransformersModel
 
-    from harness.backends import Backend
-    from harness.models import load
+    from harness.models.backends import Backend
+    from harness.models.loaded import load
     from harness.sources import get_profile
     from harness.sources.patching.experiments import clean_cache
-    from harness.work import METER
+    from harness.models.work import METER
 
     register_trace_code()  # as an ndif-local session does
     loaded = load(get_profile("tiny").models["patching"], Backend.NDIF_LOCAL)
@@ -63,8 +63,8 @@ def test_the_simulation_refuses_a_request_that_imports_what_ndif_does_not_allow(
     import pytest
     import torch
 
-    from harness.backends import Backend
-    from harness.models import load
+    from harness.models.backends import Backend
+    from harness.models.loaded import load
     from harness.sources import get_profile
 
     register_trace_code()

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from harness.sources import get_profile
-from harness.rehearsal.build import snapshot_dir
+from harness.models.resources import snapshot_dir
 from tests.paths import ROOT, SHARED_CACHE
 
 GPT2 = get_profile("published").models["patching"]
@@ -28,7 +28,7 @@ def test_a_truncated_tokenizer_file_is_named_with_the_fix(tmp_path):
     broken.unlink()  # a copy of its own, not the shared file a link may point to
     broken.write_text(text[: len(text) // 2])
     proc = subprocess.run(
-        [sys.executable, "-c", "from harness.models import load_tokenizer; "
+        [sys.executable, "-c", "from harness.models.loaded import load_tokenizer; "
          "from harness.sources import get_profile; "
          "load_tokenizer(get_profile('published').models['patching'])"],
         cwd=ROOT, capture_output=True, text=True,

@@ -12,7 +12,7 @@ import dataclasses
 import pytest
 import torch
 
-from harness.models import Loaded, load
+from harness.models.loaded import Loaded, load
 from harness.sources import get_profile
 from harness.sources.cot.decode import fire_once, post_answer_specificity
 from harness.sources.cot.runner import CotRunner

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.models import load
+from harness.models.loaded import load
 from harness.sources import get_profile
 from harness.sources.cot import organism
 from harness.sources.cot.runner import CotRunner

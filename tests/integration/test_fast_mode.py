@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from harness.plan import Assumptions
-from harness.plan_build import source_steps
+from harness.cost.plan import Assumptions
+from harness.cost.build import source_steps
 from harness.profiles import Mode
 from harness.sources import get_profile
 from harness.sources import registered

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.figures import figure_for
+from harness.reporting.figures import figure_for
 from harness.sources import registered
 from tests.pinned import pinned_entries
 

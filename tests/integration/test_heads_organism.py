@@ -1,7 +1,7 @@
 """The heads organism's architecture: grouped-query attention, eager (weights readable)."""
 from __future__ import annotations
 
-from harness.models import load
+from harness.models.loaded import load
 from harness.private import attention_implementation
 from harness.sources import get_profile
 

@@ -8,7 +8,8 @@ pytest_plugins = ["pytester"]
 
 
 KNOWN = '''
-from harness.claims import KnownAnswer, claim
+from harness.claims import claim
+from harness.criteria import KnownAnswer
 from harness.criteria import Exact
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from harness.models import load
+from harness.models.loaded import load
 from harness.sources import get_profile
 from harness.sources.lookback.identity import copy_all_identity, freeze_identity
 from harness.sources.lookback.runner import LookbackRunner, final_logits

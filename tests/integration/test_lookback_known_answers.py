@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness import catalogue
-from harness.models import load
+from harness.models.loaded import load
 from harness.organisms.common import read_manifest
 from harness.sources import get_profile
 from harness.sources import source

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 import torch
 
-from harness.models import load
+from harness.models.loaded import load
 from harness.sources import get_profile
 from harness.sources.lookback.interchange import interchange_logits
 from harness.sources.lookback.low_rank import swap_pairs, random_basis, written_logits

@@ -5,9 +5,9 @@ import pytest
 import torch
 import transformers.pipelines.base as pipeline_base
 
-from harness.models import load, pipeline_placement
+from harness.models.loaded import load, pipeline_placement
 from harness.sources import get_profile
-from harness.rehearsal.build import snapshot_dir
+from harness.models.resources import snapshot_dir
 from tests.paths import SHARED_CACHE
 
 TWO_GPUS = {0: "80GiB", 1: "80GiB", "cpu": "100GiB"}
@@ -46,7 +46,7 @@ def test_a_published_model_that_fits_on_one_gpu_is_placed_on_one(source):
 
 
 def test_a_cuda_model_spilled_onto_the_cpu_is_flagged_as_offloaded():
-    from harness.models import placement
+    from harness.models.loaded import placement
 
     module = torch.nn.Linear(2, 2)
     module.hf_device_map = {"model.layers.0": 0, "model.layers.31": "cpu"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.models import load
+from harness.models.loaded import load
 from harness.organisms.__main__ import trainable
 from harness.organisms.common import read_manifest, sha256_of, weights_path
 from harness.sources import get_profile

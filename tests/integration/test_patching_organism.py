@@ -1,7 +1,7 @@
 """The patching organism prefers the indirect object, as its task needs."""
 from __future__ import annotations
 
-from harness.models import load
+from harness.models.loaded import load
 from harness.sources import get_profile
 from harness.sources.patching import organism
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from harness.sources import get_profile
-from harness.rehearsal.build import snapshot_dir
+from harness.models.resources import snapshot_dir
 from tests.paths import ROOT, SHARED_CACHE
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from harness.record import validate
+from harness.reporting.record import validate
 from tests.integration.plugin_runs import (ANCHOR_FAILS, INTERRUPTED, MEASURES, PUBLISHED_ONLY,
                                            results, verdicts)
 

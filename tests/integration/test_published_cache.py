@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from harness import resources
-from harness.models import resolved_revision
+from harness.models import resources
+from harness.models.loaded import resolved_revision
 from harness.sources import get_profile
 from tests.paths import ROOT, SHARED_CACHE
 

@@ -12,7 +12,8 @@ import torch
 
 from harness.catalogue import ORGANISMS_ONLY
 from harness.sources import get_profile
-from harness.rehearsal.build import build_model, narrowed, published_files, snapshot_dir
+from harness.models.resources import snapshot_dir
+from harness.rehearsal.build import build_model, narrowed, published_files
 from tests.paths import ROOT, SHARED_CACHE
 
 PUBLISHED = get_profile("published").models

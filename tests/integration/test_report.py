@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from html.parser import HTMLParser
 
-from harness import history
-from harness.record import validate
-from harness.report import write_report
+from harness.reporting import history
+from harness.reporting.record import validate
+from harness.reporting.report import write_report
 from tests.sample_results import results
 
 

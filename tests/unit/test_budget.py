@@ -2,7 +2,7 @@
 keeps every tier's time."""
 from __future__ import annotations
 
-from harness.budget import BUDGETS, MARGIN, record, table
+from harness.cost.budget import BUDGETS, MARGIN, record, table
 
 
 def test_a_tier_within_the_margin_passes_though_over_budget():

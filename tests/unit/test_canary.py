@@ -1,13 +1,13 @@
-"""harness.canary on fabricated pairs of run records: drift, verdict changes, versions, no change."""
+"""harness.reporting.canary on fabricated pairs of run records: drift, verdict changes, versions, no change."""
 from __future__ import annotations
 
 import copy
 import json
 
-from harness import history as run_history
-from harness.canary import canary_report, read_packages, summary_lines
-from harness.record import RunRecord
-from harness.report import render
+from harness.reporting import history as run_history
+from harness.reporting.canary import canary_report, read_packages, summary_lines
+from harness.reporting.record import RunRecord
+from harness.reporting.report import render
 from tests.sample_results import results
 
 

@@ -1,9 +1,9 @@
 """What changed since the previous complete run, on fabricated pairs of runs."""
 from __future__ import annotations
 
-from harness.changes import what_changed
-from harness.history import History
-from harness.record import RunRecord
+from harness.reporting.changes import what_changed
+from harness.reporting.history import History
+from harness.reporting.record import RunRecord
 
 
 def run(started: str, verdicts: dict[str, str], drift: dict[str, str] | None = None,

@@ -1,9 +1,9 @@
-"""Pinned work ledgers (harness/ledger.py): pinning keeps what was not counted, and moved work is
+"""Pinned work ledgers (harness/cost/ledger.py): pinning keeps what was not counted, and moved work is
 named step by step."""
 from __future__ import annotations
 
-from harness.ledger import differences, read_ledger, write_ledger
-from harness.work import Work
+from harness.cost.ledger import differences, read_ledger, write_ledger
+from harness.models.work import Work
 
 
 def counted(forwards: int) -> dict:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from harness.nightly import cuda_problem, main, untested
-from harness.record import read_record
+from harness.reporting.nightly import cuda_problem, main, untested
+from harness.reporting.record import read_record
 
 
 def test_usable_cuda_passes():

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import resources
+from harness.models import resources
 from harness.claims import claim
 from harness.criteria import Exact
 from harness.sources import get_profile

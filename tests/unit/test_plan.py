@@ -1,11 +1,11 @@
-"""The cost plan's arithmetic: projection and pricing (harness/plan.py)."""
+"""The cost plan's arithmetic: projection and pricing (harness/cost/plan.py)."""
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.plan import GPUS, Assumptions, Measured, Scale, Shape, calibrate, project, seconds
-from harness.work import Work
+from harness.cost.plan import GPUS, Assumptions, Measured, Scale, Shape, calibrate, project, seconds
+from harness.models.work import Work
 
 SHAPE = Shape(params=4_000_000_000, weight_bytes=8_000_000_000, layers=36, width=2560, heads=32)
 counts = st.integers(min_value=0, max_value=10**6)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.plan_split import closure, one_per_worker, split_seconds
+from harness.cost.split import closure, one_per_worker, split_seconds
 
 DEPS = {"sweep": frozenset({"kept", "runner"}), "low_rank": frozenset({"sweep", "kept"}),
         "kept": frozenset({"runner"}), "answer": frozenset({"answer_kept"})}

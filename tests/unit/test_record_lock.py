@@ -5,10 +5,10 @@ import datetime as dt
 import hashlib
 from pathlib import Path
 
-from harness import history as run_history
-from harness import record
-from harness.record import RunRecord
-from harness.report import render
+from harness.reporting import history as run_history
+from harness.reporting import record
+from harness.reporting.record import RunRecord
+from harness.reporting.report import render
 from tests.sample_results import results
 
 ROOT = Path(__file__).resolve().parents[2]

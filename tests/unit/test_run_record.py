@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from harness.record import Entry, RunRecord, validate
+from harness.reporting.record import Entry, RunRecord, validate
 from harness.verdicts import Drift, Verdict
 from tests.sample_results import results
 

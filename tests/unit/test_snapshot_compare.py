@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.claims import ORGANISM_FLOATS, Tolerance
+from harness.snapshots import ORGANISM_FLOATS, Tolerance
 from harness.snapshots import compare, read_snapshot
 from harness.verdicts import UnreadableFile
 

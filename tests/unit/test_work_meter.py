@@ -1,9 +1,9 @@
-"""The forward pre-hook that counts model work (harness/work.py)."""
+"""The forward pre-hook that counts model work (harness/models/work.py)."""
 from __future__ import annotations
 
 import torch
 
-from harness.work import Work, WorkMeter
+from harness.models.work import Work, WorkMeter
 
 
 class Cache:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.catalogue import Breakage, Checks
 from harness.fire_once import failures
-from harness.models import Loaded
+from harness.models.loaded import Loaded
 
 D, P = "harness.sources.cot.decode", "harness.sources.cot.patching"
 NOISE_WRITE = "out_now[r, -1, :] += onto(noise, out_now)"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness.figures import EntryJSON, curve, plt, relative_depth, svg
+from harness.plotting import EntryJSON, curve, plt, relative_depth, svg
 
 
 def early_answering(e: EntryJSON) -> str:

@@ -3,7 +3,7 @@ baseline claim's published mean length over the organism's pinned one; prompts b
 templates' lengths; forced answers and product writes decode the same few tokens."""
 from __future__ import annotations
 
-from harness.plan import Scale
+from harness.cost.plan import Scale
 from harness.sources.cot.runner import prompt_text
 from harness.sources.cot.task import PROBLEMS
 

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 import torch
 
 from harness.criteria import NoneFailed
-from harness.models import Loaded
+from harness.models.loaded import Loaded
 from harness.sources.heads.forward import Geometry, reference_forward, run_forward
 from harness.sources.heads.patches import Patch, head_output_patch, residual_patch, same
 from harness.sources.heads.grid import Grid

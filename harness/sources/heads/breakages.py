@@ -3,7 +3,7 @@ its receipts and reference forward must catch, and the checks run after each."""
 from __future__ import annotations
 
 from harness.catalogue import Breakage, Checks
-from harness.models import Loaded
+from harness.models.loaded import Loaded
 
 F = "harness.sources.heads.forward"
 RESIDUAL_WRITE = "changed[:, position] = residual[0].value.to(changed)"

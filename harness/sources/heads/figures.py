@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness.figures import PUBLISHED_STYLE, EntryJSON, plt, relative_depth, svg
+from harness.plotting import PUBLISHED_STYLE, EntryJSON, plt, relative_depth, svg
 
 
 def residual_transplant(e: EntryJSON) -> str:

@@ -9,7 +9,7 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 
-from harness.models import Loaded
+from harness.models.loaded import Loaded
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.forward import (ForwardRun, Geometry, Receipt, reference_forward,
                                            run_forward)

@@ -3,7 +3,7 @@ head screens over every query head of the deeper, wider model; prompts as the pu
 template tokenizes them."""
 from __future__ import annotations
 
-from harness.plan import Scale
+from harness.cost.plan import Scale
 from harness.sources.heads.task import OPENING, generate_family, raw_text
 
 

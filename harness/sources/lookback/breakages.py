@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.catalogue import Breakage, Checks
 from harness.fire_once import failures
-from harness.models import Loaded
+from harness.models.loaded import Loaded
 
 INTERCHANGE, ANSWERS, LOW_RANK = ("harness.sources.lookback.interchange",
                                   "harness.sources.lookback.answers",

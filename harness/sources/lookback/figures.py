@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness.figures import MEASURED_STYLE, PUBLISHED_STYLE, EntryJSON, binomial_bars, plt, svg
+from harness.plotting import MEASURED_STYLE, PUBLISHED_STYLE, EntryJSON, binomial_bars, plt, svg
 
 
 def binding_sweep(e: EntryJSON, run: dict[str, EntryJSON]) -> str:

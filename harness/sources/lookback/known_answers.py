@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Callable
 
-from harness.claims import KnownAnswer
+from harness.criteria import KnownAnswer
 from harness.criteria import FittedNotRandom, StepAt, Window
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.interchange import binding_sweep, source_sweep

@@ -3,7 +3,7 @@ sizes' layer lists) of the deeper model, on prompts as long as the published tok
 instruction make them. Error filtering keeps as many rows as on the organism."""
 from __future__ import annotations
 
-from harness.plan import Scale
+from harness.cost.plan import Scale
 from harness.sources.lookback.task import INSTRUCTION, build_binding
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.catalogue import Breakage, Checks
 from harness.fire_once import failures
-from harness.models import Loaded
+from harness.models.loaded import Loaded
 
 E = "harness.sources.patching.experiments"
 POSITION_WRITE = "out[:, positions, :] = source[:, positions, :].to(out.device)"

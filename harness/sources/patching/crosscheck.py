@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from harness.models import Loaded
+from harness.models.loaded import Loaded
 from harness.sources.patching.experiments import PairIds, PairRuns, patched_logits
 
 TL_MODEL = "gpt2"  # TransformerLens' name for the published GPT-2 small

@@ -7,7 +7,7 @@ from typing import Sequence
 import nnsight
 import torch
 
-from harness.models import Loaded
+from harness.models.loaded import Loaded
 
 
 @dataclass(frozen=True)

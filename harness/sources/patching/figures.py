@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from harness.figures import EntryJSON, heatmap
+from harness.plotting import EntryJSON, heatmap
 
 
 def patching_map(e: EntryJSON) -> str:

@@ -4,7 +4,7 @@ experiment's own functions, write the clean run's block output exactly where the
 from __future__ import annotations
 
 from harness.fire_once import FireOnce, Reference, Site, fire_once
-from harness.models import Loaded
+from harness.models.loaded import Loaded
 from harness.sources.patching.experiments import (PairIds, full_patch_identity, layer_flip,
                                                   n_layers, pair_runs, sweep)
 

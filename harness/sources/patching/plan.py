@@ -2,7 +2,7 @@
 position of prompts as GPT-2's tokenizer splits them."""
 from __future__ import annotations
 
-from harness.plan import Scale
+from harness.cost.plan import Scale
 from harness.sources.patching.task import PAIRS
 
 

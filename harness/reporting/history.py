@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.record import SCHEMA_VERSION, RunRecord
+from harness.reporting.record import SCHEMA_VERSION, RunRecord
 from harness.verdicts import Drift
 
 STAMP = "%Y%m%dT%H%M%SZ"

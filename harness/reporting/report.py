@@ -1,4 +1,4 @@
-"""python -m harness.report reports/results.json: the self-contained claim-status page."""
+"""python -m harness.reporting.report reports/results.json: the self-contained claim-status page."""
 from __future__ import annotations
 
 import argparse
@@ -8,10 +8,10 @@ from typing import Any
 
 import jinja2
 
-from harness import history as run_history
-from harness.changes import what_changed
-from harness.figures import figure_for
-from harness.record import Entry, RunRecord, read_record
+from harness.reporting import history as run_history
+from harness.reporting.changes import what_changed
+from harness.reporting.figures import figure_for
+from harness.reporting.record import Entry, RunRecord, read_record
 from harness.sources import registered
 from harness.verdicts import Verdict
 

@@ -1,5 +1,5 @@
-"""Report figures: drawing helpers for the sources' figures modules (the published curve and the
-measured one on the same axes, as inline SVG), and the lookup from a claim to its figure."""
+"""Drawing helpers for the sources' figures modules: the published curve and the measured one on
+the same axes, as inline SVG (harness.reporting.figures finds each claim's figure)."""
 from __future__ import annotations
 
 import io
@@ -62,20 +62,3 @@ def heatmap(matrix: list[list[float | None]], tokens: list[str], title: str) -> 
     ax.set(ylabel="layer", title=title)
     fig.colorbar(im, ax=ax, label="normalised logit diff (0 corrupted, 1 clean)")
     return svg(fig)
-
-
-def figure_for(entry: EntryJSON, run: dict[str, EntryJSON]) -> str | None:
-    """The entry's SVG figure, drawn by its source's figures module (some draw sibling claims of
-    the same run), or None."""
-    if not entry.get("measured"):
-        return None
-    from harness.sources import registered
-
-    src = registered().get(entry["id"].split(".", 1)[0])
-    module = src.part("figures") if src is not None else None
-    if module is None:
-        return None
-    if entry["id"] in getattr(module, "FIGURES_OF_RUN", {}):
-        return module.FIGURES_OF_RUN[entry["id"]](entry, run)
-    draw = getattr(module, "FIGURES", {}).get(entry["id"])
-    return draw(entry) if draw else None

@@ -1,4 +1,4 @@
-"""Pinned work ledgers: each experiment step's counted model work (`harness.work`), per profile,
+"""Pinned work ledgers: each experiment step's counted model work (`harness.models.work`), per profile,
 source and mode, in snapshots/<profile>/<source>/work-<mode>.json. The cost plan reads them; a
 run compares its counts with them, as it compares measured values with their snapshots."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from harness.work import Work
+from harness.models.work import Work
 
 COUNTS = tuple(Work().as_record())
 
@@ -30,7 +30,7 @@ def write_ledger(path: Path, counted: dict[str, dict[str, Any]]) -> None:
     steps.update({step: {k: c[k] for k in COUNTS} for step, c in counted.items()})
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"what": "model work per experiment fixture, counted by a forward "
-                                        "pre-hook (harness/work.py)",
+                                        "pre-hook (harness/models/work.py)",
                                 "steps": dict(sorted(steps.items()))}, indent=2) + "\n")
 
 

@@ -1,5 +1,5 @@
 """What a run asks of its models, counted by a forward pre-hook: forwards, prompt and decoded
-tokens, and the padding batching adds. The cost plan (`harness.plan`) prices these counts."""
+tokens, and the padding batching adds. The cost plan (`harness.cost.plan`) prices these counts."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
 
-from harness.backends import Backend, host
+from harness.models.backends import Backend, host
 from harness.verdicts import Comparison, Drift, Verdict
 
 SCHEMA_VERSION = 3  # 3: the mode, each step's counted work and its check against the ledger
@@ -235,7 +235,7 @@ class RecordBuilder:
         self.entries.append(Entry.from_json(raw))
 
     def add_work(self, counted: dict[str, Any]) -> None:
-        """One experiment fixture's counted model work (harness.work), under its source. A step
+        """One experiment fixture's counted model work (harness.models.work), under its source. A step
         counted twice (computed on two workers) adds up, so the ledger check sees it."""
         source, step = counted.pop("source"), counted.pop("step")
         before = self.work.setdefault(source, {}).get(step)

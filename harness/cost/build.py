@@ -1,6 +1,6 @@
 """`pytest --plan`'s table: for each collected source, its steps' work in both modes (pinned
 ledgers, else the organisms' ledgers projected by the source's `plan.py`), priced by
-`harness.plan`, and each claim's share of it. Loads configs and tokenizers, never weights."""
+`harness.cost.plan`, and each claim's share of it. Loads configs and tokenizers, never weights."""
 from __future__ import annotations
 
 import json
@@ -11,13 +11,13 @@ from typing import Any, Callable
 
 import torch
 
-from harness.ledger import ledger_path, read_ledger
-from harness.models import DTYPES
-from harness.plan import (Assumptions, Gpu, Measured, Scale, Shape, StepPlan, calibrate,
+from harness.cost.ledger import ledger_path, read_ledger
+from harness.models.loaded import DTYPES
+from harness.cost.plan import (Assumptions, Gpu, Measured, Scale, Shape, StepPlan, calibrate,
                           mean_tokens, project, seconds, total)
 from harness.profiles import Mode, ModelSpec, Profile
 from harness.sources import get_profile
-from harness.rehearsal.build import published_cache_default, snapshot_dir
+from harness.models.resources import published_cache_default, snapshot_dir
 from harness.sources import source
 
 
@@ -127,7 +127,7 @@ def build(root: Path, profile: Profile, uses: list[ClaimUse], a: Assumptions,
           published_value: Callable[[str, str], Any],
           pinned_value: Callable[[str, str], Any], calibration: str | None = None) -> dict[str, Any]:
     """The plan for every source with collected claims, in both modes."""
-    from harness.models import load_tokenizer
+    from harness.models.loaded import load_tokenizer
 
     tiny, published = get_profile("tiny"), get_profile("published")
     out: dict[str, Any] = {"profile": profile.name.value, "assumptions": {

@@ -49,6 +49,17 @@ def snapshot_in(hub: Path, spec: ModelSpec) -> Path:
     return hub / f"models--{spec.hf_id.replace('/', '--')}" / "snapshots" / spec.revision
 
 
+def published_cache_default() -> Path:
+    """The published configs and tokenizers: HF_HOME if set, else the project's shared cache."""
+    return Path(os.environ.get("HF_HOME") or Path(__file__).resolve().parents[3] / "shared"
+                / "hf-cache")
+
+
+def snapshot_dir(cache: Path, spec: ModelSpec) -> Path:
+    """hub/models--ORG--NAME/snapshots/REVISION under an HF_HOME-layout cache."""
+    return snapshot_in(cache / "hub", spec)
+
+
 def cache_dir() -> str:
     """Where huggingface_hub looks for cached files (HF_HUB_CACHE, else HF_HOME/hub)."""
     from huggingface_hub import constants

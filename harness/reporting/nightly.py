@@ -3,8 +3,8 @@ saying why (the driver against what the installed torch needs); after it, some p
 must have run, or the job fails (every test skipping is a run that tested nothing). A claim that
 does not replicate is a result, on the page; neither guard fails for it.
 
-    python -m harness.nightly preflight
-    python -m harness.nightly tested reports/results.json
+    python -m harness.reporting.nightly preflight
+    python -m harness.reporting.nightly tested reports/results.json
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.record import RunRecord, read_record
+from harness.reporting.record import RunRecord, read_record
 
 # The oldest Linux driver each CUDA major version runs on, from NVIDIA's CUDA toolkit release
 # notes (minor-version compatibility): CUDA 12.x needs 525.60.13, CUDA 13.x needs 580.65.06.

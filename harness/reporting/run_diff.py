@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from harness.claims import Tolerance
-from harness.record import Entry, RunRecord
+from harness.snapshots import Tolerance
+from harness.reporting.record import Entry, RunRecord
 from harness.snapshots import compare
 from harness.verdicts import Verdict
 

@@ -1,4 +1,4 @@
-"""python -m harness.canary: compare a run on the newest releases with the locked run.
+"""python -m harness.reporting.canary: compare a run on the newest releases with the locked run.
 
 `make canary` runs the tiny profile twice, in the locked environment (reports/results.json) and in
 `.canary/` with the newest releases (reports/canary/results.json), then calls this module, which
@@ -15,9 +15,9 @@ import re
 from pathlib import Path
 from typing import Any, Mapping
 
-from harness.claims import EXACT, ORGANISM_FLOATS, Tolerance
-from harness.record import Entry, RunRecord, read_record
-from harness.run_diff import diff_runs
+from harness.snapshots import EXACT, ORGANISM_FLOATS, Tolerance
+from harness.reporting.record import Entry, RunRecord, read_record
+from harness.reporting.run_diff import diff_runs
 
 SCHEMA_VERSION = 1
 ENV_PACKAGES = ("python", "torch", "transformers", "nnsight")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import torch
 
-from harness.bench.straight import cot_sections_1_to_4
-from harness.models import load
+from harness.sources.cot.bench.straight import cot_sections_1_to_4
+from harness.models.loaded import load
 from harness.sources import get_profile
 from harness.sources.cot.forcing import full_corruption
 from harness.sources.cot.mistakes import single_mistake, splice_control
@@ -65,7 +65,7 @@ def main() -> None:
     args = parser.parse_args()
     profile = get_profile("tiny")
     sizes, problems = profile.sizes["cot"], PROBLEMS[:args.problems]
-    model = load(profile.models["cot"])  # one thread on the CPU (see harness.models.load)
+    model = load(profile.models["cot"])  # one thread on the CPU (see harness.models.loaded.load)
     faithful, fast = CotRunner(model, sizes), CotRunner(model, sizes, sizes.fast_batch)
     faithful.generate(faithful.prompt_ids(problems[0]), 8)  # warm-up, outside every timing
     straight, straight_s = timed(lambda: cot_sections_1_to_4(model.nn, model.tok, problems, sizes))

@@ -1,8 +1,8 @@
 """`make test`'s time budget: each tier's wall time, recorded as it runs, and a check that fails
 when a tier, or the whole, takes far longer than its budget on this kind of machine (2 cores).
 
-    python -m harness.budget time TIER -- COMMAND...   run COMMAND, add its wall time to the record
-    python -m harness.budget check                     print the table; exit 1 past the margin
+    python -m harness.cost.budget time TIER -- COMMAND...   run COMMAND, add its wall time to the record
+    python -m harness.cost.budget check                     print the table; exit 1 past the margin
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def table(tiers: dict[str, float]) -> tuple[list[str], list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m harness.budget")
+    parser = argparse.ArgumentParser(prog="python -m harness.cost.budget")
     sub = parser.add_subparsers(dest="what", required=True)
     timed = sub.add_parser("time")
     timed.add_argument("tier", choices=[t for t in BUDGETS if t != "whole"])

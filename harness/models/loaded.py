@@ -9,10 +9,10 @@ from typing import Any, Iterator
 
 import torch
 
-from harness.backends import Backend, routed
+from harness.models.backends import Backend, routed
 from harness.private import wrapped_module
 from harness.profiles import ModelSpec
-from harness.work import METER
+from harness.models.work import METER
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
@@ -102,7 +102,7 @@ def _ndif_revision(spec: ModelSpec) -> tuple[str, str | None, dict[str, Any]]:
     """The repo, the revision NDIF serves (the pinned one where it can) and the record."""
     import nnsight
 
-    from harness.backends import served_revisions
+    from harness.models.backends import served_revisions
 
     served = served_revisions(nnsight.status(), spec.hf_id)
     revision = spec.revision if spec.revision in served or not served else served[0]
@@ -150,7 +150,7 @@ def readable_cache(spec: ModelSpec) -> Iterator[None]:
     try:
         yield
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        from harness.resources import cache_dir, snapshot_in
+        from harness.models.resources import cache_dir, snapshot_in
         from harness.verdicts import UnreadableFile
 
         snapshot = snapshot_in(Path(cache_dir()), spec)

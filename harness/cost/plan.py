@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.work import Work
+from harness.models.work import Work
 
 
 @dataclass(frozen=True)

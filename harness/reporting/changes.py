@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.history import History
-from harness.record import RunRecord
-from harness.run_diff import diff_runs
+from harness.reporting.history import History
+from harness.reporting.record import RunRecord
+from harness.reporting.run_diff import diff_runs
 from harness.verdicts import Drift
 
 

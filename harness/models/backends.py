@@ -95,7 +95,7 @@ def routed(nn_cls: type, remote: bool | str) -> type:
         return nn_cls.session(self, *args, **kwargs)
 
     def dispatch(self) -> None:
-        from harness.work import METER
+        from harness.models.work import METER
 
         loading = not self.dispatched
         nn_cls.dispatch(self)

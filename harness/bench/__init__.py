@@ -1,1 +1,0 @@
-"""`make bench`: the suite's speed as ratios measured side by side (`python -m harness.bench`)."""
