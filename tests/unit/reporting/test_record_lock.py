@@ -3,15 +3,13 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from pathlib import Path
 
 from harness.reporting import history as run_history
 from harness.reporting import record
 from harness.reporting.record import RunRecord
 from harness.reporting.report import render
+from tests.paths import ROOT
 from tests.sample_results import results
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_marker_make_setup_writes_is_read_back(tmp_path):
