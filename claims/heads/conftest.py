@@ -11,12 +11,10 @@ from harness import catalogue
 from harness.models.loaded import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Profile
-from harness.sources.heads import anchors as A
-from harness.sources.heads import crossings as C
-from harness.sources.heads import grid as G
-from harness.sources.heads import screens as SC
-from harness.sources.heads import sweep as SW
-from harness.sources.heads.lab import HeadsLab
+from harness.sources.heads import (challenged_screen, content_effects, crossings, grid, screens,
+                                   sweep)
+from harness.sources.heads.anchors import machinery
+from harness.sources.heads.observations import HeadsLab
 from harness.sources.heads.sizes import HeadsSizes
 from harness.sources.heads.task import ProblemSets, problem_sets, single_token_filter
 
@@ -52,34 +50,34 @@ def heads_families(heads_single_token) -> ProblemSets:
 
 
 @pytest.fixture(scope="package")
-def heads_reference_forward(heads_model, heads_families, heads_sizes) -> A.Checks:
+def heads_reference_forward(heads_model, heads_families, heads_sizes) -> machinery.Checks:
     """§1: the nnsight run against an independent plain-PyTorch forward, edits included."""
-    return A.reference_equality(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks)
+    return machinery.reference_equality(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks)
 
 
 @pytest.fixture(scope="package")
-def heads_edit_receipts(heads_model, heads_families, heads_sizes) -> A.Checks:
+def heads_edit_receipts(heads_model, heads_families, heads_sizes) -> machinery.Checks:
     """§1: every edit is the tensor consumed, and nothing else moved."""
-    return A.edit_receipts(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks)
+    return machinery.edit_receipts(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks)
 
 
 @pytest.fixture(scope="package")
-def heads_residual_identity(heads_model, heads_families, heads_sizes) -> A.Checks:
+def heads_residual_identity(heads_model, heads_families, heads_sizes) -> machinery.Checks:
     """§2: R's own final residual patched into each block input."""
-    return A.residual_identity(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks)
+    return machinery.residual_identity(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks)
 
 
 @pytest.fixture(scope="package")
-def heads_head_identity(heads_model, heads_families, heads_sizes) -> A.Checks:
+def heads_head_identity(heads_model, heads_families, heads_sizes) -> machinery.Checks:
     """§2: each head's own final-position output patched back, in H and in O."""
-    return A.head_identity(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks,
+    return machinery.head_identity(heads_model, heads_families.opening[0], heads_sizes.anchor_blocks,
                            heads_sizes.anchor_heads)
 
 
 @pytest.fixture(scope="package")
-def heads_av_identity(heads_model, heads_families, heads_sizes) -> A.Checks:
+def heads_av_identity(heads_model, heads_families, heads_sizes) -> machinery.Checks:
     """§4: O-attention with O-values recomposing each head's Z slice."""
-    return A.av_identity(heads_model, heads_families.main[0], heads_sizes.anchor_blocks,
+    return machinery.av_identity(heads_model, heads_families.main[0], heads_sizes.anchor_blocks,
                          heads_sizes.anchor_heads)
 
 
@@ -93,15 +91,15 @@ def heads_lab(heads_model: Loaded, heads_families: ProblemSets,
 
 
 @pytest.fixture(scope="package")
-def heads_sweep(heads_lab: HeadsLab) -> SW.ResidualSweep:
-    return SW.residual_sweep(heads_lab)
+def heads_sweep(heads_lab: HeadsLab) -> sweep.ResidualSweep:
+    return sweep.residual_sweep(heads_lab)
 
 
 @pytest.fixture(scope="package")
-def heads_site(heads_lab: HeadsLab, heads_sweep: SW.ResidualSweep,
-               heads_sizes: HeadsSizes) -> SW.Site:
+def heads_site(heads_lab: HeadsLab, heads_sweep: sweep.ResidualSweep,
+               heads_sizes: HeadsSizes) -> sweep.Site:
     """§2's selected block, or the profile's smoke-test block when the rule gives none usable."""
-    site = SW.site_for(heads_sweep, heads_lab.geometry.n_blocks, heads_sizes.smoke_block)
+    site = sweep.site_for(heads_sweep, heads_lab.geometry.n_blocks, heads_sizes.smoke_block)
     if site is None:
         pytest.skip(f"§2's rule selected {heads_sweep.retrieval_block}, which leaves no block and "
                     "next block to study, and this profile has no smoke-test block")
@@ -109,52 +107,52 @@ def heads_site(heads_lab: HeadsLab, heads_sweep: SW.ResidualSweep,
 
 
 @pytest.fixture(scope="package")
-def heads_opening(heads_lab: HeadsLab, heads_sweep: SW.ResidualSweep,
-                  heads_site: SW.Site) -> SC.OpeningScreen:
-    return SC.opening_screen(heads_lab, heads_sweep, heads_site.block)
+def heads_opening(heads_lab: HeadsLab, heads_sweep: sweep.ResidualSweep,
+                  heads_site: sweep.Site) -> screens.OpeningScreen:
+    return screens.opening_screen(heads_lab, heads_sweep, heads_site.block)
 
 
 @pytest.fixture(scope="package")
-def heads_main_screen(heads_lab: HeadsLab, heads_site: SW.Site) -> SC.MainScreen:
-    return SC.main_screen(heads_lab, heads_site.blocks)
+def heads_main_screen(heads_lab: HeadsLab, heads_site: sweep.Site) -> screens.MainScreen:
+    return screens.main_screen(heads_lab, heads_site.blocks)
 
 
 @pytest.fixture(scope="package")
-def heads_first_crossing(heads_lab: HeadsLab, heads_site: SW.Site,
-                         heads_opening: SC.OpeningScreen) -> C.FirstCrossing:
-    return C.first_crossing(heads_lab, heads_site.blocks, heads_opening.retrieval_head)
+def heads_first_crossing(heads_lab: HeadsLab, heads_site: sweep.Site,
+                         heads_opening: screens.OpeningScreen) -> crossings.FirstCrossing:
+    return crossings.first_crossing(heads_lab, heads_site.blocks, heads_opening.retrieval_head)
 
 
 @pytest.fixture(scope="package")
-def heads_challenged(heads_lab: HeadsLab, heads_main_screen: SC.MainScreen,
-                     heads_first_crossing: C.FirstCrossing) -> C.ChallengedScreen:
-    return C.challenged_screen(heads_lab, heads_main_screen, heads_first_crossing)
+def heads_challenged(heads_lab: HeadsLab, heads_main_screen: screens.MainScreen,
+                     heads_first_crossing: crossings.FirstCrossing) -> challenged_screen.ChallengedScreen:
+    return challenged_screen.challenged_screen(heads_lab, heads_main_screen, heads_first_crossing)
 
 
 @pytest.fixture(scope="package")
-def heads_content(heads_lab: HeadsLab, heads_first_crossing: C.FirstCrossing,
-                  heads_challenged: C.ChallengedScreen) -> C.ContentEffects:
-    return C.content_effects(heads_lab, heads_first_crossing, heads_challenged)
+def heads_content(heads_lab: HeadsLab, heads_first_crossing: crossings.FirstCrossing,
+                  heads_challenged: challenged_screen.ChallengedScreen) -> content_effects.ContentEffects:
+    return content_effects.content_effects(heads_lab, heads_first_crossing, heads_challenged)
 
 
 @pytest.fixture(scope="package")
-def heads_joint(heads_lab: HeadsLab, heads_first_crossing: C.FirstCrossing,
-                heads_content: C.ContentEffects) -> G.JointCrossing:
-    return G.joint_crossing(heads_lab, heads_first_crossing, heads_content)
+def heads_joint(heads_lab: HeadsLab, heads_first_crossing: crossings.FirstCrossing,
+                heads_content: content_effects.ContentEffects) -> grid.JointCrossing:
+    return grid.joint_crossing(heads_lab, heads_first_crossing, heads_content)
 
 
 @pytest.fixture(scope="package")
-def heads_grid(heads_lab: HeadsLab, heads_main_screen: SC.MainScreen,
-               heads_first_crossing: C.FirstCrossing, heads_challenged: C.ChallengedScreen,
-               heads_content: C.ContentEffects, heads_joint: G.JointCrossing) -> G.Grid:
-    return G.grid(heads_lab, heads_main_screen, heads_first_crossing, heads_challenged,
+def heads_grid(heads_lab: HeadsLab, heads_main_screen: screens.MainScreen,
+               heads_first_crossing: crossings.FirstCrossing, heads_challenged: challenged_screen.ChallengedScreen,
+               heads_content: content_effects.ContentEffects, heads_joint: grid.JointCrossing) -> grid.Grid:
+    return grid.grid(heads_lab, heads_main_screen, heads_first_crossing, heads_challenged,
                   heads_content, heads_joint)
 
 
 @pytest.fixture(scope="package")
-def heads_record_counts(heads_lab: HeadsLab, heads_grid: G.Grid) -> A.RecordCounts:
+def heads_record_counts(heads_lab: HeadsLab, heads_grid: grid.Grid) -> machinery.RecordCounts:
     """§7: the lab's observations per study once every study ran, and every check it made."""
-    return A.record_counts(heads_lab, heads_grid)
+    return machinery.record_counts(heads_lab, heads_grid)
 
 
 @pytest.fixture(scope="package")

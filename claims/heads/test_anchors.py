@@ -8,8 +8,8 @@ from claims.heads.declarations import (ANCHOR_SITES, CONTENT, EVERY_CHECK, MACHI
                                        SETUP)
 from harness.claims import claim
 from harness.criteria import Exact, all_of
-from harness.sources.heads import layouts as L
-from harness.sources.heads import problem_sets as P
+from harness.sources.heads.anchors import layouts
+from harness.sources.heads.anchors import setup
 
 ASSERTED = ("seed 001 notebook, §1–§3: its assertions on every prompt it renders "
             "(render_prompt's single-token labels, one token per label span, the 'Box' extension) "
@@ -28,7 +28,7 @@ ASSERTED = ("seed 001 notebook, §1–§3: its assertions on every prompt it ren
        decisions=("the opening set draws from every object, as the notebook's does; the "
                   "disjointness of opening and main tables is heads.disjoint-sets",))
 def test_problem_sets(judge):
-    judge(P.opening_tables())
+    judge(setup.opening_tables())
 
 
 @claim("heads.disjoint-sets", kind="anchor", section="1", needs="hub",
@@ -42,7 +42,7 @@ def test_problem_sets(judge):
                   "the profile's tokenizer (Qwen2.5's on published), as the notebook filters it "
                   "before it checks",))
 def test_disjoint_sets(judge, heads_families, heads_single_token):
-    judge(P.disjointness(heads_families, heads_single_token))
+    judge(setup.disjointness(heads_families, heads_single_token))
 
 
 @claim("heads.main-example", kind="anchor", section="1", needs="hub",
@@ -57,7 +57,7 @@ def test_disjoint_sets(judge, heads_families, heads_single_token):
        decisions=("the main set keeps the objects that are one token with a leading space under "
                   "the profile's tokenizer, as the notebook filters under Qwen2.5's",))
 def test_main_example(judge, heads_families, heads_tokenizer):
-    judge(P.main_example(heads_families, heads_tokenizer))
+    judge(setup.main_example(heads_families, heads_tokenizer))
 
 
 @claim("heads.opening-prompts", kind="anchor", section="1", needs="hub",
@@ -72,7 +72,7 @@ def test_main_example(judge, heads_families, heads_tokenizer):
                   "the final position every patch writes and every readout reads is "
                   "len(ids) - 1, so 'Box' must add exactly one token to the rendered chat"))
 def test_opening_prompts(judge, heads_families, heads_tokenizer):
-    judge(L.prompt_layouts("opening", heads_families.opening, heads_tokenizer).measured())
+    judge(layouts.prompt_layouts("opening", heads_families.opening, heads_tokenizer).measured())
 
 
 @claim("heads.main-prompts", kind="anchor", section="3", needs="hub",
@@ -88,7 +88,7 @@ def test_opening_prompts(judge, heads_families, heads_tokenizer):
                   "before its label ('the <object> is in Box <label>'), as §3's single-token "
                   "filter intends"))
 def test_main_prompts(judge, heads_families, heads_tokenizer):
-    judge(L.prompt_layouts("main", heads_families.main, heads_tokenizer).measured())
+    judge(layouts.prompt_layouts("main", heads_families.main, heads_tokenizer).measured())
 
 
 @claim("heads.reference-forward", kind="anchor", section="1",

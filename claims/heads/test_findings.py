@@ -9,7 +9,7 @@ from harness.claims import claim
 from harness.criteria import KnownAnswer
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, CoversPublished, Every, Exact, InInterval, IsPlanted, all_of
-from harness.sources.heads import readouts as R
+from harness.sources.heads import readouts
 
 RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02489),
            ("32.13", 0.00256, -0.01141, 0.01660), ("32.1", 0.00204, -0.01054, 0.01338),
@@ -32,7 +32,7 @@ RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02
        decisions=("the notebook prints only the mean at block 31, so the criterion asks that the "
                   "measured 95% family-bootstrap interval (seed 31001) contain it",))
 def test_residual_transplant(judge, heads_sweep):
-    judge(R.residual_transplant(heads_sweep))
+    judge(readouts.residual_transplant(heads_sweep))
 
 
 @claim("heads.opening-screen", kind="claim", section="2",
@@ -53,7 +53,7 @@ def test_residual_transplant(judge, heads_sweep):
                   "random weights need it); every later claim records 'block' and "
                   "'block_chosen_by'",))
 def test_opening_screen(judge, heads_opening, heads_site):
-    judge(R.opening_screen(heads_opening, heads_site))
+    judge(readouts.opening_screen(heads_opening, heads_site))
 
 
 @claim("heads.block32-screen", kind="claim", section="3",
@@ -73,7 +73,7 @@ def test_opening_screen(judge, heads_opening, heads_site):
                   "the judged finding is the size of the largest loss and the survival count",
                   "survival is judged per (family, head) deletion: 32 × 16 = 512"))
 def test_block32_screen(judge, heads_main_screen, heads_site):
-    judge(R.next_block_screen(heads_main_screen, heads_site))
+    judge(readouts.next_block_screen(heads_main_screen, heads_site))
 
 
 @claim("heads.example-crossing", kind="claim", section="4",
@@ -88,7 +88,7 @@ def test_block32_screen(judge, heads_main_screen, heads_site):
        decisions=("one prompt has no sampling interval: the top labels are judged and the "
                   "probabilities and margins are pinned by the snapshot",))
 def test_example_crossing(judge, heads_first_crossing, heads_site):
-    judge(R.example_crossing(heads_first_crossing, heads_site))
+    judge(readouts.example_crossing(heads_first_crossing, heads_site))
 
 
 @claim("heads.crossing-31.7", kind="claim", section="4",
@@ -100,7 +100,7 @@ def test_example_crossing(judge, heads_first_crossing, heads_site):
        criterion=all_of(Binomial("native_L"), Binomial("crossed_L")),
        requires=CONTENT, tolerance=PROB)
 def test_crossing(judge, heads_first_crossing, heads_site):
-    judge(R.crossing(heads_first_crossing, heads_site))
+    judge(readouts.crossing(heads_first_crossing, heads_site))
 
 
 @claim("heads.challenged-screen", kind="claim", section="5",
@@ -115,7 +115,7 @@ def test_crossing(judge, heads_first_crossing, heads_site):
                         Binomial("unique_wins"), InInterval("gap", "gap_ci")),
        requires=CONTENT, tolerance=PROB)
 def test_challenged_screen(judge, heads_challenged, heads_site):
-    judge(R.challenged_screen(heads_challenged, heads_site))
+    judge(readouts.challenged_screen(heads_challenged, heads_site))
 
 
 @claim("heads.content-effects", kind="claim", section="5",
@@ -130,7 +130,7 @@ def test_challenged_screen(judge, heads_challenged, heads_site):
            "first_margin", "first_label_margin", "second_margin", "second_label_margin"))),
        requires=CONTENT, tolerance=Tolerance(abs=0.5))
 def test_content_effects(judge, heads_content, heads_site):
-    judge(R.content_effects(heads_content, heads_site))
+    judge(readouts.content_effects(heads_content, heads_site))
 
 
 @claim("heads.joint-flip", kind="claim", section="6",
@@ -145,7 +145,7 @@ def test_content_effects(judge, heads_content, heads_site):
        decisions=("the notebook prints mean p(C) without its interval; the measured content-seed "
                   "bootstrap interval must contain it",))
 def test_joint_flip(judge, heads_joint, heads_site):
-    judge(R.joint_flip(heads_joint, heads_site))
+    judge(readouts.joint_flip(heads_joint, heads_site))
 
 
 @claim("heads.grid", kind="claim", section="6",
@@ -166,4 +166,4 @@ def test_joint_flip(judge, heads_joint, heads_site):
        decisions=("the three grid means are printed to 3 decimals without intervals; the measured "
                   "content-seed intervals must contain them",))
 def test_grid(judge, heads_grid, heads_site):
-    judge(R.grid(heads_grid, heads_site))
+    judge(readouts.grid(heads_grid, heads_site))

@@ -30,13 +30,13 @@ BREAKAGES = (
 def checks(model: Loaded, sizes) -> Checks:
     """§1's reference forward and edit receipts, on the module objects imported now, on opening
     family 0 at the profile's anchor blocks."""
-    from harness.sources.heads import anchors
+    from harness.sources.heads.anchors import machinery
     from harness.sources.heads.task import problem_sets, single_token_filter
 
     family = problem_sets(single_token_filter(model.tok)).opening[0]
     return {
-        "heads.reference-forward": lambda: anchors.reference_equality(
+        "heads.reference-forward": lambda: machinery.reference_equality(
             model, family, sizes.anchor_blocks).failed,
-        "heads.edit-receipts": lambda: anchors.edit_receipts(
+        "heads.edit-receipts": lambda: machinery.edit_receipts(
             model, family, sizes.anchor_blocks).failed,
     }

@@ -7,10 +7,11 @@ from itertools import product
 import torch
 
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
-from harness.sources.heads.crossings import (ChallengedScreen, ConditionRow, ContentEffects,
-                                             FirstCrossing, crossed)
+from harness.sources.heads.challenged_screen import ChallengedScreen
+from harness.sources.heads.content_effects import ContentEffects
+from harness.sources.heads.crossings import ConditionRow, FirstCrossing, crossed
 from harness.sources.heads.patches import head_output_patch
-from harness.sources.heads.lab import CONTENT_SEED, HeadsLab, answer_roles, margin_of, p_of
+from harness.sources.heads.observations import CONTENT_SEED, HeadsLab, answer_roles, margin_of, p_of
 from harness.sources.heads.screens import MainScreen
 
 BOTH = "followup.both.OD"

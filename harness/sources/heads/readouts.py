@@ -4,7 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from harness.sources.heads.bootstrap import BootstrapMean
-from harness.sources.heads.crossings import ChallengedScreen, ContentEffects, FirstCrossing
+from harness.sources.heads.challenged_screen import ChallengedScreen
+from harness.sources.heads.content_effects import ContentEffects
+from harness.sources.heads.crossings import FirstCrossing
 from harness.sources.heads.grid import BOTH, TREATMENTS, Grid, JointCrossing
 from harness.sources.heads.screens import MainScreen, OpeningScreen
 from harness.sources.heads.sweep import ResidualSweep, Site

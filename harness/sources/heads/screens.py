@@ -9,7 +9,7 @@ import torch
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.forward import ForwardRun
 from harness.sources.heads.patches import Patch, head_output_patch, residual_patch, same
-from harness.sources.heads.lab import SCREEN_RESAMPLES, SCREEN_SEED, HeadsLab, Observation
+from harness.sources.heads.observations import SCREEN_RESAMPLES, SCREEN_SEED, HeadsLab, Observation
 from harness.sources.heads.sweep import ResidualSweep
 from harness.sources.heads.task import Family
 

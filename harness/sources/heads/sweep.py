@@ -7,7 +7,7 @@ import torch
 
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.patches import residual_patch
-from harness.sources.heads.lab import RESIDUAL_SEED, HeadsLab, Observation
+from harness.sources.heads.observations import RESIDUAL_SEED, HeadsLab, Observation
 
 
 @dataclass

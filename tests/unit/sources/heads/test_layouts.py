@@ -1,9 +1,9 @@
-"""Seed 001's prompt-layout anchors (harness/sources/heads/layouts.py) on the tiny tokenizer."""
+"""Seed 001's prompt-layout anchors (harness/sources/heads/anchors/layouts.py) on the tiny tokenizer."""
 from __future__ import annotations
 
 from dataclasses import replace
 
-from harness.sources.heads.layouts import prompt_layouts
+from harness.sources.heads.anchors.layouts import prompt_layouts
 from harness.sources.heads.task import (MAIN, OPENING, Question, generate_family,
                                         single_token_filter, tokenizer_corpus)
 from harness.sources.heads.tokenizer import heads_tokenizer

@@ -9,7 +9,7 @@ import torch
 
 from harness.criteria import CoversPublished
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
-from harness.sources.heads.lab import Observation, compose_head_message, repeat_kv
+from harness.sources.heads.observations import Observation, compose_head_message, repeat_kv
 from harness.sources.heads.sweep import ResidualSweep, Site, select_block, site_for
 
 

@@ -12,7 +12,7 @@ from harness.models.loaded import Loaded
 from harness.sources.heads.forward import Geometry, reference_forward, run_forward
 from harness.sources.heads.patches import Patch, head_output_patch, residual_patch, same
 from harness.sources.heads.grid import Grid
-from harness.sources.heads.lab import HeadsLab, compose_head_message
+from harness.sources.heads.observations import HeadsLab, compose_head_message
 from harness.sources.heads.task import Family, render
 
 
