@@ -9,7 +9,7 @@ from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, SETUP
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import Every, Exact, Length, Same, all_of
-from harness.sources.cot.task import PROBLEMS, donor_listing
+from harness.sources.cot import readouts
 
 # A control counts every usable problem; where the published values apply (bf16), one problem
 # may flip, as the findings it guards allow (ONE_PROBLEM, ONE_PAIR).
@@ -29,7 +29,7 @@ BF16_FLIP = ("published (bf16): the count may fall short of n by one, as the fin
        provenance=NB.format("1, the baseline's per-problem lines"),
        criterion=Exact("problems"))
 def test_problem_set(judge):
-    judge({"problems": [list(p) for p in PROBLEMS]})
+    judge(readouts.problem_set())
 
 
 @claim("cot.donor-pairs", kind="anchor", section="7", needs="cpu",
@@ -41,7 +41,7 @@ def test_problem_set(judge):
        provenance=NB.format("7, the recipient <- donor listing"),
        criterion=Exact("pairs"))
 def test_donor_pairs(judge):
-    judge({"pairs": donor_listing()})
+    judge(readouts.donor_pairs())
 
 
 @claim("cot.think-token", kind="anchor", section="setup", needs="hub",
@@ -72,8 +72,7 @@ def test_step0_is_prefill(judge, cot_step_shapes):
        provenance=NB.format(6), criterion=all_of(Exact("identical"), Exact("n")),
        holds=Holds(Every("identical")), requires=SETUP)
 def test_noop_every_step(judge, cot_noop):
-    r = cot_noop
-    judge({"identical": r.identical, "n": len(r.runs), "steps": r.steps})
+    judge(readouts.noop_every_step(cot_noop))
 
 
 @claim("cot.fire-once", kind="anchor", section="6",
@@ -90,9 +89,7 @@ def test_noop_every_step(judge, cot_noop):
                   "decodes problem 0's prompt whatever the model answers, so it runs on random "
                   "weights too"))
 def test_fire_once(judge, cot_fire_once):
-    f = cot_fire_once
-    judge({"nonzero_steps": f.nonzero_steps, "delta_at_step": f.delta_at_step,
-           "tokens_changed": f.tokens_changed})
+    judge(readouts.fire_once(cot_fire_once))
 
 
 @claim("cot.post-answer-specificity", kind="anchor", section="6",
@@ -109,12 +106,7 @@ def test_fire_once(judge, cot_fire_once):
        decisions=("only problem 0 is used, as in the notebook",
                   "the noise is seeded (torch.Generator seed 0); the notebook's was unseeded"))
 def test_post_answer_specificity(judge, cot_specificity):
-    s = cot_specificity
-    judge({"answer_unchanged_after": s.answer_unchanged_after,
-           "diverges_after_answer": s.diverges_after_answer,
-           "answer_done": s.answer_done, "late_diverges_at": s.late.diverges_at,
-           "tokens": s.baseline_tokens, "early_diverges_at": s.early.diverges_at,
-           "early_answer": s.early.answer})
+    judge(readouts.post_answer_specificity(cot_specificity))
 
 
 @claim("cot.resplice-last-control", kind="anchor", section="4",
@@ -124,8 +116,7 @@ def test_post_answer_specificity(judge, cot_specificity):
        criterion=Every("control_correct", slack=1), holds=EVERY_CONTROL,
        requires=SETUP + FORCED + NUMBERS, decisions=(BF16_FLIP,))
 def test_resplice_last_control(judge, cot_last_answer):
-    r = cot_last_answer
-    judge({"control_correct": r.control_correct, "n": r.n})
+    judge(readouts.resplice_last_control(cot_last_answer))
 
 
 @claim("cot.verbatim-block-control", kind="anchor", section="4",
@@ -135,8 +126,7 @@ def test_resplice_last_control(judge, cot_last_answer):
        criterion=Every("control_correct", slack=1), holds=EVERY_CONTROL,
        requires=SETUP + FORCED, decisions=(BF16_FLIP,))
 def test_verbatim_block_control(judge, cot_full_corruption):
-    r = cot_full_corruption
-    judge({"control_correct": r.control_correct, "n": r.n})
+    judge(readouts.verbatim_block_control(cot_full_corruption))
 
 
 @claim("cot.self-patch", kind="anchor", section="7",
@@ -149,8 +139,7 @@ def test_verbatim_block_control(judge, cot_full_corruption):
        decisions=("the layer is the profile's self_patch_layer: 30 published, the same relative "
                   "depth on the organism", BF16_FLIP))
 def test_self_patch(judge, cot_self_patch):
-    s = cot_self_patch
-    judge({"reproduced": s.reproduced, "unpatched": s.unpatched, "n": s.n, "layer": s.layer})
+    judge(readouts.self_patch(cot_self_patch))
 
 
 @claim("cot.random-direction-null", kind="anchor", section="7",
@@ -163,5 +152,4 @@ def test_self_patch(judge, cot_self_patch):
        decisions=("run at the screen's best layer with ≤1400-token continuations, the same runs as "
                   "cot.activation-patch-not-propagated",))
 def test_random_direction_null(judge, cot_continuations):
-    r = cot_continuations.rates("random (matched norm)")
-    judge({**r, "layer": cot_continuations.layer})
+    judge(readouts.random_direction_null(cot_continuations))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, SETUP
 from harness.claims import claim
 from harness.snapshots import Tolerance
+from harness.sources.cot import readouts
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, NeighbourOf, PoissonMean, all_of
 
 ONE_PROBLEM = Tolerance(abs=1)          # counts out of 20: one problem may flip in bf16
@@ -20,10 +21,7 @@ ONE_PAIR = Tolerance(abs=0.125)         # rates over 8 pairs
        published={"correct": 20, "n": 20, "mean_tokens": 810, "mean_close": 547},
        provenance=NB.format(1), criterion=Binomial("correct"), requires=SETUP, tolerance=ONE_PROBLEM)
 def test_baseline_accuracy(judge, cot_baseline):
-    b = cot_baseline
-    judge({"correct": b.correct, "n": b.n, "mean_tokens": round(b.mean_tokens),
-           "mean_close": None if b.mean_close is None else round(b.mean_close),
-           "usable": len(b.usable)})
+    judge(readouts.baseline_accuracy(cot_baseline))
 
 
 @claim("cot.restatements", kind="claim", section="1",
@@ -37,9 +35,7 @@ def test_baseline_accuracy(judge, cot_baseline):
        decisions=("the notebook prints means only; the criterion is the exact Poisson interval of "
                   "each published total (mean × 20)",))
 def test_restatements(judge, cot_restatements):
-    r = cot_restatements
-    judge({"product_in_think": r.mean(r.product_in_think), "answer_in_think": r.mean(r.answer_in_think),
-           "answer_after": r.mean(r.answer_after), "n": len(r.product_in_think)})
+    judge(readouts.restatements(cot_restatements))
 
 
 @claim("cot.early-answering", kind="claim", section="2",
@@ -51,9 +47,7 @@ def test_restatements(judge, cot_restatements):
        criterion=all_of(CurveBinomial("correct_rate"), Binomial("changed_by_cot")),
        requires=SETUP + FORCED, tolerance=Tolerance(abs=0.05))
 def test_early_answering(judge, cot_early):
-    e = cot_early
-    judge({"fractions": list(e.fractions), "correct_rate": e.correct_rate,
-           "changed_by_cot": e.changed_by_cot, "n": e.n})
+    judge(readouts.early_answering(cot_early))
 
 
 @claim("cot.splice-true-value", kind="measurement", section="3",
@@ -62,7 +56,7 @@ def test_early_answering(judge, cot_early):
        published={"exact": 13, "n": 20}, provenance=NB.format(3), criterion=Binomial("exact"),
        requires=SETUP + NUMBERS, tolerance=ONE_PROBLEM)
 def test_splice_true_value(judge, cot_splice):
-    judge({"exact": cot_splice.exact, "n": len(cot_splice.identical)})
+    judge(readouts.splice_true_value(cot_splice))
 
 
 @claim("cot.single-mistake", kind="claim", section="3",
@@ -73,9 +67,7 @@ def test_splice_true_value(judge, cot_splice):
        criterion=all_of(Binomial("recovered"), Binomial("faithful")), requires=SETUP + NUMBERS,
        tolerance=ONE_PROBLEM)
 def test_single_mistake(judge, cot_single_mistake):
-    m = cot_single_mistake
-    judge({"recovered": m.recovered, "faithful": m.faithful, "neither": m.neither, "n": m.n,
-           "faithful_problems": m.faithful_problems, "answers": m.answers})
+    judge(readouts.single_mistake(cot_single_mistake))
 
 
 @claim("cot.rederivation", kind="claim", section="3",
@@ -87,10 +79,7 @@ def test_single_mistake(judge, cot_single_mistake):
        requires=SETUP + NUMBERS,
        tolerance=ONE_PROBLEM)
 def test_rederivation(judge, cot_rederivation):
-    r = cot_rederivation
-    judge({"true_at_all": r.true_at_all, "true_more": r.true_more, "median_true": r.median_true,
-           "median_injected": r.median_injected, "n": len(r.says_true),
-           "says_true": r.says_true, "says_injected": r.says_injected})
+    judge(readouts.rederivation(cot_rederivation))
 
 
 @claim("cot.cue-counting-uninformative", kind="claim", section="3",
@@ -101,8 +90,7 @@ def test_rederivation(judge, cot_rederivation):
        requires=SETUP + NUMBERS,
        tolerance=ONE_PROBLEM)
 def test_cue_counting_uninformative(judge, cot_cues):
-    c = cot_cues
-    judge({"injected": c.injected, "baseline_window": c.baseline_window, "n": c.n})
+    judge(readouts.cue_counting_uninformative(cot_cues))
 
 
 @claim("cot.last-answer-corruption", kind="claim", section="4",
@@ -112,8 +100,7 @@ def test_cue_counting_uninformative(judge, cot_cues):
        criterion=all_of(Binomial("recovered"), Binomial("faithful")),
        requires=SETUP + FORCED + NUMBERS + ("cot.resplice-last-control",), tolerance=ONE_PROBLEM)
 def test_last_answer_corruption(judge, cot_last_answer):
-    r = cot_last_answer
-    judge({"recovered": r.recovered, "faithful": r.faithful, "n": r.n, "answers": r.corrupted})
+    judge(readouts.last_answer_corruption(cot_last_answer))
 
 
 @claim("cot.full-corruption", kind="claim", section="4",
@@ -123,8 +110,7 @@ def test_last_answer_corruption(judge, cot_last_answer):
        criterion=all_of(Binomial("recovered"), Binomial("faithful")),
        requires=SETUP + FORCED + ("cot.verbatim-block-control",), tolerance=ONE_PROBLEM)
 def test_full_corruption(judge, cot_full_corruption):
-    r = cot_full_corruption
-    judge({"recovered": r.recovered, "faithful": r.faithful, "n": r.n, "answers": r.corrupted})
+    judge(readouts.full_corruption(cot_full_corruption))
 
 
 @claim("cot.cut-probe-control", kind="claim", section="5",
@@ -137,9 +123,7 @@ def test_full_corruption(judge, cot_full_corruption):
        criterion=all_of(Binomial("control_correct"), Binomial("recovered"), Binomial("faithful")),
        requires=SETUP + FORCED + NUMBERS, tolerance=ONE_PROBLEM)
 def test_cut_probe_control(judge, cot_cut_probe):
-    r = cot_cut_probe
-    judge({"control_correct": r.control_correct, "n": r.n, "control_first8": r.control[:8],
-           "recovered": r.recovered, "faithful": r.faithful})
+    judge(readouts.cut_probe_control(cot_cut_probe))
 
 
 @claim("cot.product-layer-screen", kind="claim", section="7",
@@ -164,11 +148,7 @@ def test_cut_probe_control(judge, cot_cut_probe):
                   "tied_for_best lists every layer at the best donor-product rate, so a tie shows",
                   "the organism screens the published layers mapped to its depth (profile rule)"))
 def test_product_layer_screen(judge, cot_screen, cot_pairs, cot_runner):
-    s = cot_screen
-    judge({"layers": list(s.layers), "donor_rate": s.donor_rate, "changed_rate": s.changed_rate,
-           "best_layer": s.best_layer, "tied_for_best": list(s.tied_for_best),
-           "best_writes": s.best_writes, "n": len(cot_pairs),
-           "n_layers": cot_runner.model.hf.config.num_hidden_layers})
+    judge(readouts.product_layer_screen(cot_screen, cot_pairs, cot_runner))
 
 
 @claim("cot.activation-patch-not-propagated", kind="claim", section="7",
@@ -183,6 +163,4 @@ def test_product_layer_screen(judge, cot_screen, cot_pairs, cot_runner):
        + DECODE_LOOP,
        tolerance=ONE_PAIR)
 def test_activation_patch_not_propagated(judge, cot_continuations):
-    donor = cot_continuations.rates("donor patch")
-    floor = cot_continuations.rates("no patch")["donor_product"]
-    judge({**donor, "donor_product_floor": floor, "layer": cot_continuations.layer})
+    judge(readouts.activation_patch_not_propagated(cot_continuations))

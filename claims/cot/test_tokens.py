@@ -7,7 +7,7 @@ from __future__ import annotations
 from claims.cot.shared import NB
 from harness.claims import Holds, claim
 from harness.criteria import Exact, Length, all_of
-from harness.sources.cot import tokens
+from harness.sources.cot import readouts
 
 ALL = "that it holds for every problem (failing = []) is the notebook's assumption"
 
@@ -25,8 +25,7 @@ ALL = "that it holds for every problem (failing = []) is the notebook's assumpti
                   "tokenizing '<|im_start|>assistant\\n<think>\\n' alone, and `</think>` is not "
                   "among the prompt's ids",))
 def test_prompt_tokens(judge, cot_tokenizer):
-    r = tokens.prompt_tokens(cot_tokenizer)
-    judge({"first": r.first, "first_tokens": r.first_tokens, "n": r.n, "failing": r.failing})
+    judge(readouts.prompt_tokens(cot_tokenizer))
 
 
 @claim("cot.forced-suffix", kind="anchor", section="1", needs="hub",
@@ -40,9 +39,7 @@ def test_prompt_tokens(judge, cot_tokenizer):
        decisions=("the answers are, per problem, a*b+c, §4's corrupt(a*b+c) and the faithful "
                   "corrupt(a*b)+c of §4–§5: 60 in all",))
 def test_forced_suffix(judge, cot_tokenizer):
-    r = tokens.forced_suffix(cot_tokenizer)
-    judge({"think_close": r.think_close, "force_tokens": r.force_tokens,
-           "round_trip": r.round_trip, "answers": r.answers, "failing": r.failing})
+    judge(readouts.forced_suffix(cot_tokenizer))
 
 
 @claim("cot.number-tokens", kind="anchor", section="3", needs="hub",
@@ -60,5 +57,4 @@ def test_forced_suffix(judge, cot_tokenizer):
                   "88 values: per problem a*b, corrupt(a*b), a*b+c and corrupt(a*b+c), and the "
                   "donor's product of each of the 8 paired problems"))
 def test_number_tokens(judge, cot_tokenizer):
-    r = tokens.number_tokens(cot_tokenizer)
-    judge({"first_product": r.first_product, "values": r.values, "failing": r.failing})
+    judge(readouts.number_tokens(cot_tokenizer))

@@ -7,6 +7,7 @@ from claims.lookback.shared import ALIGNED, BINDING, NB, RATE, SETUP
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, Exact, PeakLayer, all_of
+from harness.sources.lookback import readouts
 from harness.sources.lookback.known_answers import KNOWN
 
 
@@ -28,11 +29,7 @@ REVERSED = [0.0] * 8 + [0.0098, 0.0196, 0.0490, 0.3431, 0.7255, 0.7255, 0.7549, 
                         BinomialRate("explicit")),
        requires=SETUP, tolerance=RATE)
 def test_belief_accuracy(judge, lookback_behaviour):
-    b = lookback_behaviour
-    judge({**{k: getattr(b[name], attr) for name in ("belief", "reality", "explicit")
-              for k, attr in ((name, "overall"), (f"{name}_own", "own"), (f"{name}_other", "other"))},
-           "n": len(b["belief"].predictions), "n_own": b["belief"].n_own,
-           "n_other": b["belief"].n_other, "most_common": b["belief"].most_common})
+    judge(readouts.belief_accuracy(lookback_behaviour))
 
 
 @claim("lookback.visibility-fails", kind="claim", section="2",
@@ -43,7 +40,7 @@ def test_belief_accuracy(judge, lookback_behaviour):
        criterion=all_of(BinomialRate("observer"), BinomialRate("non_observer"), BinomialRate("paired")),
        requires=SETUP, tolerance=RATE)
 def test_visibility_fails(judge, lookback_visibility):
-    judge(vars(lookback_visibility))
+    judge(readouts.visibility_fails(lookback_visibility))
 
 
 @claim("lookback.error-filter", kind="measurement", section="4",
@@ -52,7 +49,7 @@ def test_visibility_fails(judge, lookback_visibility):
        published={"kept": 102, "n": 120}, provenance=NB.format(4), criterion=Binomial("kept"),
        requires=SETUP, tolerance=Tolerance(abs=3))
 def test_error_filter(judge, lookback_kept, lookback_binding_rows):
-    judge({"kept": len(lookback_kept), "n": len(lookback_binding_rows)})
+    judge(readouts.error_filter(lookback_kept, lookback_binding_rows))
 
 
 @claim("lookback.self-patch-identity", kind="anchor", section="4",
@@ -64,13 +61,7 @@ def test_error_filter(judge, lookback_kept, lookback_binding_rows):
        decisions=("run on the first 24 kept samples, as the notebook does, or on the first 24 "
                   "binding rows when fewer are kept",))
 def test_self_patch_identity(judge, lookback_self_patch):
-    r = lookback_self_patch
-    judge({"layers": r.layers, "all_identical": all(r.identical), "max_abs_diff": max(r.max_abs_diff)})
-
-
-def _peak(sweep) -> dict:
-    return {"peak_iia": sweep.peak_iia, "peak_layer": sweep.peak_layer, "n": sweep.n,
-            "iia": sweep.iia, "clean_survives": sweep.clean_survives}
+    judge(readouts.self_patch_identity(lookback_self_patch))
 
 
 @claim("lookback.binding-iia", kind="claim", section="4",
@@ -80,7 +71,7 @@ def _peak(sweep) -> dict:
        criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
        tolerance=RATE)
 def test_binding_iia(judge, lookback_reversed):
-    judge(_peak(lookback_reversed))
+    judge(readouts.binding_iia(lookback_reversed))
 
 
 @claim("lookback.same-position", kind="claim", section="4",
@@ -90,7 +81,7 @@ def test_binding_iia(judge, lookback_reversed):
        criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
        tolerance=RATE)
 def test_same_position(judge, lookback_same_position):
-    judge(_peak(lookback_same_position))
+    judge(readouts.same_position(lookback_same_position))
 
 
 @claim("lookback.opaque-control", kind="claim", section="4",
@@ -99,7 +90,7 @@ def test_same_position(judge, lookback_same_position):
        published={"peak_iia": 0.0, "n": 102}, provenance=NB.format(4),
        criterion=BinomialRate("peak_iia"), requires=BINDING, tolerance=RATE)
 def test_opaque_control(judge, lookback_opaque):
-    judge(_peak(lookback_opaque))
+    judge(readouts.opaque_control(lookback_opaque))
 
 
 @claim("lookback.reversed-curve", kind="claim", section="4",
@@ -111,5 +102,4 @@ def test_opaque_control(judge, lookback_opaque):
        decisions=("clean-answer survival is recorded beside the curve; the register gives it only "
                   "in words (0.94–0.98 through L10, 0.04 at L14–15, 1.00 at L31)",))
 def test_reversed_curve(judge, lookback_reversed):
-    s = lookback_reversed
-    judge({"iia": s.iia, "peak_layer": s.peak_layer, "n": s.n, "clean_survives": s.clean_survives})
+    judge(readouts.reversed_curve(lookback_reversed))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from claims.lookback.shared import BINDING, RATE, REGISTER
 from harness.claims import Holds, claim
 from harness.criteria import BinomialRate, CurveBinomial, Same, all_of
+from harness.sources.lookback import readouts
 from harness.sources.lookback.known_answers import KNOWN
 
 
@@ -18,9 +19,7 @@ from harness.sources.lookback.known_answers import KNOWN
                   "which bf16 need not round back to h_src) in the interchange's batches must "
                   "score exactly as the barrier interchange does on the same samples",))
 def test_low_rank_anchor(judge, lookback_low_rank):
-    r = lookback_low_rank
-    judge({"unrestricted": r.unrestricted, "interchange": r.interchange, "n": r.held_out,
-           "layer": r.layer})
+    judge(readouts.low_rank_anchor(lookback_low_rank))
 
 
 @claim("lookback.low-rank", kind="claim", section="7",
@@ -35,6 +34,4 @@ def test_low_rank_anchor(judge, lookback_low_rank):
        tolerance=RATE, known_answer=KNOWN["lookback.low-rank"],
        decisions=("the organism's ranks stop at its width (profile)",))
 def test_low_rank(judge, lookback_low_rank):
-    r = lookback_low_rank
-    judge({"ranks": r.ranks, "fitted": r.fitted, "random": r.random, "directions": r.directions,
-           "difference_vectors": r.difference_vectors, "n": r.held_out, "layer": r.layer})
+    judge(readouts.low_rank(lookback_low_rank))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.claims import Holds, claim
 from harness.criteria import Exact, NoneFailed, all_of
-from harness.sources.lookback.task import sample_summary
+from harness.sources.lookback import readouts
 
 
 @claim("lookback.samples", kind="anchor", section="1–4", needs="cpu",
@@ -19,7 +19,7 @@ from harness.sources.lookback.task import sample_summary
        criterion=all_of(Exact("worked_example"), Exact("own"), Exact("other"),
                         Exact("binding_row0"), Exact("binding_queried"), Exact("binding_target")))
 def test_samples(judge):
-    judge(sample_summary())
+    judge(readouts.samples())
 
 
 @claim("lookback.single-token-entities", kind="anchor", section="1", needs="hub",
@@ -48,8 +48,7 @@ def test_single_token_entities(judge, lookback_single_tokens):
                   "prompts are built as the profile builds them (the organism's drop the instruction)"),
        holds=Holds(Exact("all_aligned")))
 def test_aligned_prompts(judge, lookback_alignment):
-    a = lookback_alignment
-    judge({**vars(a.first), "all_aligned": not a.misaligned, "prompts_checked": a.checked})
+    judge(readouts.aligned_prompts(lookback_alignment))
 
 
 @claim("lookback.intervention-tokens", kind="anchor", section="4–6", needs="hub",

@@ -8,6 +8,7 @@ from harness.claims import Holds, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
                               PeakLayer, all_of)
 from harness.sources.lookback.known_answers import KNOWN
+from harness.sources.lookback import readouts
 
 
 SOURCE_FREEZE = [0.0, 0.0, 0.0, 0.011, 0.275, 0.473, 0.473, 0.473, 0.473, 0.473, 0.473, 0.473,
@@ -26,8 +27,7 @@ PAYLOAD = [0.0] * 23 + [0.09, 0.23, 0.48, 0.64, 0.95, 0.94, 0.94, 1.00, 1.00]
        decisions=("read off the no-freeze sweep's L = 0 point (the register does not say whether "
                   "the freeze applies; at layer 0 only, the entities have not yet been bound)",))
 def test_source_identity(judge, lookback_source_plain):
-    s = lookback_source_plain
-    judge({"iia": s.iia[0], "clean_survives": s.clean_survives[0], "n": s.n})
+    judge(readouts.source_identity(lookback_source_plain))
 
 
 @claim("lookback.source-oi", kind="claim", section="5",
@@ -42,9 +42,7 @@ def test_source_identity(judge, lookback_source_plain):
                   "0..28)'; L = 12..30 are encoded as 0.473 except 0.484 at L = 28",
                   "the freeze pins the drink positions at every layer of the model"))
 def test_source_oi(judge, lookback_source_freeze, lookback_source_kept, lookback_source_rows):
-    s = lookback_source_freeze
-    judge({"last_layers": s.last_layers, "iia": s.iia, "clean_survives": s.clean_survives,
-           "n": s.n, "kept": len(lookback_source_kept), "rows": len(lookback_source_rows)})
+    judge(readouts.source_oi(lookback_source_freeze, lookback_source_kept, lookback_source_rows))
 
 
 @claim("lookback.source-no-freeze", kind="claim", section="5",
@@ -54,9 +52,7 @@ def test_source_oi(judge, lookback_source_freeze, lookback_source_kept, lookback
        criterion=BinomialAtMost("max_iia"), requires=SOURCE, tolerance=RATE,
        known_answer=KNOWN["lookback.source-no-freeze"])
 def test_source_no_freeze(judge, lookback_source_plain):
-    s = lookback_source_plain
-    judge({"max_iia": max(s.iia), "last_layers": s.last_layers, "iia": s.iia,
-           "clean_survives": s.clean_survives, "n": s.n})
+    judge(readouts.source_no_freeze(lookback_source_plain))
 
 
 @claim("lookback.answer-pointer", kind="claim", section="6",
@@ -70,9 +66,7 @@ def test_source_no_freeze(judge, lookback_source_plain):
        decisions=("the register gives the pointer curve through L24 only; later layers are "
                   "recorded, not judged",))
 def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_answer_rows):
-    a = lookback_answer
-    judge({"pointer_l0_l24": a.pointer[:25], "pointer": a.pointer, "clean": a.clean, "n": a.n,
-           "kept": len(lookback_answer_kept), "rows": len(lookback_answer_rows)})
+    judge(readouts.answer_pointer(lookback_answer, lookback_answer_kept, lookback_answer_rows))
 
 
 @claim("lookback.answer-payload", kind="claim", section="6",
@@ -82,5 +76,4 @@ def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_a
        criterion=CurveBinomial("payload"), requires=ANSWER, tolerance=RATE,
        known_answer=KNOWN["lookback.answer-payload"])
 def test_answer_payload(judge, lookback_answer):
-    a = lookback_answer
-    judge({"payload": a.payload, "n": a.n})
+    judge(readouts.answer_payload(lookback_answer))

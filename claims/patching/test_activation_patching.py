@@ -4,7 +4,7 @@ from __future__ import annotations
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import AtMost, Every, Exact, Recorded, all_of
-from harness.sources.patching import tokens
+from harness.sources.patching import readouts
 
 SEED = "seed 004's code and comments (it prints no numbers)"
 TOKENS = ("patching.single-token-words", "patching.aligned-pairs")
@@ -28,8 +28,7 @@ ROUNDED = {"organism_tolerance": Tolerance(abs=1e-4, rel=1e-5),
        decisions=("the words are those of every pair the experiments run (the seed's and the "
                   "corrected IOI pair) and of the IOI sentences the organism learns",))
 def test_single_token_words(judge, patching_tokenizer):
-    r = tokens.single_token_words(patching_tokenizer)
-    judge({"words": r.words, "multi_token": r.multi_token})
+    judge(readouts.single_token_words(patching_tokenizer))
 
 
 @claim("patching.aligned-pairs", kind="anchor", section="code cell", needs="hub",
@@ -44,8 +43,7 @@ def test_single_token_words(judge, patching_tokenizer):
                   "checked for the seed's pair and the corrected IOI pair, every pair the "
                   "experiments run"))
 def test_aligned_pairs(judge, patching_tokenizer):
-    r = tokens.aligned_pairs(patching_tokenizer)
-    judge({"pairs": r.pairs, "differing": r.differing, "misaligned": r.misaligned})
+    judge(readouts.aligned_pairs(patching_tokenizer))
 
 
 @claim("patching.full-patch-identity", kind="anchor", section="code cell", needs="hub",
@@ -57,9 +55,7 @@ def test_aligned_pairs(judge, patching_tokenizer):
        decisions=("block L's output is TransformerLens' blocks.L.hook_resid_post",
                   "prompts start with <|endoftext|>, as TransformerLens prepends BOS"))
 def test_full_patch_identity(judge, seed_full_patch):
-    r = seed_full_patch
-    judge({"equal_at_every_layer": all(r.equal_per_layer), "layers": len(r.equal_per_layer),
-           "max_abs_diff": r.max_abs_diff})
+    judge(readouts.full_patch_identity(seed_full_patch))
 
 
 @claim("patching.hook-reference", kind="anchor", section="code cell", needs="hub",
@@ -69,8 +65,7 @@ def test_full_patch_identity(judge, seed_full_patch):
        published={}, provenance="issue: an independent reference for the nnsight patches",
        criterion=Recorded(), holds=Holds(Every("equal")))
 def test_hook_reference(judge, seed_hook_reference):
-    r = seed_hook_reference
-    judge({"equal": sum(r.equal), "n": len(r.equal)})
+    judge(readouts.hook_reference(seed_hook_reference))
 
 
 @claim("patching.transformerlens-crosscheck", kind="anchor", section="code cell", needs="hub",
@@ -84,7 +79,7 @@ def test_hook_reference(judge, seed_hook_reference):
        decisions=("compared with unfolded LayerNorm (from_pretrained_no_processing), on the "
                   "final-position logits, TransformerLens converting our GPT-2 weights",))
 def test_transformerlens_crosscheck(judge, seed_transformerlens):
-    judge({"max_abs_logit_diff": seed_transformerlens.max_abs_logit_diff})
+    judge(readouts.transformerlens_crosscheck(seed_transformerlens))
 
 
 @claim("patching.minimal-pair-behaviour", kind="measurement", section="code cell", needs="hub",
@@ -97,7 +92,7 @@ def test_transformerlens_crosscheck(judge, seed_transformerlens):
        decisions=("the seed's expectations are judged as stated; the clean prompt never mentions "
                   "Mary, so nothing in context supports them",))
 def test_minimal_pair_behaviour(judge, seed_behaviour):
-    judge(vars(seed_behaviour))
+    judge(readouts.minimal_pair_behaviour(seed_behaviour))
 
 
 @claim("patching.layer-flip", kind="claim", section="code cell", needs="hub",
@@ -115,8 +110,7 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
                   "one block after it as layer 9 of 12 keeps two (profile rule): patching its last "
                   "block at the name's position cannot reach the final position's logits"))
 def test_layer_flip(judge, seed_layer_flip, seed_sweep):
-    judge({**vars(seed_layer_flip), "sweep_normalised": seed_sweep.normalised,
-           "sweep_tokens": seed_sweep.tokens})
+    judge(readouts.layer_flip(seed_layer_flip, seed_sweep))
 
 
 @claim("patching.ioi-pair", kind="measurement", section="issue: corrected pair", needs="hub",
@@ -126,4 +120,4 @@ def test_layer_flip(judge, seed_layer_flip, seed_sweep):
        published={}, provenance="not in the seed: the corrected minimal pair the issue asks for",
        criterion=Recorded(), tolerance=FLOAT, **ROUNDED)
 def test_ioi_pair(judge, ioi_behaviour, ioi_sweep):
-    judge({**vars(ioi_behaviour), "tokens": ioi_sweep.tokens, "normalised": ioi_sweep.normalised})
+    judge(readouts.ioi_pair(ioi_behaviour, ioi_sweep))

@@ -1,0 +1,66 @@
+"""What each of the patching claims judges, read from its experiments' results (claim bodies only
+call these and judge)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.sources.patching import tokens
+from harness.sources.patching.crosscheck import TransformerLensCrosscheck
+from harness.sources.patching.experiments import (
+    Behaviour,
+    FullPatchIdentity,
+    HookReference,
+    LayerFlip,
+    Sweep,
+)
+
+
+def single_token_words(tokenizer) -> dict[str, Any]:
+    """§code cell: what patching.single-token-words judges."""
+    r = tokens.single_token_words(tokenizer)
+    return {"words": r.words, "multi_token": r.multi_token}
+
+
+def aligned_pairs(tokenizer) -> dict[str, Any]:
+    """§code cell: what patching.aligned-pairs judges."""
+    r = tokens.aligned_pairs(tokenizer)
+    return {"pairs": r.pairs, "differing": r.differing, "misaligned": r.misaligned}
+
+
+def full_patch_identity(full_patch: FullPatchIdentity) -> dict[str, Any]:
+    """§code cell: what patching.full-patch-identity judges."""
+    return {
+        "equal_at_every_layer": all(full_patch.equal_per_layer),
+        "layers": len(full_patch.equal_per_layer),
+        "max_abs_diff": full_patch.max_abs_diff,
+    }
+
+
+def hook_reference(seed_hook_reference: HookReference) -> dict[str, Any]:
+    """§code cell: what patching.hook-reference judges."""
+    return {"equal": sum(seed_hook_reference.equal), "n": len(seed_hook_reference.equal)}
+
+
+def transformerlens_crosscheck(transformerlens: TransformerLensCrosscheck) -> dict[str, Any]:
+    """§code cell: what patching.transformerlens-crosscheck judges."""
+    return {"max_abs_logit_diff": transformerlens.max_abs_logit_diff}
+
+
+def minimal_pair_behaviour(behaviour: Behaviour) -> dict[str, Any]:
+    """§code cell: what patching.minimal-pair-behaviour judges."""
+    return vars(behaviour)
+
+
+def layer_flip(seed_layer_flip: LayerFlip, sweep: Sweep) -> dict[str, Any]:
+    """§code cell: what patching.layer-flip judges."""
+    return {
+        **vars(seed_layer_flip),
+        "sweep_normalised": sweep.normalised,
+        "sweep_tokens": sweep.tokens,
+    }
+
+
+def ioi_pair(ioi_behaviour: Behaviour, ioi_sweep: Sweep) -> dict[str, Any]:
+    """§issue: corrected pair: what patching.ioi-pair judges."""
+    return {**vars(ioi_behaviour), "tokens": ioi_sweep.tokens, "normalised": ioi_sweep.normalised}
