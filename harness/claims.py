@@ -157,8 +157,11 @@ def claim(
     holds: Holds | None = None,
     known_answer: KnownAnswer | None = None,
 ) -> Callable[[F], F]:
-    """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict."""
-    spec = ClaimSpec(id=id, kind=Kind(kind), section=section, statement=statement,
+    """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict. The
+    statement may name published values ("IIA {peak_iia} at layer {peak_layer}"), so that each
+    number is declared once."""
+    spec = ClaimSpec(id=id, kind=Kind(kind), section=section,
+                     statement=statement.format_map(published),
                      published=published, provenance=provenance, criterion=criterion,
                      requires=tuple(requires), needs=Needs(needs), tolerance=tolerance,
                      decisions=tuple(decisions), organism_tolerance=organism_tolerance,

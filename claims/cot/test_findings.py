@@ -39,7 +39,7 @@ def test_restatements(judge, cot_restatements):
 
 
 @claim("cot.early-answering", kind="claim", section="2",
-       statement="Forced answers improve with the fraction of the thinking block kept; CoT changes 13/20 answers.",
+       statement="Forced answers improve with the fraction of the thinking block kept; CoT changes {changed_by_cot}/{n} answers.",
        headline="forced correct {correct_rate[0]:.2f} with 0% kept, {correct_rate[3]:.2f} with 60%; CoT changes {changed_by_cot}/{n}",
        published={"fractions": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0],
                   "correct_rate": [0.35, 0.25, 0.60, 0.95, 1.00, 1.00], "changed_by_cot": 13, "n": 20},
@@ -51,7 +51,7 @@ def test_early_answering(judge, cot_early):
 
 
 @claim("cot.splice-true-value", kind="measurement", section="3",
-       statement="Re-prefilling up to the first product and splicing the true value reproduces 200 tokens in 13/20.",
+       statement="Re-prefilling up to the first product and splicing the true value reproduces 200 tokens in {exact}/{n}.",
        headline="{exact}/{n} reproduce 200 tokens exactly",
        published={"exact": 13, "n": 20}, provenance=NB.format(3), criterion=Binomial("exact"),
        requires=SETUP + NUMBERS, tolerance=ONE_PROBLEM)
@@ -60,7 +60,7 @@ def test_splice_true_value(judge, cot_splice):
 
 
 @claim("cot.single-mistake", kind="claim", section="3",
-       statement="One corrupted product statement is recovered from in 19/20 free continuations.",
+       statement="One corrupted product statement is recovered from in {recovered}/{n} free continuations.",
        headline="recovered {recovered}/{n}, followed the mistake {faithful}/{n}",
        published={"recovered": 19, "faithful": 1, "neither": 0, "n": 20, "faithful_problems": [2]},
        provenance=NB.format(3),
@@ -127,7 +127,7 @@ def test_cut_probe_control(judge, cot_cut_probe):
 
 
 @claim("cot.product-layer-screen", kind="claim", section="7",
-       statement="Donor residuals at the product steps install the donor's product from layer 26 up; best layer 34.",
+       statement="Donor residuals at the product steps install the donor's product from layer 26 up; best layer {best_layer}.",
        headline="best layer {best_layer} of {n_layers} (tied: {tied_for_best})",
        published={"layers": [4, 10, 16, 22, 26, 30, 34],
                   "donor_rate": [0, 0, 0, 0, 0.625, 0.75, 0.75],

@@ -22,7 +22,7 @@ RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02
 
 
 @claim("heads.residual-transplant", kind="claim", section="2",
-       statement="D's final residual transplanted into R favours L at block 31, the latest block the selection rule admits.",
+       statement="D's final residual transplanted into R favours L at block {retrieval_block}, the latest block the selection rule admits.",
        headline="mean p(L) {p_L_at_block} at block {retrieval_block}",
        published={"retrieval_block": 31, "p_L_at_block": 0.646},
        provenance=NB.format(2) + " (Observation: 'At input 31, mean p(L) is 0.646')",
@@ -36,7 +36,7 @@ def test_residual_transplant(judge, heads_sweep):
 
 
 @claim("heads.opening-screen", kind="claim", section="2",
-       statement="Zeroing 31.7's final output loses the most p(L) in H and almost none in O; H's L answers drop 5 to 4 of 8.",
+       statement="Zeroing {site}'s final output loses the most p(L) in H and almost none in O; H's L answers drop {H_correct_before} to {H_correct_after} of {n}.",
        headline="zeroing {site} loses {H_loss:.3f} p(L) in H, {O_loss:.5f} in O; H right {H_correct_before}→{H_correct_after} of {n}",
        published={"site": "31.7", "H_loss": 0.18741, "H_loss_ci": [0.02514, 0.43268],
                   "O_loss": -0.00002, "O_loss_ci": [-0.00005, 0.00000],
@@ -92,7 +92,7 @@ def test_example_crossing(judge, heads_first_crossing, heads_site):
 
 
 @claim("heads.crossing-31.7", kind="claim", section="4",
-       statement="Over 32 families, crossing 31.7 raises mean p(C) to 0.199 and leaves 27/32 answers correct.",
+       statement="Over 32 families, crossing 31.7 raises mean p(C) to 0.199 and leaves {crossed_L}/32 answers correct.",
        headline="mean p(C) {native_mean_p_C:.2g} → {crossed_mean_p_C:.3f}; L answers {native_L}/{n} → {crossed_L}/{n}",
        published={"native_mean_p_L": 0.99969, "native_mean_p_C": 1.67e-8, "native_L": 32,
                   "crossed_mean_p_L": 0.80070, "crossed_mean_p_C": 0.19908, "crossed_L": 27, "n": 32},
@@ -104,10 +104,11 @@ def test_crossing(judge, heads_first_crossing, heads_site):
 
 
 @claim("heads.challenged-screen", kind="claim", section="5",
-       statement="Under the fixed 31.7 crossing, zeroing 32.7 loses the most p(L), uniquely in 32/32 families.",
+       statement="Under the fixed 31.7 crossing, zeroing {support_site} loses the most p(L), uniquely in 32/32 families.",
        headline="zeroing {support_site} loses {top_loss:.3f} p(L), top in {unique_wins}/{n} families, {gap:.3f} ahead of {runner_up_site}",
-       published={"support_site": "32.7", "top_loss": 0.60715, "top_loss_ci": [0.50600, 0.70182],
-                  "unique_wins": 32, "n": 32, "runner_up_site": "32.5", "gap": 0.59875,
+       published={"support_site": RANKING[0][0], "top_loss": RANKING[0][1],
+                  "top_loss_ci": list(RANKING[0][2:]), "unique_wins": 32, "n": 32,
+                  "runner_up_site": RANKING[1][0], "gap": 0.59875,
                   "gap_ci": [0.49415, 0.69676],
                   "ranking": [{"site": s, "mean": m, "ci": [lo, hi]} for s, m, lo, hi in RANKING]},
        provenance=NB.format(5) + " (ranking table and Observation)",

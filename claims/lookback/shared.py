@@ -13,3 +13,15 @@ SOURCE = SETUP + ALIGNED + ("lookback.source-identity", "lookback.source-swap-fi
 FROZEN = SOURCE + ("lookback.freeze-fires-once",)
 ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.answer-fires-once")
 RATE = Tolerance(abs=0.03)
+
+# Each published count once. §4: the binding rows its behavioural filter keeps, and of those, by
+# layer, the rows whose answer the reversed swap moved; the notebook prints their rates to four
+# places (the curve) and the peak's to three ("IIA 0.775 at layer 15").
+BINDING_KEPT = 102
+REVERSED_MOVED = [0] * 8 + [1, 2, 5, 35, 74, 74, 77, 79, 74, 22, 18, 36, 24, 16, 17, 11, 3, 1, 2, 1,
+                            1, 1, 0, 0]
+REVERSED = [round(k / BINDING_KEPT, 4) for k in REVERSED_MOVED]
+REVERSED_PEAK_LAYER = REVERSED_MOVED.index(max(REVERSED_MOVED))
+REVERSED_PEAK = round(max(REVERSED_MOVED) / BINDING_KEPT, 3)
+SOURCE_KEPT = 91  # §5: the source rows the filter keeps
+ANSWER_KEPT = 102  # §6: the answer rows the filter keeps (of its own 140)

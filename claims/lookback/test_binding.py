@@ -3,17 +3,13 @@ interchanges (§4 from the seed).
 """
 from __future__ import annotations
 
-from claims.lookback.shared import ALIGNED, BINDING, NB, RATE, SETUP
+from claims.lookback.shared import (ALIGNED, BINDING, BINDING_KEPT, NB, RATE, REVERSED,
+                                    REVERSED_PEAK, REVERSED_PEAK_LAYER, SETUP)
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, Exact, PeakLayer, all_of
 from harness.sources.lookback import readouts
 from harness.sources.lookback.known_answers import KNOWN
-
-
-REVERSED = [0.0] * 8 + [0.0098, 0.0196, 0.0490, 0.3431, 0.7255, 0.7255, 0.7549, 0.7745, 0.7255,
-                        0.2157, 0.1765, 0.3529, 0.2353, 0.1569, 0.1667, 0.1078, 0.0294, 0.0098,
-                        0.0196, 0.0098, 0.0098, 0.0098, 0.0, 0.0]
 
 
 @claim("lookback.belief-accuracy", kind="claim", section="2",
@@ -33,7 +29,7 @@ def test_belief_accuracy(judge, lookback_behaviour):
 
 
 @claim("lookback.visibility-fails", kind="claim", section="2",
-       statement="In the visibility condition each question is near chance and both are right for 0.295 of stories.",
+       statement="In the visibility condition each question is near chance and both are right for {paired} of stories.",
        headline="observer {observer:.3f}, non-observer {non_observer:.3f}, both right {paired:.3f} of {n}",
        published={"observer": 0.535, "non_observer": 0.515, "paired": 0.295, "n": 200},
        provenance=NB.format(2),
@@ -46,7 +42,7 @@ def test_visibility_fails(judge, lookback_visibility):
 @claim("lookback.error-filter", kind="measurement", section="4",
        statement="Samples answered correctly on both the clean and the counterfactual prompt.",
        headline="{kept}/{n} samples kept",
-       published={"kept": 102, "n": 120}, provenance=NB.format(4), criterion=Binomial("kept"),
+       published={"kept": BINDING_KEPT, "n": 120}, provenance=NB.format(4), criterion=Binomial("kept"),
        requires=SETUP, tolerance=Tolerance(abs=3))
 def test_error_filter(judge, lookback_kept, lookback_binding_rows):
     judge(readouts.error_filter(lookback_kept, lookback_binding_rows))
@@ -65,9 +61,9 @@ def test_self_patch_identity(judge, lookback_self_patch):
 
 
 @claim("lookback.binding-iia", kind="claim", section="4",
-       statement="Swapping the drink tokens' residuals between reversed-order stories moves the answer (IIA 0.775 at layer 15).",
+       statement="Swapping the drink tokens' residuals between reversed-order stories moves the answer (IIA {peak_iia} at layer {peak_layer}).",
        headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
-       published={"peak_iia": 0.775, "peak_layer": 15, "n": 102}, provenance=NB.format(4),
+       published={"peak_iia": REVERSED_PEAK, "peak_layer": REVERSED_PEAK_LAYER, "n": BINDING_KEPT}, provenance=NB.format(4),
        criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
        tolerance=RATE)
 def test_binding_iia(judge, lookback_reversed):
@@ -75,9 +71,9 @@ def test_binding_iia(judge, lookback_reversed):
 
 
 @claim("lookback.same-position", kind="claim", section="4",
-       statement="Copying the counterfactual's drink residuals straight across peaks at IIA 0.912 at layer 5.",
+       statement="Copying the counterfactual's drink residuals straight across peaks at IIA {peak_iia} at layer {peak_layer}.",
        headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
-       published={"peak_iia": 0.912, "peak_layer": 5, "n": 102}, provenance=NB.format(4),
+       published={"peak_iia": 0.912, "peak_layer": 5, "n": BINDING_KEPT}, provenance=NB.format(4),
        criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
        tolerance=RATE)
 def test_same_position(judge, lookback_same_position):
@@ -87,7 +83,7 @@ def test_same_position(judge, lookback_same_position):
 @claim("lookback.opaque-control", kind="claim", section="4",
        statement="The same reversed swap at the two 'opaque' tokens never moves the answer.",
        headline="peak IIA {peak_iia:.3f} (n={n})",
-       published={"peak_iia": 0.0, "n": 102}, provenance=NB.format(4),
+       published={"peak_iia": 0.0, "n": BINDING_KEPT}, provenance=NB.format(4),
        criterion=BinomialRate("peak_iia"), requires=BINDING, tolerance=RATE)
 def test_opaque_control(judge, lookback_opaque):
     judge(readouts.opaque_control(lookback_opaque))
@@ -96,7 +92,7 @@ def test_opaque_control(judge, lookback_opaque):
 @claim("lookback.reversed-curve", kind="claim", section="4",
        statement="The whole reversed-swap IIA curve: zero to layer 7, a plateau near 0.75 at layers 12–16, back to zero.",
        headline="IIA curve peaks at layer {peak_layer} (n={n})",
-       published={"iia": REVERSED, "peak_layer": 15, "n": 102}, provenance=NB.format(4),
+       published={"iia": REVERSED, "peak_layer": REVERSED_PEAK_LAYER, "n": BINDING_KEPT}, provenance=NB.format(4),
        criterion=all_of(CurveBinomial("iia"), PeakLayer("iia")), requires=BINDING,
        tolerance=RATE, known_answer=KNOWN["lookback.reversed-curve"],
        decisions=("clean-answer survival is recorded beside the curve; the register gives it only "

@@ -3,7 +3,8 @@ swap and the answer lookback.
 """
 from __future__ import annotations
 
-from claims.lookback.shared import ALIGNED, ANSWER, FROZEN, RATE, REGISTER, SETUP, SOURCE
+from claims.lookback.shared import (ALIGNED, ANSWER, ANSWER_KEPT, FROZEN, RATE, REGISTER, SETUP,
+                                    SOURCE, SOURCE_KEPT)
 from harness.claims import Holds, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
                               PeakLayer, all_of)
@@ -20,7 +21,7 @@ PAYLOAD = [0.0] * 23 + [0.09, 0.23, 0.48, 0.64, 0.95, 0.94, 0.94, 1.00, 1.00]
 @claim("lookback.source-identity", kind="anchor", section="5",
        statement="The source swap at layer 0 only moves entities between slots, not identities: the answer is unchanged.",
        headline="IIA {iia:.3f}, clean answer kept {clean_survives:.3f} (n={n})",
-       published={"iia": 0.0, "clean_survives": 1.0, "n": 91}, provenance=REGISTER.format(5),
+       published={"iia": 0.0, "clean_survives": 1.0, "n": SOURCE_KEPT}, provenance=REGISTER.format(5),
        criterion=all_of(BinomialRate("iia"), BinomialRate("clean_survives")),
        requires=SETUP + ALIGNED + ("lookback.source-swap-fires-once",),
        holds=Holds(all_of(Exact("iia"), Exact("clean_survives")), behavioural=True),
@@ -33,7 +34,7 @@ def test_source_identity(judge, lookback_source_plain):
 @claim("lookback.source-oi", kind="claim", section="5",
        statement="Swapping character and object residuals at layers 0..L with the drinks frozen moves the answer from L = 8 on (IIA 0.473).",
        headline="IIA curve on {kept}/{rows} kept samples",
-       published={"last_layers": list(range(0, 31, 2)), "iia": SOURCE_FREEZE, "n": 91, "kept": 91,
+       published={"last_layers": list(range(0, 31, 2)), "iia": SOURCE_FREEZE, "n": SOURCE_KEPT, "kept": SOURCE_KEPT,
                   "rows": 120},
        provenance=REGISTER.format(5),
        criterion=all_of(CurveBinomial("iia"), Binomial("kept", "rows")), requires=FROZEN,
@@ -46,9 +47,9 @@ def test_source_oi(judge, lookback_source_freeze, lookback_source_kept, lookback
 
 
 @claim("lookback.source-no-freeze", kind="claim", section="5",
-       statement="Without the drink freeze the same source swap never moves the answer (IIA ≤ 0.033).",
+       statement="Without the drink freeze the same source swap never moves the answer (IIA ≤ {max_iia}).",
        headline="max IIA {max_iia:.3f} (n={n})",
-       published={"max_iia": 0.033, "n": 91}, provenance=REGISTER.format(5),
+       published={"max_iia": 0.033, "n": SOURCE_KEPT}, provenance=REGISTER.format(5),
        criterion=BinomialAtMost("max_iia"), requires=SOURCE, tolerance=RATE,
        known_answer=KNOWN["lookback.source-no-freeze"])
 def test_source_no_freeze(judge, lookback_source_plain):
@@ -58,7 +59,7 @@ def test_source_no_freeze(judge, lookback_source_plain):
 @claim("lookback.answer-pointer", kind="claim", section="6",
        statement="The final token carries a pointer from layer 12 to 23: its residual from an other-character story answers the clean story's other drink (0.90 at L16).",
        headline="pointer curve on {kept}/{rows} kept samples",
-       published={"pointer_l0_l24": POINTER, "peak_layer": 16, "n": 102, "kept": 102, "rows": 140},
+       published={"pointer_l0_l24": POINTER, "peak_layer": 16, "n": ANSWER_KEPT, "kept": ANSWER_KEPT, "rows": 140},
        provenance=REGISTER.format(6),
        criterion=all_of(CurveBinomial("pointer_l0_l24"), PeakLayer("pointer"),
                         Binomial("kept", "rows")),
@@ -72,7 +73,7 @@ def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_a
 @claim("lookback.answer-payload", kind="claim", section="6",
        statement="From layer 23 on the final token carries the payload: the counterfactual-only drink (0.95 at L27, 1.00 at L30–31).",
        headline="payload curve over {n} samples",
-       published={"payload": PAYLOAD, "n": 102}, provenance=REGISTER.format(6),
+       published={"payload": PAYLOAD, "n": ANSWER_KEPT}, provenance=REGISTER.format(6),
        criterion=CurveBinomial("payload"), requires=ANSWER, tolerance=RATE,
        known_answer=KNOWN["lookback.answer-payload"])
 def test_answer_payload(judge, lookback_answer):

@@ -97,7 +97,7 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
 
 @claim("patching.layer-flip", kind="claim", section="code cell", needs="hub",
        requires=PATCHES + ("patching.layer-flip-fires-once",),
-       statement="Patching layer 9's residual at the positions where the prompts differ moves the prediction toward the clean run's answer.",
+       statement="Patching layer {layer}'s residual at the positions where the prompts differ moves the prediction toward the clean run's answer.",
        headline="layer {layer}: {normalised:.2f} of the way back to clean (moves toward clean: {moves_toward_clean})",
        published={"layer": 9, "moves_toward_clean": True},
        provenance=SEED + ": 'check whether the output shifts back toward the clean answer'",

@@ -1,7 +1,8 @@
-"""A claim's headline: its declared format string filled from measured or published values."""
+"""A claim's declaration: its headline filled from measured or published values, its statement
+from the published ones."""
 from __future__ import annotations
 
-from harness.claims import ClaimSpec, Kind
+from harness.claims import ClaimSpec, Kind, claim, spec_of
 from harness.criteria import Exact
 
 
@@ -29,3 +30,11 @@ def test_no_headline_or_no_values_gives_none():
 def test_a_none_value_reads_as_none_even_with_a_float_format():
     assert spec("p(L) {p:.3f} at block {block}").headline_of({"p": None, "block": None}) == \
         "p(L) none at block none"
+
+
+def test_a_statement_names_its_published_values_once():
+    @claim("cot.statement-probe", kind="claim", section="1", published={"recovered": 19, "n": 20},
+           statement="recovered in {recovered}/{n}", provenance="p", criterion=Exact("recovered"))
+    def test_probe(judge): ...
+
+    assert spec_of(test_probe).statement == "recovered in 19/20"
