@@ -9,6 +9,7 @@ import pytest
 
 from harness.cost import ledger
 from harness.reporting import record as run_record
+from harness.reporting.environment import environment
 from harness.plugin.metering import WORK_PROPERTY
 from harness.plugin.state import RECORD_PROPERTY, claims_session
 from harness.profiles import Pinning
@@ -19,7 +20,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return
     session = claims_session(config)
-    env = run_record.environment(session.profile.name.value, config.rootpath,
+    env = environment(session.profile.name.value, config.rootpath,
                                  dt.datetime.now(dt.timezone.utc), session.mode.value,
                                  session.backend)
     env["generalisation"] = session.profile.generalisation
