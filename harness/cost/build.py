@@ -4,17 +4,17 @@ ledgers, else the organisms' ledgers projected by the source's `plan.py`), price
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import torch
 
 from harness.cost.ledger import ledger_path, read_ledger
 from harness.models.loaded import DTYPES
-from harness.cost.plan import (Assumptions, Gpu, Measured, Scale, Shape, StepPlan, calibrate,
-                          mean_tokens, project, seconds, total)
+from harness.cost.plan import (Assumptions, Gpu, Measured, ModePlan, Scale, Shape, SourcePlan,
+                               StepPlan, calibrate, mean_tokens, project, seconds)
 from harness.profiles import Mode, ModelSpec, Profile
 from harness.sources import get_profile
 from harness.models.resources import published_cache_default, snapshot_dir
@@ -123,17 +123,55 @@ def source_steps(root: Path, profile: Profile, mode: Mode, name: str,
     return plans, basis
 
 
+@dataclass(frozen=True)
+class Plan:
+    """`pytest --plan`'s result: the pricing assumptions, each collected source's plan in both
+    modes, the claims it was collected for and, once figured, its split over GPUs."""
+
+    profile: str
+    assumptions: Assumptions
+    calibration: str | None
+    sources: Mapping[str, SourcePlan]
+    uses: tuple[ClaimUse, ...]
+    split: Mapping[str, Any] | None = None
+
+    def claims(self) -> list[dict[str, Any]]:
+        """Each claim's steps, its own work and the work it shares with other claims."""
+        rows = []
+        for u in self.uses:
+            row: dict[str, Any] = {"id": u.id, "source": u.source}
+            for mode in Mode:
+                mine = [s for s in self.sources[u.source].modes[mode.value].steps
+                        if u.id in s.claims]
+                row[mode.value] = {
+                    "steps": [s.step for s in mine],
+                    "forwards": sum(s.work.forwards for s in mine),
+                    "prompt_tokens": sum(s.work.prompt_tokens for s in mine),
+                    "decode_tokens": sum(s.work.decode_tokens for s in mine),
+                    "shared_steps": [s.step for s in mine if s.shared],
+                    "seconds": round(sum(round(s.seconds, 2) if s.seconds is not None else 0
+                                         for s in mine), 1)}
+            rows.append(row)
+        return rows
+
+    def as_record(self) -> dict[str, Any]:
+        a = self.assumptions
+        return {"profile": self.profile,
+                "assumptions": {"gpu": a.gpu.name, "utilisation": round(a.utilisation, 3),
+                                "overhead_s": round(a.overhead_s, 4),
+                                "calibration": self.calibration},
+                "sources": {name: s.as_record() for name, s in self.sources.items()},
+                "claims": self.claims(), **({"split": dict(self.split)} if self.split else {})}
+
+
 def build(root: Path, profile: Profile, uses: list[ClaimUse], a: Assumptions,
           published_value: Callable[[str, str], Any],
-          pinned_value: Callable[[str, str], Any], calibration: str | None = None) -> dict[str, Any]:
+          pinned_value: Callable[[str, str], Any], calibration: str | None = None) -> Plan:
     """The plan for every source with collected claims, in both modes."""
     from harness.models.loaded import load_tokenizer
 
     tiny, published = get_profile("tiny"), get_profile("published")
-    out: dict[str, Any] = {"profile": profile.name.value, "assumptions": {
-        "gpu": a.gpu.name, "utilisation": round(a.utilisation, 3),
-        "overhead_s": round(a.overhead_s, 4), "calibration": calibration},
-        "sources": {}}
+    sources: dict[str, SourcePlan] = {}
     for name in sorted({u.source for u in uses}):
         spec = profile.models.get(name)
         shape = _shape_or_none(spec)
@@ -145,18 +183,15 @@ def build(root: Path, profile: Profile, uses: list[ClaimUse], a: Assumptions,
                                 load_tokenizer(tiny.models[name]),
                                 published_tokenizer(published.models[name]))
 
-        entry: dict[str, Any] = {"model": spec.label if spec else None,
-                                 "shape": shape.__dict__ if shape else None}
+        modes = {}
         for mode in Mode:
             steps, basis = source_steps(root, profile, mode, name, context, a, shape)
-            for s in steps:
-                s.claims = sorted(u.id for u in uses if u.source == name and s.step in u.fixtures)
-            entry[mode.value] = {"basis": basis, "steps": [_step_record(s) for s in steps],
-                                 "total": total(steps).as_record(),
-                                 "seconds": _sum_seconds(steps)}
-        out["sources"][name] = entry
-    out["claims"] = _claims(out, uses)
-    return out
+            modes[mode.value] = ModePlan(basis, tuple(
+                replace(s, claims=tuple(sorted(u.id for u in uses
+                                               if u.source == name and s.step in u.fixtures)))
+                for s in steps))
+        sources[name] = SourcePlan(spec.label if spec else None, shape, modes)
+    return Plan(profile.name.value, a, calibration, sources, tuple(uses))
 
 
 def _shape_or_none(spec: ModelSpec | None) -> Shape | None:
@@ -169,40 +204,9 @@ def _shape_or_none(spec: ModelSpec | None) -> Shape | None:
         return None
 
 
-def _sum_seconds(steps: list[StepPlan]) -> float | None:
-    if not steps or any(s.seconds is None for s in steps):
-        return None
-    return round(sum(s.seconds for s in steps), 1)
-
-
-def _step_record(s: StepPlan) -> dict[str, Any]:
-    return {"step": s.step, **s.work.as_record(), "basis": s.basis,
-            "seconds": None if s.seconds is None else round(s.seconds, 2), "claims": s.claims,
-            "shared": len(s.claims) > 1}
-
-
-def _claims(plan: dict[str, Any], uses: list[ClaimUse]) -> list[dict[str, Any]]:
-    """Each claim's steps, its own work and the work it shares with other claims."""
-    rows = []
-    for u in uses:
-        entry = plan["sources"][u.source]
-        row: dict[str, Any] = {"id": u.id, "source": u.source}
-        for mode in Mode:
-            mine = [s for s in entry[mode.value]["steps"] if u.id in s["claims"]]
-            row[mode.value] = {
-                "steps": [s["step"] for s in mine],
-                "forwards": sum(s["forwards"] for s in mine),
-                "prompt_tokens": sum(s["prompt_tokens"] for s in mine),
-                "decode_tokens": sum(s["decode_tokens"] for s in mine),
-                "shared_steps": [s["step"] for s in mine if s["shared"]],
-                "seconds": round(sum(s["seconds"] or 0 for s in mine), 1)}
-        rows.append(row)
-    return rows
-
-
-def write(plan: dict[str, Any], path: Path) -> None:
+def write(plan: Plan, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(plan, indent=2) + "\n")
+    path.write_text(json.dumps(plan.as_record(), indent=2) + "\n")
 
 
 def _time(value: float | None) -> str:
@@ -211,8 +215,9 @@ def _time(value: float | None) -> str:
     return f"{value / 60:.1f} min" if value >= 60 else f"{value:.1f} s"
 
 
-def lines(plan: dict[str, Any]) -> list[str]:
+def lines(typed: Plan) -> list[str]:
     """The plan as a terminal table: per source its steps, then per claim."""
+    plan = typed.as_record()
     a = plan["assumptions"]
     out = [f"cost plan, profile {plan['profile']}: {a['gpu']} at {a['utilisation']:.0%} "
            f"utilisation, {a['overhead_s'] * 1000:.0f} ms per forward outside the arithmetic"

@@ -3,7 +3,8 @@ ledger) priced on a named GPU, with no model loaded. Faithful decoding is latenc
 forward per token, each reading every weight), fast mode compute-bound; the model says which."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 from harness.models.work import Work
 
@@ -137,7 +138,47 @@ class StepPlan:
     work: Work
     basis: str  # "pinned ledger" or the projection's reason
     seconds: float | None
-    claims: list[str] = field(default_factory=list)
+    claims: tuple[str, ...] = ()  # the collected claims that read it
+
+    @property
+    def shared(self) -> bool:
+        return len(self.claims) > 1
+
+    def as_record(self) -> dict[str, Any]:
+        return {"step": self.step, **self.work.as_record(), "basis": self.basis,
+                "seconds": None if self.seconds is None else round(self.seconds, 2),
+                "claims": list(self.claims), "shared": self.shared}
+
+
+@dataclass(frozen=True)
+class ModePlan:
+    """A source's steps in one mode, and where their work came from."""
+
+    basis: str
+    steps: tuple[StepPlan, ...]
+
+    @property
+    def seconds(self) -> float | None:
+        if not self.steps or any(s.seconds is None for s in self.steps):
+            return None
+        return round(sum(s.seconds for s in self.steps), 1)
+
+    def as_record(self) -> dict[str, Any]:
+        return {"basis": self.basis, "steps": [s.as_record() for s in self.steps],
+                "total": total(list(self.steps)).as_record(), "seconds": self.seconds}
+
+
+@dataclass(frozen=True)
+class SourcePlan:
+    """A source's model, its shape, and its plan in each mode."""
+
+    model: str | None
+    shape: Shape | None
+    modes: Mapping[str, ModePlan]  # by Mode value
+
+    def as_record(self) -> dict[str, Any]:
+        return {"model": self.model, "shape": self.shape.__dict__ if self.shape else None,
+                **{mode: plan.as_record() for mode, plan in self.modes.items()}}
 
 
 def total(steps: list[StepPlan]) -> Work:

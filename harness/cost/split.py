@@ -2,10 +2,13 @@
 one worker, and with its units on workers of their own (docs/cost-and-scaling.md, "Beyond one GPU")."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from harness.profiles import Mode
 from harness.sources import registered
+
+if TYPE_CHECKING:
+    from harness.cost.build import Plan
 
 
 def closure(step: str, deps: Mapping[str, frozenset[str]]) -> set[str]:
@@ -36,14 +39,14 @@ def one_per_worker(totals: list[float], gpus: int) -> float:
     return max(loads)
 
 
-def figures(plan: dict[str, Any], deps: Mapping[str, frozenset[str]], gpus: int) -> dict[str, Any]:
+def figures(plan: Plan, deps: Mapping[str, frozenset[str]], gpus: int) -> dict[str, Any]:
     """Per mode: each source's time whole and split, and the suite's wall time on `gpus` GPUs
     without and with splitting (the split can never beat the work divided by the GPUs)."""
     out: dict[str, Any] = {"gpus": gpus}
     for mode in Mode:
         sources, whole, split = {}, [], []
-        for name, entry in plan["sources"].items():
-            seconds = {s["step"]: s["seconds"] or 0.0 for s in entry[mode.value]["steps"]}
+        for name, entry in plan.sources.items():
+            seconds = {s.step: round(s.seconds or 0.0, 2) for s in entry.modes[mode.value].steps}
             units = registered()[name].units
             total = sum(seconds.values())
             apart = split_seconds(seconds, deps, units) if units else total

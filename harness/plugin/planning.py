@@ -1,6 +1,7 @@
 """`pytest --plan`: print the cost plan of the collected claims and run nothing."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +75,10 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     profile = claims_session(config).profile
     published, pinned = _values(items, config.rootpath)
     built = plan_build.build(config.rootpath, profile, uses, a, published, pinned, fitted)
-    built["split"] = plan_split.figures(built, _fixture_deps(items), config.getoption("plan_gpus"))
+    built = replace(built, split=plan_split.figures(built, _fixture_deps(items),
+                                                    config.getoption("plan_gpus")))
     plan_build.write(built, config.rootpath / "reports" / f"plan-{profile.name.value}.json")
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    for line in [*plan_build.lines(built), *plan_split.lines(built["split"])]:
+    for line in [*plan_build.lines(built), *plan_split.lines(built.split)]:
         reporter.write_line(line)
     return True
