@@ -9,6 +9,7 @@ import pytest
 
 from harness.cost import build as plan_build
 from harness.cost import split as plan_split
+from harness.cost import table as plan_table
 from harness.cost.plan import GPUS, Assumptions
 from harness.plugin.state import SPEC, claims_session
 from harness.private import fixture_definitions
@@ -79,6 +80,6 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
                                                     config.getoption("plan_gpus")))
     plan_build.write(built, config.rootpath / "reports" / f"plan-{profile.name.value}.json")
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    for line in [*plan_build.lines(built), *plan_split.lines(built.split)]:
+    for line in [*plan_table.lines(built), *plan_split.lines(built.split)]:
         reporter.write_line(line)
     return True
