@@ -55,10 +55,13 @@ test: $(STAMP) $(LINT_STAMP)
 
 # The checks that re-run whole families or pytest itself to test a mechanism (fast mode equals
 # faithful, the NDIF simulation equals local, the default CPU kernels give the same verdicts, a
-# split run equals an unsplit one, the organisms' competence, the CPU rehearsal under the device
-# audit, the CUDA rehearsal's dry run): CI runs them after `make test`.
+# split run equals an unsplit one: paired runs on the micro profile, sharing one faithful run;
+# the organisms' competence, reading what the tiny tier's claims measured where it is the same
+# number; the CPU rehearsal under the device audit, the CUDA rehearsal's dry run): CI runs them
+# after `make test`.
 test-meta: $(STAMP)
-	$(PY) -m pytest --profile=tiny -n 2 -m meta -p no:cacheprovider
+	INTERP_CLAIMS_TINY=reports/results.json $(PY) -m pytest --profile=tiny -n 2 -m meta \
+	  -p no:cacheprovider
 
 # The published code path at full size on CUDA, on seeded random weights drawn on the GPU (no hub
 # needed; the published configs and tokenizers come from HF_HOME or ../shared/hf-cache, never their

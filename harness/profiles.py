@@ -14,6 +14,7 @@ class ProfileName(StrEnum):
     PUBLISHED = "published"
     TINY = "tiny"
     REHEARSAL = "rehearsal"
+    MICRO = "micro"
 
 
 class Mode(StrEnum):
@@ -77,6 +78,11 @@ RULES = {
     # published loading arguments give (the CPU here).
     ProfileName.REHEARSAL: Rules(published_values=False, published_files=True, needs_cuda=False,
                                  pinning=Pinning.NONE, batching_exact=False, forced_rows=2),
+    # The organisms at each source's micro sizes: the meta tests' paired runs (fast against
+    # faithful, the default CPU kernels against these, split against whole), which compare two
+    # fresh runs with each other, so nothing is pinned.
+    ProfileName.MICRO: Rules(published_values=False, published_files=False, needs_cuda=False,
+                             pinning=Pinning.NONE, batching_exact=True),
 }
 
 

@@ -205,13 +205,15 @@ class Judge:
                                                and self.item.config.getoption("fail_on_drift"))
 
     def _compare_snapshot(self, state: TestState) -> SnapshotDrift | None:
+        # Recorded on every profile: a snapshot compares within it, and so do two runs (the
+        # canary, the meta tests' paired runs), pinned or not.
+        floats, why = self.spec.float_tolerance(self.profile.published)
+        state.tolerance = {"floats": floats.as_record(), "why": why,
+                           "exact": "counts, token ids, booleans and strings"}
         if self.profile.rules.pinning is Pinning.NONE:
             return None
         root = self.item.config.rootpath
         name = self.profile.snapshot_name(claims_session(self.item.config).mode)
-        floats, why = self.spec.float_tolerance(self.profile.published)
-        state.tolerance = {"floats": floats.as_record(), "why": why,
-                           "exact": "counts, token ids, booleans and strings"}
         state.snapshot = check_snapshot(
             self.snapshot, claims_session(self.item.config).snapshots, self.item.nodeid,
             snapshot_path(root, name, self.spec.source_name, self.item.name),

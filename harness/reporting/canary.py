@@ -15,9 +15,9 @@ import re
 from pathlib import Path
 from typing import Any, Mapping
 
-from harness.snapshots import EXACT, ORGANISM_FLOATS, Tolerance
-from harness.reporting.record import Entry, RunRecord, read_record
-from harness.reporting.run_diff import diff_runs
+from harness.snapshots import EXACT, ORGANISM_FLOATS
+from harness.reporting.record import RunRecord, read_record
+from harness.reporting.run_diff import diff_runs, recorded_floats
 
 SCHEMA_VERSION = 1
 ENV_PACKAGES = ("python", "torch", "transformers", "nnsight")
@@ -54,18 +54,11 @@ def version_differences(locked: dict[str, Any], canary: dict[str, Any],
     return list(rows.values())
 
 
-def _floats(entry: Entry, profile: str | None) -> Tolerance:
-    """The float tolerance the locked run judged this entry's drift with."""
-    recorded = (entry.tolerance or {}).get("floats")
-    if recorded:
-        return Tolerance(abs=recorded.get("abs", 0.0), rel=recorded.get("rel", 0.0))
-    return ORGANISM_FLOATS if profile == "tiny" else EXACT
-
-
 def compare_runs(locked: RunRecord, canary: RunRecord) -> dict[str, Any]:
     """Claims whose measured values drifted or whose verdict changed between two run records."""
     profile = locked.environment.get("profile")
-    diff = diff_runs(locked, canary, floats=lambda e: _floats(e, profile),
+    default = ORGANISM_FLOATS if profile == "tiny" else EXACT
+    diff = diff_runs(locked, canary, floats=lambda e: recorded_floats(e, default),
                      names=("locked", "canary"))
     return {"drifted": [{"id": m.id, "differences": list(m.differences[:20]),
                          "tolerance": m.tolerance.as_record() if m.tolerance else None}

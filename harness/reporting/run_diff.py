@@ -48,6 +48,14 @@ def environment_diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str,
     return {k: (before.get(k), after.get(k)) for k in keys if before.get(k) != after.get(k)}
 
 
+def recorded_floats(entry: Entry, default: Tolerance) -> Tolerance:
+    """The float tolerance the entry's run compared its values within, else `default`."""
+    recorded = (entry.tolerance or {}).get("floats")
+    if recorded:
+        return Tolerance(abs=recorded.get("abs", 0.0), rel=recorded.get("rel", 0.0))
+    return default
+
+
 def _moved(a: Entry, b: Entry, floats: Tolerance, names: tuple[str, str]) -> MovedValues | None:
     if a.measured is not None and b.measured is not None:
         differences = compare(a.measured, b.measured, floats)

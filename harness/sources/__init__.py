@@ -56,6 +56,11 @@ class Source:
             models.setdefault(ProfileName.REHEARSAL, models[ProfileName.PUBLISHED])
             if ProfileName.PUBLISHED in sizes:
                 sizes.setdefault(ProfileName.REHEARSAL, sizes[ProfileName.PUBLISHED])
+        if ProfileName.TINY in models:
+            # The micro profile runs the organism at the source's micro sizes (else its tiny ones).
+            models.setdefault(ProfileName.MICRO, models[ProfileName.TINY])
+            if ProfileName.TINY in sizes:
+                sizes.setdefault(ProfileName.MICRO, sizes[ProfileName.TINY])
         object.__setattr__(self, "models", models)
         object.__setattr__(self, "sizes", sizes)
 

@@ -1,9 +1,8 @@
 """More xdist workers than sources: a source's units run on spare workers, their shared steps
-once through the step store, and the claims give the same snapshots and counted work as one
-worker does (the run fails on drift or moved work)."""
+once through the step store, and the claims give the values and the work of the unsplit run (the
+micro profile's, one worker per source)."""
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -11,12 +10,14 @@ import sys
 import pytest
 
 from harness.sources import registered
+from tests.integration.conftest import PairedRun, differences, micro_run
 from tests.paths import ROOT
 
 pytestmark = pytest.mark.meta  # re-runs families: `make test-meta`
 
 SWEEP_CLAIMS = ("test_reversed_curve", "test_same_position", "test_opaque_control")
 SWEEP_UNITS = ("lookback_reversed", "lookback_same_position", "lookback_opaque")
+COUNTED = ("forwards", "prompt_tokens", "decode_tokens", "padding")
 
 
 def pytest_run(*args: str) -> subprocess.CompletedProcess:
@@ -25,28 +26,29 @@ def pytest_run(*args: str) -> subprocess.CompletedProcess:
                           text=True)
 
 
-@pytest.fixture(scope="module")
-def split_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict]:
-    """Lookback's §4 sweep claims in fast mode on two workers: one source, so the units those
-    claims need (the three binding sweeps) split."""
-    results = tmp_path_factory.mktemp("split") / "results.json"
-    proc = pytest_run("claims/lookback", "--mode=fast", "-n", "2", f"--results={results}", "-k",
-                      f"{' or '.join(SWEEP_CLAIMS)} or test_unit")
-    return proc, json.loads(results.read_text())
+@pytest.fixture
+def split_run(tmp_path_factory) -> tuple[PairedRun, dict]:
+    """Lookback's §4 sweep claims on the micro profile on two workers: one source, so the units
+    those claims need (the three binding sweeps) split."""
+    run = micro_run(tmp_path_factory, "split", "claims/lookback", "-n", "2", "-rA", "-k",
+                    f"{' or '.join(SWEEP_CLAIMS)} or test_unit")
+    return run, run.record.to_json()
 
 
-def test_split_run_keeps_snapshots_and_counted_work(split_run):
-    proc, data = split_run
-    assert proc.returncode == 0, proc.stdout[-3000:]
-    assert not data["work_check"]["lookback"]["differences"]
-    assert all(e["drift"] == "no drift" for e in data["tests"])
+def test_split_run_gives_the_unsplit_runs_values_and_work(split_run, micro_faithful):
+    run, data = split_run
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert differences(micro_faithful.record, run.record) == []
+    unsplit = micro_faithful.record.work["lookback"]
+    for step, work in data["work"]["lookback"].items():
+        assert {k: work[k] for k in COUNTED} == {k: unsplit[step][k] for k in COUNTED}, step
 
 
 def test_each_unit_a_selected_claim_needs_ran_as_an_item(split_run):
-    proc, data = split_run
+    run, data = split_run
     for step in SWEEP_UNITS:
-        assert f"PASSED claims/lookback/test_units.py::test_unit[{step}]" in proc.stdout
-    assert f"{len(SWEEP_UNITS) + len(data['tests'])} passed" in proc.stdout
+        assert f"PASSED claims/lookback/test_units.py::test_unit[{step}]" in run.stdout
+    assert f"{len(SWEEP_UNITS) + len(data['tests'])} passed" in run.stdout
 
 
 def test_steps_were_computed_on_both_workers(split_run):

@@ -17,7 +17,7 @@ SOURCE = Source(
         ProfileName.TINY: ModelSpec("Qwen3ForCausalLM", "float32", "cpu", organism="cot"),
     },
     sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,
-           ProfileName.REHEARSAL: sizes.REHEARSAL},
+           ProfileName.MICRO: sizes.MICRO, ProfileName.REHEARSAL: sizes.REHEARSAL},
     units=("cot_continuations", "cot_single_mistake", "cot_splice", "cot_noop", "cot_specificity",
            "cot_early"),
     shared_steps=("cot_baseline", "cot_pairs", "cot_screen"),

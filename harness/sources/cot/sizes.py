@@ -68,6 +68,9 @@ TINY = CotSizes(
     self_patch_layer=relative_layers((30,), QWEN3_DEPTH, ORGANISM_DEPTH)[0],
 )
 
+# The meta tests' paired runs: the first 6 problems, 4 donor pairs and one no-op trace.
+MICRO = replace(TINY, problems=6, pairs=4, noop_problems=1)
+
 # The published model's files with seeded random weights (a throwaway cache): the published layers
 # and experiment structure, on the CPU. A random model never closes </think>, so long caps only
 # spend time: 2 problems and short caps. Every later step runs on the rows the rehearsal profile

@@ -22,5 +22,5 @@ SOURCE = Source(
                                     attn_implementation="eager", organism="heads"),
     },
     sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,
-           ProfileName.REHEARSAL: sizes.REHEARSAL},
+           ProfileName.MICRO: sizes.MICRO, ProfileName.REHEARSAL: sizes.REHEARSAL},
 )

@@ -32,6 +32,8 @@ class HeadsSizes:
 PUBLISHED = HeadsSizes(smoke_block=None)
 # The organism answers, so §2's rule picks its block as on published: no smoke-test block.
 TINY = HeadsSizes(smoke_block=None)
+# The meta tests' paired runs: the first 2 opening and 4 main families.
+MICRO = HeadsSizes(smoke_block=None, opening_families=2, main_families=4)
 # Qwen2.5-3B's files with random weights, on the CPU: the notebook's RUN_ALL_FAMILIES=False
 # smoke test (one opening and one main family, block 31 when the rule selects none), every block
 # of §2's sweep and every head of each screen; the machinery anchors at block 31 (the published

@@ -20,7 +20,7 @@ SOURCE = Source(
         ProfileName.TINY: ModelSpec("LlamaForCausalLM", "float32", "cpu", organism="lookback"),
     },
     sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,
-           ProfileName.REHEARSAL: sizes.REHEARSAL},
+           ProfileName.MICRO: sizes.MICRO, ProfileName.REHEARSAL: sizes.REHEARSAL},
     units=("lookback_answer", "lookback_reversed", "lookback_same_position", "lookback_opaque",
            "lookback_low_rank", "lookback_source_freeze", "lookback_source_plain"),
     shared_steps=("lookback_kept", "lookback_answer_kept", "lookback_source_kept"),

@@ -66,6 +66,9 @@ TINY = LookbackSizes(with_instruction=False,
                      source_plain_layers=tuple(range(ORGANISM_DEPTH)),
                      low_rank_ranks=LOW_RANK_LADDER)
 
+# The meta tests' paired runs: the first 24 rows of each sample set.
+MICRO = replace(TINY, sample_cap=24)
+
 # Llama-3.1-8B's files with random weights, on the CPU: the published prompts, batches and rank
 # ladder, on the first 4 rows of each sample set. A random model answers none correctly, so the
 # error-filtered studies run on the rows the rehearsal profile forces past the filter; their sweeps
