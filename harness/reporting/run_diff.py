@@ -85,3 +85,45 @@ def diff_runs(before: RunRecord, after: RunRecord,
                    tuple(sorted(now.keys() - was.keys())),
                    environment_diff(dict(before.environment), dict(after.environment)),
                    new_skips, moved)
+
+
+# An entry's fields that say when, where and how fast it ran, not what it found.
+RUN_ONLY = ("duration", "worker", "gpu", "peak_gpu_bytes")
+
+
+def differences_beyond_timing(before: RunRecord, after: RunRecord) -> list[str]:
+    """Every difference between two records of the same tests other than when, where and how
+    fast they ran: verdicts, measured values (exactly), any other field of an entry, and the
+    environment (its commit aside). A refactor's proof that behaviour stayed the same."""
+    diff = diff_runs(before, after, floats=lambda e: Tolerance())
+    out = [f"{c.id}: verdict {c.before} -> {c.after}" for c in diff.verdicts]
+    out += [f"{m.id}: {'; '.join(m.differences[:3])}" for m in diff.moved]
+    out += [f"only before: {i}" for i in diff.only_before]
+    out += [f"only after: {i}" for i in diff.only_after]
+    out += [f"environment {k}: {a!r} -> {b!r}" for k, (a, b) in diff.environment.items()
+            if k != "commit"]
+    was = {e.id: e.to_json() for e in before.tests}
+    for e in after.tests:
+        if e.id in was:
+            now = e.to_json()
+            out += [f"{e.id}: {k} differs" for k in now
+                    if k not in (*RUN_ONLY, "measured", "verdict") and now[k] != was[e.id][k]]
+    return out
+
+
+def main() -> int:
+    """python -m harness.reporting.run_diff BEFORE.json AFTER.json: exit 1 on any difference."""
+    import sys
+    from pathlib import Path
+
+    from harness.reporting.record import read_record
+
+    before, after = (read_record(Path(p)) for p in sys.argv[1:3])
+    found = differences_beyond_timing(before, after)
+    print("\n".join(found) or f"{len(after.tests)} tests: only when, where and how fast they ran "
+                               "differs")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
