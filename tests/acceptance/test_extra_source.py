@@ -143,8 +143,9 @@ def pin_judge_report(root: Path) -> dict:
     return {"root": root, "pinned": pinned, "judged": judged, "report": report}
 
 
-# The copy of the repository and its two pytest runs take their time: `make test-meta` runs it.
-IN_REPO = pytest.param("in repository", marks=pytest.mark.meta)
+pytestmark = pytest.mark.meta  # two pytest processes and a report per placement: make test-meta
+
+IN_REPO = "in repository"
 
 
 @pytest.fixture(scope="module", params=["entry point", IN_REPO])
