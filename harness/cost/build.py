@@ -149,8 +149,7 @@ class Plan:
                     "prompt_tokens": sum(s.work.prompt_tokens for s in mine),
                     "decode_tokens": sum(s.work.decode_tokens for s in mine),
                     "shared_steps": [s.step for s in mine if s.shared],
-                    "seconds": round(sum(round(s.seconds, 2) if s.seconds is not None else 0
-                                         for s in mine), 1)}
+                    "seconds": round(sum(s.recorded_seconds or 0 for s in mine), 1)}
             rows.append(row)
         return rows
 

@@ -144,9 +144,14 @@ class StepPlan:
     def shared(self) -> bool:
         return len(self.claims) > 1
 
+    @property
+    def recorded_seconds(self) -> float | None:
+        """Its time as the plan records it (to the hundredth), None where it has none."""
+        return None if self.seconds is None else round(self.seconds, 2)
+
     def as_record(self) -> dict[str, Any]:
         return {"step": self.step, **self.work.as_record(), "basis": self.basis,
-                "seconds": None if self.seconds is None else round(self.seconds, 2),
+                "seconds": self.recorded_seconds,
                 "claims": list(self.claims), "shared": self.shared}
 
 

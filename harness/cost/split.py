@@ -46,7 +46,7 @@ def figures(plan: Plan, deps: Mapping[str, frozenset[str]], gpus: int) -> dict[s
     for mode in Mode:
         sources, whole, split = {}, [], []
         for name, entry in plan.sources.items():
-            seconds = {s.step: round(s.seconds or 0.0, 2) for s in entry.modes[mode.value].steps}
+            seconds = {s.step: s.recorded_seconds or 0.0 for s in entry.modes[mode.value].steps}
             units = registered()[name].units
             total = sum(seconds.values())
             apart = split_seconds(seconds, deps, units) if units else total
