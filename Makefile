@@ -18,6 +18,12 @@ CANARY := .canary
 LINT := .lint
 LINT_STAMP := $(LINT)/.installed-requirements-lint.lock
 
+# Python caches compiled and assertion-rewritten modules in __pycache__/ (git ignores them) even
+# where the environment sets PYTHONDONTWRITEBYTECODE: make test starts about twenty Python
+# processes (the rehearsal's sources, the hub tier, the xdist workers, the plugin's own pytest
+# runs), and each after the first then reads the suite's modules instead of compiling them again.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: test test-meta replicate setup report clean gpu-rehearsal lock canary plan bench
 
 $(STAMP): $(LOCK) pyproject.toml
@@ -139,3 +145,4 @@ report: $(STAMP)
 clean:
 	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) reports/results.json reports/claims.html reports/history \
 	  reports/canary reports/canary.json
+	find . -name __pycache__ -type d -not -path "./.venv/*" -prune -exec rm -rf {} +
