@@ -91,8 +91,8 @@ def heads_lab(heads_model: Loaded, heads_families: ProblemSets,
 
 
 @pytest.fixture(scope="package")
-def heads_sweep(heads_lab: HeadsLab) -> sweep.ResidualSweep:
-    return sweep.residual_sweep(heads_lab)
+def heads_sweep(heads_lab: HeadsLab, heads_sizes: HeadsSizes) -> sweep.ResidualSweep:
+    return sweep.residual_sweep(heads_lab, heads_sizes.sweep_blocks)
 
 
 @pytest.fixture(scope="package")
@@ -150,9 +150,10 @@ def heads_grid(heads_lab: HeadsLab, heads_main_screen: screens.MainScreen,
 
 
 @pytest.fixture(scope="package")
-def heads_record_counts(heads_lab: HeadsLab, heads_grid: grid.Grid) -> machinery.RecordCounts:
+def heads_record_counts(heads_lab: HeadsLab, heads_sweep: sweep.ResidualSweep,
+                        heads_grid: grid.Grid) -> machinery.RecordCounts:
     """§7: the lab's observations per study once every study ran, and every check it made."""
-    return machinery.record_counts(heads_lab, heads_grid)
+    return machinery.record_counts(heads_lab, len(heads_sweep.stats), heads_grid)
 
 
 @pytest.fixture(scope="package")

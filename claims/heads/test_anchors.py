@@ -160,6 +160,8 @@ def test_av_identity(judge, heads_av_identity):
        criterion=all_of(Exact("main_records"), Exact("opening_records")), requires=CONTENT,
        holds=EVERY_CHECK,
        decisions=("the per-family counts follow from the architecture: 13 + 3 × heads per main "
-                  "family and 4 + blocks + 2 × heads per opening family (61 and 72 for Qwen2.5-3B)",))
+                  "family and 4 + blocks + 2 × heads per opening family (61 and 72 for Qwen2.5-3B)",
+                  "where a profile's sizes sweep fewer blocks in §2 (the CPU rehearsal), the "
+                  "opening count takes the swept blocks for every block"))
 def test_record_counts(judge, heads_record_counts):
     judge(heads_record_counts.measured())

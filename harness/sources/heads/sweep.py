@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import torch
 
@@ -50,10 +51,12 @@ def site_for(sweep: ResidualSweep, n_blocks: int, smoke_block: int | None) -> Si
     return Site(smoke_block, "smoke-test block") if smoke_block is not None else None
 
 
-def residual_sweep(lab: HeadsLab) -> ResidualSweep:
-    """§2: native R and D (all blocks captured), then D's residual into R before every block."""
+def residual_sweep(lab: HeadsLab, swept: Sequence[int] | None = None) -> ResidualSweep:
+    """§2: native R and D (all blocks captured), then D's residual into R before every block, or
+    before each of `swept` where a profile's sizes name fewer."""
     blocks = list(range(lab.geometry.n_blocks))
-    rows: dict[int, list[Observation]] = {b: [] for b in blocks}
+    swept = blocks if swept is None else list(swept)
+    rows: dict[int, list[Observation]] = {b: [] for b in swept}
     donors = {}
     for family in lab.opening:
         assert len(lab.prompt(family, "R").input_ids) == len(lab.prompt(family, "D").input_ids)
@@ -61,7 +64,7 @@ def residual_sweep(lab: HeadsLab) -> ResidualSweep:
         donor, _ = lab.run_case(family, "D", "native.D", study="opening", capture_blocks=blocks)
         donors[family.family_id] = {b: c.residual_before[:, -1].clone()
                                     for b, c in donor.activations.items()}
-        for b in blocks:
+        for b in swept:
             hybrid, obs = lab.run_case(family, "R", f"residual.layer{b:02d}",
                                        [residual_patch(b, donors[family.family_id][b])],
                                        study="opening", capture_blocks=(b,), layer=b)
@@ -69,5 +72,5 @@ def residual_sweep(lab: HeadsLab) -> ResidualSweep:
                                      hybrid, recipient)
             rows[b].append(obs)
     stats = {b: {role: bootstrap_mean([o.probability(role) for o in rows[b]], RESIDUAL_SEED)
-                 for role in ("U", "L", "D")} for b in blocks}
+                 for role in ("U", "L", "D")} for b in swept}
     return ResidualSweep(stats, select_block(stats), donors)
