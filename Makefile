@@ -63,8 +63,8 @@ test: $(STAMP) $(LINT_STAMP)
 # faithful, the NDIF simulation equals local, the default CPU kernels give the same verdicts, a
 # split run equals an unsplit one: paired runs on the micro profile, sharing one faithful run;
 # the organisms' competence, reading what the tiny tier's claims measured where it is the same
-# number; the CPU rehearsal under the device audit, the CUDA rehearsal's dry run): CI runs them
-# after `make test`.
+# number; the CPU rehearsal under the device audit, the CUDA rehearsal's dry run; every test that
+# starts a process of its own, tests/test_tiers.py checks): CI runs them after `make test`.
 test-meta: $(STAMP)
 	INTERP_CLAIMS_TINY=reports/results.json $(PY) -m pytest --profile=tiny -n 2 -m meta \
 	  -p no:cacheprovider

@@ -16,6 +16,7 @@ from tests.paths import ROOT, SHARED_CACHE
 GPT2 = get_profile("published").models["patching"]
 
 
+@pytest.mark.meta  # a process of its own: make test-meta
 def test_a_truncated_tokenizer_file_is_named_with_the_fix(tmp_path):
     source = snapshot_dir(SHARED_CACHE, GPT2)
     if not (source / "tokenizer.json").is_file():

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from tests.integration.plugin_runs import results, verdicts
 from tests.paths import SHARED_CACHE
 
@@ -57,6 +59,7 @@ def test_without_forced_rows_an_empty_filter_skips_saying_why(tester):
     assert verdicts(tester)["cot.fake-control"] == ("skipped", "the model answered none of them")
 
 
+@pytest.mark.meta  # a process of its own: make test-meta
 def test_the_rehearsal_forces_its_declared_rows_and_labels_each_test_that_reads_them(tester,
                                                                                    monkeypatch):
     cache = tester.path / "hf"  # the published files, and a stand-in weights file the

@@ -32,6 +32,7 @@ def deeper_gpt2(cache) -> None:
     (target / "config.json").write_text(json.dumps(config | {"n_layer": 24}))
 
 
+@pytest.mark.meta  # a process of its own: make test-meta
 def test_a_generalisation_run_labels_every_entry_and_runs_the_tokenizer_checks(tmp_path):
     deeper_gpt2(tmp_path / "hf")
     out = tmp_path / "results.json"

@@ -55,6 +55,7 @@ def test_the_check_runs_on_qwens_filtered_main_set(tmp_path):
     assert entry["measured"]["single_token_objects"] <= entry["measured"]["objects"]
 
 
+@pytest.mark.meta  # a process of its own: make test-meta
 def test_without_the_tokenizer_it_skips_and_says_why(tmp_path):
     entry = hub_run(tmp_path, tmp_path / "empty")
     assert entry["verdict"] == "skipped"

@@ -145,6 +145,7 @@ def test_retraining_on_any_cpu_reaches_the_recorded_competence(name, retrained):
     assert not far, f"rates beyond ±{COMPETENCE_TOLERANCE}: {far}"
 
 
+@pytest.mark.meta  # a process of its own: make test-meta
 def test_a_manifest_records_the_kernels_it_was_trained_under():
     from harness.organisms.common import training_environment
 

@@ -70,6 +70,7 @@ def test_gpu_test_skips_with_reason_on_published_profile(tester, monkeypatch):
     assert verdicts(tester)["cot.needs-gpu"] == ("skipped", "no CUDA device")
 
 
+@pytest.mark.meta  # a process of its own: make test-meta
 def test_hub_test_skips_with_reason_when_cache_is_cold(tester, monkeypatch, tmp_path):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-cache"))
@@ -136,6 +137,7 @@ def test_collect_only_shows_each_tests_worker_group(tester):
                                  "claims/heads (1), claims/lookback (1)"])
 
 
+@pytest.mark.meta  # a process of its own: make test-meta
 def test_the_nightlys_gpu_selection_includes_seed_004(tester):
     """`pytest -m gpu claims/` is the nightly: it must list patching's weight-loading tests,
     though GPT-2 runs on the CPU (they are marked hub and gpu)."""

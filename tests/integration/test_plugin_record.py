@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from harness.reporting.record import validate
 from tests.integration.plugin_runs import (ANCHOR_FAILS, INTERRUPTED, MEASURES, PUBLISHED_ONLY,
                                            results, verdicts)
@@ -10,6 +12,7 @@ from tests.integration.plugin_runs import (ANCHOR_FAILS, INTERRUPTED, MEASURES, 
 pytest_plugins = ["pytester"]
 
 
+@pytest.mark.meta  # a process of its own: make test-meta
 def test_interrupted_run_is_recorded_as_partial(tester):
     tester.makepyfile(test_m=INTERRUPTED)
     tester.runpytest_subprocess("--snapshot-update")

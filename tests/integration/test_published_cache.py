@@ -47,6 +47,7 @@ def test_a_tokenizer_test_runs_on_a_cache_without_weights(offline_cache):
 TOKENIZER_ANCHORS = ("patching.single-token-words", "patching.aligned-pairs")  # tokenizer_only
 
 
+@pytest.mark.meta  # a process of its own: make test-meta
 def test_patching_claims_skip_instead_of_crashing_on_a_weightless_cache(tmp_path):
     env = dict(os.environ, HF_HOME=str(SHARED_CACHE), HF_HUB_OFFLINE="1")
     env.pop("HF_HUB_CACHE", None)

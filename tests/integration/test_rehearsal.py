@@ -129,6 +129,7 @@ def test_tests_on_forced_rows_say_so_and_skip_only_their_behavioural_holds(dry_r
     assert all(not t["forced"] for t in tests.values() if t["id"].endswith("samples"))
 
 
+@pytest.mark.meta  # a process of its own: make test-meta
 def test_without_the_published_files_the_rehearsal_says_what_is_missing(tmp_path):
     out = tmp_path / "rehearsal.json"
     subprocess.run([sys.executable, "-m", "harness.rehearsal", "--sources", "patching",
