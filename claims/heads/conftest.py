@@ -87,12 +87,13 @@ def heads_lab(heads_model: Loaded, heads_families: ProblemSets,
     """The session's one observation record: every condition is run once and shared; the
     studies run on the first families of each set the profile's sizes name."""
     return HeadsLab(heads_model, heads_families.opening[:heads_sizes.opening_families],
-                    heads_families.main[:heads_sizes.main_families])
+                    heads_families.main[:heads_sizes.main_families], heads_sizes.sweep_blocks,
+                    heads_sizes.screen_heads)
 
 
 @pytest.fixture(scope="package")
-def heads_sweep(heads_lab: HeadsLab, heads_sizes: HeadsSizes) -> sweep.ResidualSweep:
-    return sweep.residual_sweep(heads_lab, heads_sizes.sweep_blocks)
+def heads_sweep(heads_lab: HeadsLab) -> sweep.ResidualSweep:
+    return sweep.residual_sweep(heads_lab)
 
 
 @pytest.fixture(scope="package")
@@ -150,10 +151,9 @@ def heads_grid(heads_lab: HeadsLab, heads_main_screen: screens.MainScreen,
 
 
 @pytest.fixture(scope="package")
-def heads_record_counts(heads_lab: HeadsLab, heads_sweep: sweep.ResidualSweep,
-                        heads_grid: grid.Grid) -> machinery.RecordCounts:
+def heads_record_counts(heads_lab: HeadsLab, heads_grid: grid.Grid) -> machinery.RecordCounts:
     """§7: the lab's observations per study once every study ran, and every check it made."""
-    return machinery.record_counts(heads_lab, len(heads_sweep.stats), heads_grid)
+    return machinery.record_counts(heads_lab, heads_grid)
 
 
 @pytest.fixture(scope="package")

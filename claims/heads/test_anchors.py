@@ -161,7 +161,7 @@ def test_av_identity(judge, heads_av_identity):
        holds=EVERY_CHECK,
        decisions=("the per-family counts follow from the architecture: 13 + 3 × heads per main "
                   "family and 4 + blocks + 2 × heads per opening family (61 and 72 for Qwen2.5-3B)",
-                  "where a profile's sizes sweep fewer blocks in §2 (the CPU rehearsal), the "
-                  "opening count takes the swept blocks for every block"))
+                  "where a profile's sizes sweep fewer blocks or screen fewer heads (the CPU "
+                  "rehearsal), the counts take those for every block and every head"))
 def test_record_counts(judge, heads_record_counts):
     judge(heads_record_counts.measured())

@@ -38,12 +38,14 @@ def challenged_screen(lab: HeadsLab, main: MainScreen, first: FirstCrossing) -> 
             and same(cache.residual_used, cache.residual_before))
         screen.effects += screen_heads(lab, family, "O", screen, "X", (run, obs),
                                        [head_output_patch(block, head, message)])
-    screen.summarise("X", lab.geometry.n_heads)
+    screen.summarise("X", lab.screened_heads)
     ranking = screen.ranking("X")
     support, runner_up = ranking[0], ranking[1]
     gap = bootstrap_mean(screen.values("X", support) - screen.values("X", runner_up),
                          SCREEN_SEED, SCREEN_RESAMPLES)
-    by_family = np.stack([screen.values("X", h) for h in range(lab.geometry.n_heads)], axis=1)
-    wins = sum(np.flatnonzero(row == row.max()).tolist() == [support] for row in by_family)
+    heads = lab.screened_heads
+    by_family = np.stack([screen.values("X", h) for h in heads], axis=1)
+    wins = sum([heads[i] for i in np.flatnonzero(row == row.max())] == [support]
+               for row in by_family)
     return ChallengedScreen(screen, support, runner_up, gap, int(wins),
                             [(h, screen.summary["X"][h]["loss_pL"]) for h in ranking])

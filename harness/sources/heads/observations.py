@@ -80,9 +80,17 @@ def margin_of(positive: str, negative: str) -> Metric:
 class HeadsLab:
     """§1 run_case: one model, prompts rendered once, every condition recorded exactly once."""
 
-    def __init__(self, model: Loaded, opening: list[Family], main: list[Family]) -> None:
+    def __init__(self, model: Loaded, opening: list[Family], main: list[Family],
+                 swept_blocks: Sequence[int] | None = None,
+                 screened_heads: Sequence[int] | None = None) -> None:
         self.model, self.opening, self.main = model, opening, main
         self.geometry = Geometry.of(model)
+        # §2's sweep transplants before these blocks, and every screen deletes these heads: all
+        # of them, unless a profile's sizes name fewer.
+        self.swept_blocks = list(range(self.geometry.n_blocks) if swept_blocks is None
+                                 else swept_blocks)
+        self.screened_heads = list(range(self.geometry.n_heads) if screened_heads is None
+                                   else screened_heads)
         self.observations: dict[tuple[str, str, str], Observation] = {}
         self.checks: dict[str, bool] = {}
         self.native_runs: dict[tuple[str, tuple[int, ...]], dict[str, ForwardRun]] = {}

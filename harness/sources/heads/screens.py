@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import numpy as np
 import torch
@@ -53,11 +54,11 @@ class Screen:
         return np.array([getattr(e, metric) for e in self.effects
                          if e.context == context and e.head == head])
 
-    def summarise(self, context: str, n_heads: int) -> None:
+    def summarise(self, context: str, heads: Sequence[int]) -> None:
         """§2 summarize_screen: bootstrap each head's mean loss with the screen seed."""
         self.summary[context] = {
             h: {m: bootstrap_mean(self.values(context, h, m), SCREEN_SEED, SCREEN_RESAMPLES)
-                for m in ("loss_pL", "loss_margin")} for h in range(n_heads)}
+                for m in ("loss_pL", "loss_margin")} for h in heads}
 
     def ranking(self, context: str) -> list[int]:
         """§2 rank_heads: largest mean p(L) loss first, ties by head index."""
@@ -73,7 +74,7 @@ def screen_heads(lab: HeadsLab, family: Family, key: str, screen: Screen, contex
     run0, before = baseline
     block, study = screen.block, screen.study
     effects = []
-    for head in range(lab.geometry.n_heads):
+    for head in lab.screened_heads:
         condition = screen.condition(context, head)
         zero = torch.zeros_like(run0.activations[block].head_output_before[:, -1, head])
         run, after = lab.run_case(family, key, condition,
@@ -124,7 +125,7 @@ def opening_screen(lab: HeadsLab, sweep: ResidualSweep, block: int) -> OpeningSc
                                        rival="U")
         screen.effects += screen_heads(lab, family, "O", screen, "O", ordinary, [], rival="U")
     for context in ("H", "O"):
-        screen.summarise(context, lab.geometry.n_heads)
+        screen.summarise(context, lab.screened_heads)
     head = screen.ranking("H")[0]
     chosen = [e for e in screen.effects if e.context == "H" and e.head == head]
     return OpeningScreen(screen, head, sum(e.before_correct for e in chosen),
@@ -156,7 +157,7 @@ def main_screen(lab: HeadsLab, blocks: tuple[int, int]) -> MainScreen:
         screen.effects += screen_heads(lab, family, "O", screen, "O",
                                        (native["O"], lab.observation(family, "native.O")), [])
     for context in ("H", "O"):
-        screen.summarise(context, lab.geometry.n_heads)
+        screen.summarise(context, lab.screened_heads)
     survivors = sum(lab.observation(f, screen.condition("O", h)).predicts("L")
-                    for f in lab.main for h in range(lab.geometry.n_heads))
-    return MainScreen(screen, survivors, len(lab.main) * lab.geometry.n_heads)
+                    for f in lab.main for h in lab.screened_heads)
+    return MainScreen(screen, survivors, len(lab.main) * len(lab.screened_heads))

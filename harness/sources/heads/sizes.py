@@ -16,7 +16,8 @@ class HeadsSizes:
     seeded families (the first ones, in index order) the studies run on; the set-up anchors
     always see the whole sets. `anchor_blocks` / `anchor_heads`: the blocks and heads the
     machinery anchors check (None: every one). `sweep_blocks`: the blocks §2's residual sweep
-    transplants before (None: every one; its native runs always capture every block)."""
+    transplants before (None: every one; its native runs always capture every block);
+    `screen_heads`: the heads every §2–§5 screen deletes (None: every one)."""
 
     smoke_block: int | None
     opening_families: int = OPENING_FAMILIES
@@ -24,6 +25,7 @@ class HeadsSizes:
     anchor_blocks: tuple[int, ...] | None = None
     anchor_heads: tuple[int, ...] | None = None
     sweep_blocks: tuple[int, ...] | None = None
+    screen_heads: tuple[int, ...] | None = None
 
     def at_depth(self, depth: int) -> "HeadsSizes":
         """These sizes on a model `depth` blocks deep: the same (§2 sweeps every block and its
@@ -37,9 +39,10 @@ TINY = HeadsSizes(smoke_block=None)
 # The meta tests' paired runs: the first 2 opening and 4 main families.
 MICRO = HeadsSizes(smoke_block=None, opening_families=2, main_families=4)
 # Qwen2.5-3B's files with random weights, on the CPU: the notebook's RUN_ALL_FAMILIES=False
-# smoke test (one opening and one main family, block 31 when the rule selects none), every block
-# of each screen; §2's sweep before the first, a middle and the last block (a random model's rule
-# selects none of them, so every later study runs at the smoke-test block); the machinery anchors
-# at block 31 (the published retrieval block), on its first, published (31.7) and last heads.
+# smoke test (one opening and one main family, block 31 when the rule selects none); §2's sweep
+# before the first, a middle and the last block (a random model's rule selects none of them, so
+# every later study runs at the smoke-test block); every screen, and the machinery anchors at block
+# 31 (the published retrieval block), on the first, the published (31.7, 32.7) and the last head.
 REHEARSAL = HeadsSizes(smoke_block=31, opening_families=1, main_families=1,
-                       anchor_blocks=(31,), anchor_heads=(0, 7, 15), sweep_blocks=(0, 18, 35))
+                       anchor_blocks=(31,), anchor_heads=(0, 7, 15), sweep_blocks=(0, 18, 35),
+                       screen_heads=(0, 7, 15))

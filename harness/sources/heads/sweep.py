@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
 
 import torch
 
@@ -51,11 +50,10 @@ def site_for(sweep: ResidualSweep, n_blocks: int, smoke_block: int | None) -> Si
     return Site(smoke_block, "smoke-test block") if smoke_block is not None else None
 
 
-def residual_sweep(lab: HeadsLab, swept: Sequence[int] | None = None) -> ResidualSweep:
-    """§2: native R and D (all blocks captured), then D's residual into R before every block, or
-    before each of `swept` where a profile's sizes name fewer."""
-    blocks = list(range(lab.geometry.n_blocks))
-    swept = blocks if swept is None else list(swept)
+def residual_sweep(lab: HeadsLab) -> ResidualSweep:
+    """§2: native R and D (all blocks captured), then D's residual into R before every block the
+    lab sweeps (every one, unless a profile's sizes name fewer)."""
+    blocks, swept = list(range(lab.geometry.n_blocks)), lab.swept_blocks
     rows: dict[int, list[Observation]] = {b: [] for b in swept}
     donors = {}
     for family in lab.opening:

@@ -150,8 +150,8 @@ def av_identity(model: Loaded, family: Family, blocks: Indices = None,
 @dataclass
 class RecordCounts:
     """§7: observations per study once the grid (§6, the last study) has run, the counts the
-    architecture implies (13 + 3 × heads per main family, 4 + swept blocks + 2 × heads per opening
-    family), and the lab's own checks."""
+    architecture implies (13 + 3 × heads per main family, 4 + blocks + 2 × heads per opening
+    family, of the blocks swept and heads screened), and the lab's own checks."""
 
     main: int
     opening: int
@@ -180,13 +180,12 @@ class RecordCounts:
                            for kind in kinds}}
 
 
-def record_counts(lab: HeadsLab, swept_blocks: int, grid: Grid) -> RecordCounts:
-    """§7: count the lab's observations per study after `grid`, whose cells must all be there;
-    §2's sweep transplanted before `swept_blocks` blocks (every block, unless sizes say fewer)."""
-    g = lab.geometry
+def record_counts(lab: HeadsLab, grid: Grid) -> RecordCounts:
+    """§7: count the lab's observations per study after `grid`, whose cells must all be there."""
+    heads = len(lab.screened_heads)
     studies = [k[0] for k in lab.observations]
     return RecordCounts(studies.count("main"), studies.count("opening"),
-                        (13 + 3 * g.n_heads) * len(lab.main),
-                        (4 + swept_blocks + 2 * g.n_heads) * len(lab.opening),
+                        (13 + 3 * heads) * len(lab.main),
+                        (4 + len(lab.swept_blocks) + 2 * heads) * len(lab.opening),
                         all(lab.has_case(f, c) for f in lab.main for c in grid.conditions.values()),
                         lab.checks)
