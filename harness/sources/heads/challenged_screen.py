@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.crossings import FirstCrossing
 from harness.sources.heads.observations import SCREEN_RESAMPLES, SCREEN_SEED, HeadsLab
@@ -43,9 +41,6 @@ def challenged_screen(lab: HeadsLab, main: MainScreen, first: FirstCrossing) -> 
     support, runner_up = ranking[0], ranking[1]
     gap = bootstrap_mean(screen.values("X", support) - screen.values("X", runner_up),
                          SCREEN_SEED, SCREEN_RESAMPLES)
-    heads = lab.screened_heads
-    by_family = np.stack([screen.values("X", h) for h in heads], axis=1)
-    wins = sum([heads[i] for i in np.flatnonzero(row == row.max())] == [support]
-               for row in by_family)
-    return ChallengedScreen(screen, support, runner_up, gap, int(wins),
+    wins = screen.unique_wins("X", lab.screened_heads, support)
+    return ChallengedScreen(screen, support, runner_up, gap, wins,
                             [(h, screen.summary["X"][h]["loss_pL"]) for h in ranking])

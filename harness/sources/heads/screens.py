@@ -60,6 +60,12 @@ class Screen:
             h: {m: bootstrap_mean(self.values(context, h, m), SCREEN_SEED, SCREEN_RESAMPLES)
                 for m in ("loss_pL", "loss_margin")} for h in heads}
 
+    def unique_wins(self, context: str, heads: Sequence[int], head: int) -> int:
+        """§5: the families in which `head` alone has the largest p(L) loss of `heads`."""
+        by_family = np.stack([self.values(context, h) for h in heads], axis=1)
+        return sum([heads[i] for i in np.flatnonzero(row == row.max())] == [head]
+                   for row in by_family)
+
     def ranking(self, context: str) -> list[int]:
         """§2 rank_heads: largest mean p(L) loss first, ties by head index."""
         s = self.summary[context]

@@ -10,6 +10,7 @@ import torch
 from harness.criteria import CoversPublished
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.observations import Observation, compose_head_message, repeat_kv
+from harness.sources.heads.screens import HeadEffect, Screen
 from harness.sources.heads.sweep import ResidualSweep, Site, select_block, site_for
 
 
@@ -117,3 +118,12 @@ def test_covers_published_reads_the_measured_interval():
     check = CoversPublished("m", "m_ci")
     assert check.judge({"m": 0.6, "m_ci": [0.5, 0.7]}, {"m": 0.646}).ok
     assert not check.judge({"m": 0.2, "m_ci": [0.1, 0.3]}, {"m": 0.646}).ok
+
+
+def test_unique_wins_count_the_families_a_head_alone_tops_among_the_screened_heads():
+    losses = {"f0": {0: 0.1, 7: 0.5, 15: 0.2}, "f1": {0: 0.1, 7: 0.5, 15: 0.5},
+              "f2": {0: 0.0, 7: 0.3, 15: 0.1}}
+    screen = Screen(32, effects=[HeadEffect(f, "X", h, loss, 0.0, True, True)
+                                 for f, by_head in losses.items() for h, loss in by_head.items()])
+    assert screen.unique_wins("X", [0, 7, 15], 7) == 2
+    assert screen.unique_wins("X", [0, 15], 15) == 3
