@@ -72,8 +72,9 @@ MICRO = replace(TINY, sample_cap=24)
 # Llama-3.1-8B's files with random weights, on the CPU: the published prompts, batches and rank
 # ladder, on the first 4 rows of each sample set (§2's evaluation rows ask for a character's own
 # belief in the first two and another's in the next two, and its accuracies divide by each). A
-# random model answers none correctly, so the error-filtered studies run on the rows the rehearsal profile forces past the filter; their sweeps
-# patch the first, a middle and the last layer (§4, §6) and three of §5's layer lists' points
-# (the CUDA rehearsal runs the published sizes: every layer).
+# random model answers none correctly, so the error-filtered studies run on the rows the
+# rehearsal profile forces past the filter; their sweeps patch the first, a middle and the last
+# layer (§4, §6) and three of §5's layer lists' points (the CUDA rehearsal runs the published
+# sizes: every layer).
 REHEARSAL = replace(PUBLISHED, sample_cap=4, sweep_layers=(0, 16, 31),
                     source_freeze_layers=(0, 16, 30), source_plain_layers=(0, 28))
