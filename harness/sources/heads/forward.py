@@ -33,6 +33,14 @@ class Geometry:
         return cls(c.num_hidden_layers, c.num_attention_heads, c.num_key_value_heads, d_head)
 
 
+Indices = Sequence[int] | None  # some of the blocks or heads; None: every one
+
+
+def every(chosen: Indices, count: int) -> list[int]:
+    """The chosen blocks or heads, or all `count` of them where none are chosen."""
+    return list(range(count)) if chosen is None else list(chosen)
+
+
 @dataclass
 class BlockCapture:
     """§1: one block's tensors, before the edit and as actually consumed."""

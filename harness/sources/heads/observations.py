@@ -11,8 +11,8 @@ import torch
 
 from harness.models.loaded import Loaded
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
-from harness.sources.heads.forward import (ForwardRun, Geometry, Receipt, reference_forward,
-                                           run_forward)
+from harness.sources.heads.forward import (ForwardRun, Geometry, Indices, Receipt, every,
+                                           reference_forward, run_forward)
 from harness.sources.heads.patches import Patch, same
 from harness.sources.heads.task import Family, Rendered, render
 
@@ -81,16 +81,13 @@ class HeadsLab:
     """§1 run_case: one model, prompts rendered once, every condition recorded exactly once."""
 
     def __init__(self, model: Loaded, opening: list[Family], main: list[Family],
-                 swept_blocks: Sequence[int] | None = None,
-                 screened_heads: Sequence[int] | None = None) -> None:
+                 swept_blocks: Indices = None, screened_heads: Indices = None) -> None:
         self.model, self.opening, self.main = model, opening, main
         self.geometry = Geometry.of(model)
         # §2's sweep transplants before these blocks, and every screen deletes these heads: all
         # of them, unless a profile's sizes name fewer.
-        self.swept_blocks = list(range(self.geometry.n_blocks) if swept_blocks is None
-                                 else swept_blocks)
-        self.screened_heads = list(range(self.geometry.n_heads) if screened_heads is None
-                                   else screened_heads)
+        self.swept_blocks = every(swept_blocks, self.geometry.n_blocks)
+        self.screened_heads = every(screened_heads, self.geometry.n_heads)
         self.observations: dict[tuple[str, str, str], Observation] = {}
         self.checks: dict[str, bool] = {}
         self.native_runs: dict[tuple[str, tuple[int, ...]], dict[str, ForwardRun]] = {}

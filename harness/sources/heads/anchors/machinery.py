@@ -3,13 +3,14 @@ receipts, identity patches and the attention/value recomposition, at every block
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import torch
 
 from harness.criteria import NoneFailed
 from harness.models.loaded import Loaded
-from harness.sources.heads.forward import Geometry, reference_forward, run_forward
+from harness.sources.heads.forward import (Geometry, Indices, every, reference_forward,
+                                           run_forward)
 from harness.sources.heads.patches import Patch, head_output_patch, residual_patch, same
 from harness.sources.heads.grid import Grid
 from harness.sources.heads.observations import HeadsLab, compose_head_message
@@ -41,19 +42,12 @@ def _ids(model: Loaded, family: Family, key: str) -> list[int]:
     return render(getattr(family, key), model.tok).input_ids
 
 
-Indices = Sequence[int] | None  # the blocks or heads an anchor checks; None: every one
-
-
-def _every(chosen: Indices, count: int) -> list[int]:
-    return list(range(count)) if chosen is None else list(chosen)
-
-
 def probe_edits(model: Loaded, family: Family,
                 blocks: Indices = None) -> list[tuple[str, list[Patch]]]:
     """§1: the edit kinds the notebook makes, at every block (or `blocks`): a donor residual, a
     zeroed head, a foreign head output, and a residual plus two heads together."""
     g = Geometry.of(model)
-    blocks = _every(blocks, g.n_blocks)
+    blocks = every(blocks, g.n_blocks)
     donor = run_forward(model, _ids(model, family, "D"), (), blocks)
     edits: list[tuple[str, list[Patch]]] = [("none", [])]
     for b in blocks:
@@ -95,7 +89,7 @@ def residual_identity(model: Loaded, family: Family, blocks: Indices = None) -> 
     """§2: R's own final residual patched into each block (or `blocks`) leaves R's logits
     identical."""
     g = Geometry.of(model)
-    blocks = _every(blocks, g.n_blocks)
+    blocks = every(blocks, g.n_blocks)
     checks, ids = Checks(), _ids(model, family, "R")
     native = run_forward(model, ids, (), blocks)
     checks.add("reference", same(reference_forward(model, ids), native.logits))
@@ -112,7 +106,7 @@ def head_identity(model: Loaded, family: Family, blocks: Indices = None,
     at the same block), leaves that run's logits identical; every block and head (or `blocks`
     and `heads`)."""
     g = Geometry.of(model)
-    blocks = _every(blocks, g.n_blocks)
+    blocks = every(blocks, g.n_blocks)
     checks = Checks()
     r_ids, o_ids = _ids(model, family, "R"), _ids(model, family, "O")
     donor = run_forward(model, _ids(model, family, "D"), (), blocks)
@@ -122,7 +116,7 @@ def head_identity(model: Loaded, family: Family, blocks: Indices = None,
         hybrid = run_forward(model, r_ids, background, (b,))
         for context, ids, run, patches in (("H", r_ids, hybrid, background),
                                            ("O", o_ids, ordinary, [])):
-            for h in _every(heads, g.n_heads):
+            for h in every(heads, g.n_heads):
                 own = run.activations[b].head_output_before[:, -1, h]
                 again = run_forward(model, ids, patches + [head_output_patch(b, h, own)])
                 checks.add(f"{context}:{b}.{h}", same(again.logits, run.logits))
@@ -134,12 +128,12 @@ def av_identity(model: Loaded, family: Family, blocks: Indices = None,
     """§4: O-attention with O-values recomposes every head's Z slice exactly, and patching that
     recomposed slice back reproduces O's logits; every block and head (or `blocks` and `heads`)."""
     g = Geometry.of(model)
-    blocks = _every(blocks, g.n_blocks)
+    blocks = every(blocks, g.n_blocks)
     checks, ids = Checks(), _ids(model, family, "O")
     native = run_forward(model, ids, (), blocks)
     for b in blocks:
         cache = native.activations[b]
-        for h in _every(heads, g.n_heads):
+        for h in every(heads, g.n_heads):
             message = compose_head_message(cache.attention, cache.values, cache.values, h)
             checks.add(f"Z:{b}.{h}", same(message, cache.head_output_before[:, -1, h]))
             run = run_forward(model, ids, [head_output_patch(b, h, message)])
