@@ -15,17 +15,32 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+if TYPE_CHECKING:
+    from harness.sources import Source
 
 Checks = dict[str, Callable[[], list[str]]]
+
+
+class Part(StrEnum):
+    """What a breakage edits: a write into the model, a study's logic over what was measured, a
+    readout of what a forward returned, or the mapping of a batched (fast-mode) forward's rows."""
+
+    WRITE = "write"
+    STUDY = "study"
+    READOUT = "readout"
+    BATCHING = "batching"
 
 
 @dataclass(frozen=True)
 class Breakage:
     """One edit: in `module`, the text `old` (found exactly once) becomes `new`; `kind` says
     what it breaks (write nothing, wrong layer, wrong position, wrong row or head, wrong step,
-    zero size, …). `gap`, when set, says why no anchor can see it."""
+    zero size, …) and `part` what it edits. `crashes` declares that the edit is caught by an
+    exception rather than a check's failure; `gap`, when set, says why no anchor can see it."""
 
     name: str
     kind: str
@@ -33,25 +48,51 @@ class Breakage:
     old: str
     new: str
     gap: str = ""
+    part: Part = Part.WRITE
+    crashes: bool = False
+
+    def null(self) -> Breakage:
+        """The control: the same module through the same temporary copy, its text unchanged."""
+        return Breakage(f"null edit of {self.module}", "none", self.module, self.old, self.old)
 
 
 @dataclass
 class Outcome:
-    """What one breakage did: the anchors whose checks failed, with each one's first failure."""
+    """What one breakage did: the anchors whose checks reported a failure and those whose checks
+    raised, each with its first message."""
 
     breakage: Breakage
     failed: dict[str, str] = field(default_factory=dict)
+    crashed: dict[str, str] = field(default_factory=dict)
     stale: bool = False  # its text is not found once in the module: the code moved on
 
     @property
     def caught(self) -> bool:
-        return bool(self.failed)
+        """A check reported a failure, or the breakage declares a crash and one check raised."""
+        return bool(self.failed) or (self.breakage.crashes and bool(self.crashed))
+
+    def as_record(self) -> dict[str, Any]:
+        """How it came out, which check caught it and that check's message."""
+        if self.stale:
+            return {"outcome": "stale", "check": None, "message": ""}
+        if self.failed:
+            check, message = next(iter(self.failed.items()))
+            return {"outcome": "caught", "check": check, "message": message}
+        if self.crashed:
+            check, message = next(iter(self.crashed.items()))
+            outcome = "crashed (declared)" if self.breakage.crashes else "crashed (undeclared)"
+            return {"outcome": outcome, "check": check, "message": message}
+        return {"outcome": "not caught", "check": None, "message": ""}
 
 
-def _package(module: str) -> str:
-    """The source package a module of `harness.sources.<name>` belongs to."""
-    parts = module.split(".")
-    return ".".join(parts[:3])
+@dataclass(frozen=True)
+class Catalogue:
+    """A source's catalogue run: the checks' failures on the unbroken code (must be none), each
+    breakage's outcome, and the null edit's (must be not caught)."""
+
+    clean: Outcome
+    outcomes: list[Outcome]
+    null: Outcome
 
 
 def _source_text(module: str) -> str:
@@ -62,9 +103,11 @@ def _source_text(module: str) -> str:
 
 
 @contextmanager
-def broken(b: Breakage, folder: Path) -> Iterator[None]:
-    """While open, `b.module` is the edited copy and the source's other modules are fresh."""
-    package = _package(b.module)
+def broken(b: Breakage, folder: Path, package: str) -> Iterator[None]:
+    """While open, `b.module` is the edited copy and the other modules of `package` (the source's
+    package, which holds `b.module`) are fresh."""
+    if not b.module.startswith(package + "."):
+        raise ValueError(f"{b.name}: {b.module} is not in the source's package {package}")
     text = _source_text(b.module)
     # a file of its own per breakage: nnsight and linecache key a trace's source by file name
     copy = folder / f"{len(list(folder.iterdir()))}_{b.module.rsplit('.', 1)[-1]}.py"
@@ -92,52 +135,66 @@ def broken(b: Breakage, folder: Path) -> Iterator[None]:
             setattr(parent, k, v)
 
 
-def _failures(checks: Checks, first_only: bool = False) -> dict[str, str]:
-    """Each check's first failure, by anchor; with `first_only`, up to the first that fails."""
-    found: dict[str, str] = {}
+def _outcome(b: Breakage, checks: Checks, every: bool = False) -> Outcome:
+    """Run the checks in order until one reports a failure (all of them with `every`), keeping
+    each check's first failure and, apart, each exception a check raised."""
+    outcome = Outcome(b)
     for anchor, check in checks.items():
-        if first_only and found:
+        if outcome.caught and not every:
             break
         try:
             failed = check()
-        except Exception as error:  # a crash in an anchor blocks its claims as a failure does
-            failed = [f"raised {type(error).__name__}: {str(error)[:200]}"]
+        except Exception as error:  # recorded apart: a crash is not a check that caught it
+            outcome.crashed[anchor] = f"raised {type(error).__name__}: {str(error)[:200]}"
+            continue
         if failed:
-            found[anchor] = str(failed[0])[:300]
-    return found
+            outcome.failed[anchor] = str(failed[0])[:300]
+    return outcome
 
 
-def run(source: str, args: tuple[Any, ...]) -> tuple[dict[str, str], list[Outcome]]:
-    """The checks' failures on the unbroken code (must be none), then each breakage's outcome:
-    the first anchor, in the order `checks` gives them, whose check failed.
-    `source` names `harness.sources.<source>`, whose `breakages` module gives BREAKAGES and
-    `checks(*args)`, imported afresh each time so it binds the edited module."""
-    name = f"harness.sources.{source}.breakages"
+def run(source: Source, args: tuple[Any, ...]) -> Catalogue:
+    """The checks on the unbroken code, then each breakage's outcome, then the null edit's.
+    The source's `breakages` part gives BREAKAGES and `checks(*args)`, imported afresh each time
+    so it binds the edited module."""
+    name = f"{source.package}.breakages"
+    if source.part("breakages") is None:
+        raise ValueError(f"the source {source.name} has no breakages module ({name})")
 
     def checks() -> Checks:
         return importlib.import_module(name).checks(*args)
 
-    clean = _failures(checks())
+    clean = _outcome(Breakage("unbroken", "none", name, "", ""), checks(), every=True)
+    breakages = importlib.import_module(name).BREAKAGES
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="breakage-") as tmp:
-        for b in importlib.import_module(name).BREAKAGES:
+        for b in breakages:
             if _source_text(b.module).count(b.old) != 1:
                 outcomes.append(Outcome(b, stale=True))
                 continue
-            with broken(b, Path(tmp)):
-                outcomes.append(Outcome(b, _failures(checks(), first_only=True)))
-    return clean, outcomes
+            with broken(b, Path(tmp), source.package):
+                outcomes.append(_outcome(b, checks()))
+        control = breakages[0].null()
+        with broken(control, Path(tmp), source.package):
+            null = _outcome(control, checks(), every=True)
+    return Catalogue(clean, outcomes, null)
 
 
-def measured(clean: dict[str, str], outcomes: list[Outcome]) -> dict[str, Any]:
-    """The catalogue's record: the catch rate, what each breakage failed, and the known gaps."""
+def measured(catalogue: Catalogue) -> dict[str, Any]:
+    """The catalogue's record: the catch rate, each breakage's outcome with its catching check
+    and message, the null edit's failures, the parts it covers and the known gaps."""
+    outcomes = catalogue.outcomes
     gaps = [o for o in outcomes if o.breakage.gap]
     tried = [o for o in outcomes if not o.breakage.gap and not o.stale]
-    return {"clean_failures": clean, "breakages": len(tried),
+    null = catalogue.null
+    return {"clean_failures": {**catalogue.clean.failed, **catalogue.clean.crashed},
+            "breakages": len(tried),
             "caught": sum(o.caught for o in tried),
             "missed": [o.breakage.name for o in tried if not o.caught],
             "stale": [o.breakage.name for o in outcomes if o.stale],
-            "caught_by": {o.breakage.name: next(iter(o.failed), None) for o in outcomes},
+            "outcomes": {o.breakage.name: o.as_record() for o in outcomes},
+            "null_edit_module": null.breakage.module,
+            "null_edit_failures": {**null.failed, **null.crashed},
+            "parts": {str(p): sum(o.breakage.part is p for o in tried) for p in Part},
             "kinds": sorted({o.breakage.kind for o in outcomes}),
             "gaps": {o.breakage.name: o.breakage.gap for o in gaps}}
 
@@ -154,16 +211,22 @@ def claim_fields(statement: str) -> dict[str, Any]:
     from harness.criteria import Exact, all_of
 
     return {"kind": "anchor", "statement": statement,
-            "published": {"missed": [], "clean_failures": {}, "stale": []},
+            "published": {"missed": [], "clean_failures": {}, "stale": [],
+                          "null_edit_failures": {}},
             "provenance": PROVENANCE,
-            "criterion": all_of(Exact("missed"), Exact("clean_failures"), Exact("stale")),
+            "criterion": all_of(Exact("missed"), Exact("clean_failures"), Exact("stale"),
+                                Exact("null_edit_failures")),
             "headline": "{caught}/{breakages} breakages caught by an anchor; missed: {missed}",
             "decisions": ("each edit is applied to a temporary copy of its module; the checks run "
-                          "on the first rows or prompts of the organism, as the anchors do",)}
+                          "on the first rows or prompts of the organism, as the anchors do",
+                          "an exception counts as caught only where the breakage declares that "
+                          "it crashes; the null edit (the first breakage's module copied "
+                          "unchanged) must fail no check")}
 
 
 def judge_catalogue(judge: Callable[[dict[str, Any]], None], record: dict[str, Any]) -> None:
-    """A catalogue test's body: fail naming what was missed, stale or failing unbroken, else
-    record the catch rate."""
-    assert not (record["missed"] or record["clean_failures"] or record["stale"]), record
+    """A catalogue test's body: fail naming what was missed, stale, failing unbroken or failing
+    under the null edit, else record the catch rate."""
+    assert not (record["missed"] or record["clean_failures"] or record["stale"]
+                or record["null_edit_failures"]), record
     judge(record)

@@ -8,6 +8,7 @@ class Verdict(StrEnum):
     REPLICATED = "replicated"
     NOT_REPLICATED = "not replicated"
     ANCHOR_FAILED = "anchor failed"  # the machinery broke: never a fact about the finding
+    KNOWN_ANSWER_MISSED = "known answer missed"  # a study missed what an organism planted
     BLOCKED = "blocked"
     NOT_APPLICABLE = "not applicable"
     SKIPPED = "skipped"
@@ -30,8 +31,9 @@ class Verdict(StrEnum):
 
 
 _RAN = frozenset({Verdict.REPLICATED, Verdict.NOT_REPLICATED, Verdict.ANCHOR_FAILED,
-                  Verdict.NOT_APPLICABLE})
-_FAILS = frozenset({Verdict.NOT_REPLICATED, Verdict.ANCHOR_FAILED, Verdict.ERROR})
+                  Verdict.KNOWN_ANSWER_MISSED, Verdict.NOT_APPLICABLE})
+_FAILS = frozenset({Verdict.NOT_REPLICATED, Verdict.ANCHOR_FAILED, Verdict.KNOWN_ANSWER_MISSED,
+                    Verdict.ERROR})
 
 
 class Drift(StrEnum):
@@ -86,13 +88,14 @@ class Failure(StrEnum):
 def verdict_for(outcome: str, *, skip_reason: str = "", published_profile: bool,
                 failure: Failure = Failure.CRITERION, anchor: bool = False) -> Verdict:
     """Map a pytest outcome to a verdict; tiny-profile passes are never 'replicated', a failure
-    by drift or a missed known answer alone keeps the verdict its criterion gave (each is a fact
-    of its own), and an anchor that fails its check says its machinery failed, on every profile
-    (seed 000 §6)."""
+    by drift alone keeps the verdict its criterion gave (drift is a fact of its own), a missed
+    known answer is its own verdict (the study failed to find what the organism planted), and an
+    anchor that fails its check says its machinery failed, on every profile (seed 000 §6)."""
     if outcome == "skipped":
         return Verdict.BLOCKED if skip_reason.startswith(BLOCKED_PREFIX) else Verdict.SKIPPED
-    if outcome == "passed" or (outcome == "failed"
-                               and failure in (Failure.DRIFT, Failure.KNOWN_ANSWER)):
+    if outcome == "failed" and failure is Failure.KNOWN_ANSWER:
+        return Verdict.KNOWN_ANSWER_MISSED
+    if outcome == "passed" or (outcome == "failed" and failure is Failure.DRIFT):
         return Verdict.REPLICATED if published_profile else Verdict.NOT_APPLICABLE
     if outcome == "failed" and failure is Failure.CRITERION:
         return Verdict.ANCHOR_FAILED if anchor else Verdict.NOT_REPLICATED

@@ -13,6 +13,7 @@ from harness.models.loaded import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.plugin.forcing import passed_or_forced
 from harness.profiles import Mode, Profile
+from harness.sources import source
 from harness.sources.cot import decode as cot_decode
 from harness.sources.cot import fire_once as cot_fire
 from harness.sources.cot import patching as cot_patching
@@ -200,4 +201,4 @@ def cot_breakages(profile: Profile, cot_model: Loaded) -> dict:
     """The breakage catalogue's outcome on the organism (a skip on other profiles)."""
     if not profile.models["cot"].organism:
         pytest.skip(catalogue.ORGANISMS_ONLY)
-    return catalogue.measured(*catalogue.run("cot", (cot_model, profile.sizes["cot"])))
+    return catalogue.measured(catalogue.run(source("cot"), (cot_model, profile.sizes["cot"])))

@@ -11,6 +11,7 @@ from harness import catalogue
 from harness.models.loaded import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Profile
+from harness.sources import source
 from harness.sources.heads import (challenged_screen, content_effects, crossings, grid, screens,
                                    sweep)
 from harness.sources.heads.anchors import machinery
@@ -161,4 +162,4 @@ def heads_breakages(profile: Profile, heads_model: Loaded, heads_sizes) -> dict:
     """The breakage catalogue's outcome on the organism (a skip on other profiles)."""
     if not profile.models["heads"].organism:
         pytest.skip(catalogue.ORGANISMS_ONLY)
-    return catalogue.measured(*catalogue.run("heads", (heads_model, heads_sizes)))
+    return catalogue.measured(catalogue.run(source("heads"), (heads_model, heads_sizes)))

@@ -10,6 +10,7 @@ from harness.models.loaded import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.plugin.forcing import passed_or_forced
 from harness.profiles import Mode, Profile
+from harness.sources import source
 from harness.sources.lookback.answers import AnswerSweep, answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, behaviour,
                                                 keep_correct, visibility)
@@ -231,4 +232,4 @@ def lookback_breakages(profile: Profile, lookback_model: Loaded, lookback_sizes)
     """The breakage catalogue's outcome on the organism (a skip on other profiles)."""
     if not profile.models["lookback"].organism:
         pytest.skip(catalogue.ORGANISMS_ONLY)
-    return catalogue.measured(*catalogue.run("lookback", (lookback_model, lookback_sizes)))
+    return catalogue.measured(catalogue.run(source("lookback"), (lookback_model, lookback_sizes)))

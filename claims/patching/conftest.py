@@ -10,6 +10,7 @@ from harness.models.loaded import Loaded, load_tokenizer
 from harness.plugin import model_for
 from harness.profiles import Mode, Profile
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
+from harness.sources import source
 from harness.sources.patching import experiments as patching
 from harness.sources.patching import fire_once
 from harness.sources.patching import task as ioi
@@ -144,4 +145,4 @@ def patching_breakages(profile: Profile, patching_model: Loaded) -> dict:
     """The breakage catalogue's outcome on the organism (a skip on other profiles)."""
     if not profile.models["patching"].organism:
         pytest.skip(catalogue.ORGANISMS_ONLY)
-    return catalogue.measured(*catalogue.run("patching", (patching_model, profile.sizes["patching"])))
+    return catalogue.measured(catalogue.run(source("patching"), (patching_model, profile.sizes["patching"])))

@@ -101,11 +101,12 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
        headline="layer {layer}: {normalised:.2f} of the way back to clean (moves toward clean: {moves_toward_clean})",
        published={"layer": 9, "moves_toward_clean": True},
        provenance=SEED + ": 'check whether the output shifts back toward the clean answer'",
-       criterion=all_of(Exact("layer"), Exact("moves_toward_clean")), tolerance=FLOAT, **ROUNDED,
+       criterion=Exact("moves_toward_clean"), tolerance=FLOAT, **ROUNDED,
        decisions=("positions = where the two prompts' tokens differ (the name), the only patch "
                   "that can locate anything: a whole-stream patch is an identity",
                   "'toward the clean answer' = the logit difference logit(' Mary') − logit(' John') "
                   "rises above the corrupted run's",
+                  "the layer is the experiment's input, recorded, never judged",
                   "the organism patches its layer at the same relative depth, keeping at least "
                   "one block after it as layer 9 of 12 keeps two (profile rule): patching its last "
                   "block at the name's position cannot reach the final position's logits"))

@@ -86,24 +86,27 @@ class AtMost:
 
 @dataclass(frozen=True)
 class NoneFailed:
-    """A machinery check's count of failed cases is zero; `names`, when given, is the measured
-    list of the first failures, which the detail shows."""
+    """A machinery check's count of failed cases is zero, of at least one case checked (`of`
+    names the measured count: nothing checked is no evidence); `names`, when given, is the
+    measured list of the first failures, which the detail shows."""
 
     key: str = "failed"
     names: str | None = "first_failed"
+    of: str = "checked"
 
     @staticmethod
-    def measured(names: list[str], first: int = 8) -> dict[str, Any]:
-        """The measured entries this criterion reads by default: the count and the first names."""
-        return {"failed": len(names), "first_failed": names[:first]}
+    def measured(names: list[str], checked: int, first: int = 8) -> dict[str, Any]:
+        """The measured entries this criterion reads by default: the failures' count and first
+        names, and how many cases were checked."""
+        return {"failed": len(names), "first_failed": names[:first], "checked": checked}
 
     def describe(self) -> str:
-        return f"{self.key} is 0"
+        return f"{self.key} is 0 of at least one {self.of}"
 
     def judge(self, measured, published) -> Check:
-        n = measured[self.key]
+        n, of = measured[self.key], measured[self.of]
         first = f", first {measured[self.names]}" if n and self.names else ""
-        return Check(n == 0, f"{self.key}: {n}{first}")
+        return Check(n == 0 and of > 0, f"{self.key}: {n} of {of} {self.of}{first}")
 
 
 @dataclass(frozen=True)

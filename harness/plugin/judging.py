@@ -18,7 +18,7 @@ from harness.reporting.record import Entry
 from harness.snapshots import check_snapshot, snapshot_path, snapshot_payload
 from harness.values import plain
 from harness.verdicts import (AnchorBroken, Drift, Failure, KnownAnswerMissed, NotReplicated,
-                              SnapshotDrift, Verdict, verdict_for)
+                              SnapshotDrift, UnreadableFile, Verdict, verdict_for)
 
 
 def _message(report: pytest.TestReport) -> str:
@@ -188,7 +188,11 @@ class Judge:
             return None
         planted = read_manifest(model.organism, self.spec.source.organisms_dir).get("planted", {})
         if known.planted not in planted:
-            return None
+            raise UnreadableFile(f"{self.spec.id} declares a known answer against the planted "
+                                 f"{known.planted!r}, which the {model.organism} organism's "
+                                 f"manifest lacks (it plants {sorted(planted) or 'nothing'}): "
+                                 f"rebuild it with `python -m harness.organisms "
+                                 f"{self.spec.source_name}`")
         check = known.criterion.judge(state.measured, planted)
         outcome = "recovered" if check.ok else "missed"
         state.known_answer = {"planted": {known.planted: planted[known.planted]},

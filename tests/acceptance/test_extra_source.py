@@ -89,7 +89,7 @@ def test_repeatable(judge, vowels):
     judge({"equal": count_vowels() == vowels})
 
 
-@claim("extra.vowel-total", kind="claim", section="2", needs="cpu",
+@claim("extra.vowel-total", kind="measurement", section="2", needs="cpu",
        statement="The word list holds 6 vowels.", published={"total": 6},
        provenance="extra.txt, worked example", criterion=Exact("total"),
        requires=["extra.repeatable"])

@@ -9,7 +9,7 @@ ANCHOR_FAILS = '''
 from harness.claims import claim
 from harness.criteria import Exact
 
-@claim("cot.fake-claim", kind="claim", section="2", needs="cpu", statement="s",
+@claim("cot.fake-claim", kind="measurement", section="2", needs="cpu", statement="s",
        published={"v": 1}, provenance="p", criterion=Exact("v"), requires=["cot.fake-anchor"])
 def test_claim_first_in_file(judge):
     judge({"v": 1})
@@ -24,7 +24,7 @@ def test_anchor(judge):
 def test_other_anchor(judge):
     judge({"v": 1})
 
-@claim("cot.free-claim", kind="claim", section="2", needs="cpu", statement="s",
+@claim("cot.free-claim", kind="measurement", section="2", needs="cpu", statement="s",
        published={"v": 1}, provenance="p", criterion=Exact("v"), requires=["cot.other-anchor"])
 def test_free_claim(judge):
     judge({"v": 1})
@@ -39,7 +39,7 @@ from harness.criteria import Exact
 def test_upper_anchor(judge):
     judge({"v": 1})
 
-@claim("cot.chained-claim", kind="claim", section="2", needs="cpu", statement="s",
+@claim("cot.chained-claim", kind="measurement", section="2", needs="cpu", statement="s",
        published={}, provenance="p", criterion=Exact("v"), requires=["cot.upper-anchor"])
 def test_chained_claim(judge):
     judge({"v": 1})

@@ -30,10 +30,20 @@ def test_a_planted_mechanism_recovered_on_the_organism_is_recorded_beside_the_ve
                                      "detail": "retrieval_block: measured 1, published 1"}
 
 
-def test_a_missed_planted_mechanism_fails_the_run_and_keeps_the_verdict(tester):
+def test_a_missed_planted_mechanism_fails_with_its_own_verdict_and_message(tester):
     tester.makepyfile(test_claims=KNOWN.replace("BLOCK", "2"))
     result = tester.runpytest("--snapshot-update")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*known answers: 0 recovered, 1 missed (heads.fake-transplant)*"])
     entry = results(tester)["tests"][0]
-    assert entry["verdict"] == "not applicable" and entry["known_answer"]["outcome"] == "missed"
+    assert entry["verdict"] == "known answer missed" and entry["known_answer"]["outcome"] == "missed"
+    assert "heads.fake-transplant missed the organism's planted" in entry["message"]
+
+
+def test_a_manifest_without_the_planted_key_is_an_error_naming_the_rebuild(tester):
+    tester.makepyfile(test_claims=KNOWN.replace("BLOCK", "1").replace(
+        'planted="retrieval_block"', 'planted="no_such_mechanism"'))
+    result = tester.runpytest("--snapshot-update")
+    result.assert_outcomes(failed=1)
+    entry = results(tester)["tests"][0]
+    assert entry["verdict"] == "error" and "python -m harness.organisms heads" in entry["message"]

@@ -46,6 +46,6 @@ def test_the_organism_recovers_the_planted_mechanism(runner, planted, claim_id):
 @pytest.mark.parametrize("name", sorted(NO_OPS))
 def test_a_write_made_a_no_op_misses_the_planted_mechanism(runner, planted, name, tmp_path: Path):
     breakage = next(b for b in BREAKAGES if b.name == name)
-    with catalogue.broken(breakage, tmp_path):
+    with catalogue.broken(breakage, tmp_path, source("lookback").package):
         failed = known_answer_failures(runner, planted, NO_OPS[name])
     assert failed and "missed the planted" in failed[0], failed

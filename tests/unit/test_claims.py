@@ -2,7 +2,9 @@
 from the published ones."""
 from __future__ import annotations
 
-from harness.claims import ClaimSpec, Kind, claim, spec_of
+import pytest
+
+from harness.claims import ClaimSpec, Kind, Needs, claim, spec_of
 from harness.criteria import Exact
 
 
@@ -38,3 +40,15 @@ def test_a_statement_names_its_published_values_once():
     def test_probe(judge): ...
 
     assert spec_of(test_probe).statement == "recovered in 19/20"
+
+
+def test_a_finding_cannot_be_declared_model_free():
+    with pytest.raises(ValueError, match="a finding needs its model"):
+        ClaimSpec(id="cot.free-finding", kind=Kind.CLAIM, section="1", statement="s",
+                  published={"v": 1}, provenance="p", criterion=Exact("v"), needs=Needs.CPU)
+
+
+def test_a_model_free_anchor_is_allowed():
+    spec = ClaimSpec(id="cot.free-anchor", kind=Kind.ANCHOR, section="1", statement="s",
+                     published={"v": 1}, provenance="p", criterion=Exact("v"), needs=Needs.CPU)
+    assert spec.needs is Needs.CPU

@@ -27,12 +27,13 @@ class StepShapes:
 
     prompt_len: int
     width: int
+    steps: int  # the steps asked for: the expected shapes never follow what was measured
     shapes: list[list[int]]
 
     @property
     def prefill_then_single(self) -> list[list[int]]:
         """The shapes §6 expects: the whole prompt at step 0, then one token a step."""
-        return [[1, self.prompt_len, self.width]] + [[1, 1, self.width]] * (len(self.shapes) - 1)
+        return [[1, self.prompt_len, self.width]] + [[1, 1, self.width]] * (self.steps - 1)
 
     def measured(self) -> dict[str, Any]:
         return {"shapes": self.shapes, "prompt_len": self.prompt_len,
@@ -48,7 +49,7 @@ def step_shapes(runner: CotRunner, pid: list[int], steps: int = 4) -> StepShapes
         for _ in tracer.iter[:steps]:
             shapes.append(layers[0].output.shape)
         _ = tracer.result.save()
-    return StepShapes(len(pid), runner.hidden_size, [list(s) for s in shapes])
+    return StepShapes(len(pid), runner.hidden_size, steps, [list(s) for s in shapes])
 
 
 @dataclass

@@ -19,7 +19,9 @@ class SingleTokenEntities:
 
     def measured(self) -> dict[str, Any]:
         multi = [f"{pool}:{w}" for pool, words in self.multi.items() for w in words]
-        return {**self.single, "all_single_token": not multi, **NoneFailed.measured(multi)}
+        checked = sum(self.single.values()) + len(multi)
+        return {**self.single, "all_single_token": not multi,
+                **NoneFailed.measured(multi, checked)}
 
 
 def single_token_entities(tok) -> SingleTokenEntities:
@@ -62,7 +64,7 @@ class InterventionTokens:
 
     def measured(self) -> dict[str, Any]:
         return {"prompts": self.prompts, "positions": self.positions,
-                "after_drink_tokens": self.after_drinks, **NoneFailed.measured(self.failures)}
+                "after_drink_tokens": self.after_drinks, **NoneFailed.measured(self.failures, self.prompts)}
 
 
 def _mismatches(tok, ids: list[int], ref: Layout, ents: tuple[Pair, Pair, Pair],

@@ -25,7 +25,7 @@ class PromptLayouts:
 
     def measured(self) -> dict[str, Any]:
         return {"families": self.families, "prompts": self.prompts, "positions": self.positions,
-                "lengths": self.lengths, **NoneFailed.measured(self.failed)}
+                "lengths": self.lengths, **NoneFailed.measured(self.failed, self.prompts)}
 
 
 def _final_box(r: Rendered, tok) -> list[str]:

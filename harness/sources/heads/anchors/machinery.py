@@ -35,7 +35,7 @@ class Checks:
         return len(self.results)
 
     def measured(self) -> dict[str, Any]:
-        return {"all_exact": not self.failed, "checked": self.n, **NoneFailed.measured(self.failed)}
+        return {"all_exact": not self.failed, **NoneFailed.measured(self.failed, self.n)}
 
 
 def _ids(model: Loaded, family: Family, key: str) -> list[int]:
@@ -169,7 +169,8 @@ class RecordCounts:
     def measured(self) -> dict[str, Any]:
         kinds = sorted({k.split(":")[0] for k in self.checks})
         return {"main_records": self.main, "opening_records": self.opening,
-                "checks_failed": len(self.failed_checks), **NoneFailed.measured(self.failed),
+                "checks_failed": len(self.failed_checks),
+                **NoneFailed.measured(self.failed, len(self.checks)),
                 "checks": {kind: sum(k.startswith(kind + ":") for k in self.checks)
                            for kind in kinds}}
 

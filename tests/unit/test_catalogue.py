@@ -1,0 +1,84 @@
+"""harness.catalogue on a throw-away source package: what counts as caught, a declared crash, the
+null edit and a source found through the registry's declaration rather than its folder."""
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from harness import catalogue
+from harness.catalogue import Breakage
+from harness.sources import Source
+
+BREAKAGES = '''
+from harness.catalogue import Breakage
+
+M = "{package}.double"
+BREAKAGES = (
+    Breakage("doubles into a triple", "wrong value", M, "return 2 * x", "return 3 * x"),
+    Breakage("divides by zero", "crash", M, "return 2 * x", "return x / 0"),
+    Breakage("divides by zero, declared", "crash", M, "return 2 * x", "return x / 0",
+             crashes=True),
+)
+
+
+def checks():
+    from {package} import double
+
+    return {{"doubles": lambda: [] if double.twice(2) == 4 else [f"twice(2) is {{double.twice(2)}}"]}}
+'''
+
+
+@pytest.fixture
+def fake_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Source:
+    package = f"fake_catalogue_{tmp_path.name.replace('-', '_')}"
+    folder = tmp_path / package
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "double.py").write_text("def twice(x):\n    return 2 * x\n")
+    (folder / "breakages.py").write_text(textwrap.dedent(BREAKAGES.format(package=package)))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    __import__(package)
+    yield Source(name="fake", package=package, seed_file="none", title="fake", models={})
+    for name in [k for k in sys.modules if k.startswith(package)]:
+        del sys.modules[name]
+
+
+@pytest.fixture
+def record(fake_source: Source) -> dict:
+    return catalogue.measured(catalogue.run(fake_source, ()))
+
+
+def test_a_check_that_reports_a_failure_catches_the_breakage_with_its_message(record):
+    assert record["outcomes"]["doubles into a triple"] == {
+        "outcome": "caught", "check": "doubles", "message": "twice(2) is 6"}
+
+
+def test_an_undeclared_crash_is_recorded_as_a_crash_and_missed(record):
+    assert record["outcomes"]["divides by zero"]["outcome"] == "crashed (undeclared)"
+    assert "ZeroDivisionError" in record["outcomes"]["divides by zero"]["message"]
+    assert record["missed"] == ["divides by zero"]
+
+
+def test_a_declared_crash_counts_as_caught(record):
+    assert record["outcomes"]["divides by zero, declared"]["outcome"] == "crashed (declared)"
+    assert record["caught"] == 2
+
+
+def test_the_null_edit_through_the_same_copy_fails_no_check(record, fake_source):
+    assert record["null_edit_failures"] == {}
+    assert record["null_edit_module"] == f"{fake_source.package}.double"
+
+
+def test_a_null_breakage_leaves_the_text_as_it_was():
+    b = Breakage("b", "k", "m", "old", "new")
+    assert (b.null().old, b.null().new) == ("old", "old")
+
+
+def test_a_breakage_outside_the_source_package_is_refused(tmp_path: Path):
+    b = Breakage("b", "k", "elsewhere.module", "x", "y")
+    with pytest.raises(ValueError, match="not in the source's package"):
+        with catalogue.broken(b, tmp_path, "harness.sources.patching"):
+            pass

@@ -1,0 +1,26 @@
+"""harness.verdicts: how a pytest outcome and the reason it failed map to a verdict."""
+from __future__ import annotations
+
+from harness.verdicts import Failure, Verdict, verdict_for
+
+
+def test_a_missed_known_answer_is_its_own_failing_verdict():
+    verdict = verdict_for("failed", published_profile=False, failure=Failure.KNOWN_ANSWER)
+    assert verdict is Verdict.KNOWN_ANSWER_MISSED and verdict.fails
+
+
+def test_drift_alone_keeps_the_verdict_of_the_criterion():
+    assert verdict_for("failed", published_profile=False,
+                       failure=Failure.DRIFT) is Verdict.NOT_APPLICABLE
+
+
+def test_a_pass_on_an_organism_is_never_replicated():
+    assert verdict_for("passed", published_profile=False) is Verdict.NOT_APPLICABLE
+
+
+def test_an_anchor_that_fails_its_criterion_says_the_machinery_failed():
+    assert verdict_for("failed", published_profile=True, anchor=True) is Verdict.ANCHOR_FAILED
+
+
+def test_a_crash_is_an_error():
+    assert verdict_for("failed", published_profile=True, failure=Failure.CRASH) is Verdict.ERROR
