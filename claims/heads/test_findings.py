@@ -4,12 +4,12 @@ Each claim reads a session fixture's study through its readout and judges it.
 """
 from __future__ import annotations
 
-from claims.heads.declarations import CONTENT, MACHINERY, MAIN, NB, PROB
+from claims.heads.declarations import MACHINERY, MAIN, NB, PROB, RECORDED, STUDIED
 from harness.claims import claim
-from harness.criteria import KnownAnswer
 from harness.snapshots import Tolerance
-from harness.criteria import Binomial, CoversPublished, Every, Exact, InInterval, IsPlanted, all_of
+from harness.criteria import Binomial, CoversPublished, Exact, InInterval, all_of
 from harness.sources.heads import readouts
+from harness.sources.heads.known_answers import KNOWN
 
 RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02489),
            ("32.13", 0.00256, -0.01141, 0.01660), ("32.1", 0.00204, -0.01054, 0.01338),
@@ -27,7 +27,7 @@ RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02
        published={"retrieval_block": 31, "p_L_at_block": 0.646},
        provenance=NB.format(2) + " (Observation: 'At input 31, mean p(L) is 0.646')",
        criterion=all_of(Exact("retrieval_block"), CoversPublished("p_L_at_block", "p_L_ci")),
-       known_answer=KnownAnswer(Exact("retrieval_block"), planted="retrieval_block"),
+       known_answer=KNOWN["heads.residual-transplant"],
        requires=MACHINERY + ("heads.residual-identity",), tolerance=PROB,
        decisions=("the notebook prints only the mean at block 31, so the criterion asks that the "
                   "measured 95% family-bootstrap interval (seed 31001) contain it",))
@@ -45,8 +45,9 @@ def test_residual_transplant(judge, heads_sweep):
        criterion=all_of(Exact("site"), InInterval("H_loss", "H_loss_ci"),
                         InInterval("O_loss", "O_loss_ci"), Binomial("H_correct_before"),
                         Binomial("H_correct_after")),
-       requires=MACHINERY + ("heads.residual-identity", "heads.head-identity"), tolerance=PROB,
-       known_answer=KnownAnswer(IsPlanted("site", "retrieval_head"), planted="retrieval_head"),
+       requires=MACHINERY + ("heads.residual-identity", "heads.head-identity") + RECORDED,
+       tolerance=PROB,
+       known_answer=KNOWN["heads.opening-screen"],
        decisions=("later studies run at §2's rule's block; where the rule selects none with a "
                   "next block after it, at the profile's smoke-test block if it has one (the "
                   "notebook's RUN_ALL_FAMILIES=False path uses block 31; only the rehearsal's "
@@ -66,14 +67,14 @@ def test_opening_screen(judge, heads_opening, heads_site):
        criterion=all_of(InInterval("H_top_loss", "H_top_loss_ci"),
                         InInterval("O_top_loss", "O_top_loss_ci"),
                         Binomial("ordinary_survivors", "deletions")),
-       requires=MAIN + ("heads.residual-identity", "heads.head-identity"), tolerance=PROB,
-       # One planted head carries the lookup, so no deletion a block later can move an answer.
-       known_answer=KnownAnswer(Every("ordinary_survivors", "deletions"), planted="retrieval_head"),
+       requires=MAIN + ("heads.residual-identity", "heads.head-identity") + RECORDED,
+       tolerance=PROB,
+       known_answer=KNOWN["heads.block32-screen"],
        decisions=("which head tops a screen whose intervals include zero is recorded, not judged; "
                   "the judged finding is the size of the largest loss and the survival count",
                   "survival is judged per (family, head) deletion: 32 × 16 = 512"))
-def test_block32_screen(judge, heads_main_screen, heads_site):
-    judge(readouts.next_block_screen(heads_main_screen, heads_site))
+def test_block32_screen(judge, heads_main_screen, heads_site, heads_grid):
+    judge(readouts.next_block_screen(heads_main_screen, heads_site, heads_grid))
 
 
 @claim("heads.example-crossing", kind="claim", section="4",
@@ -84,7 +85,7 @@ def test_block32_screen(judge, heads_main_screen, heads_site):
                   "crossed_margin": -4.875, "crossed_top": "Y"},
        provenance=NB.format(4) + " (worked-example table)",
        criterion=all_of(Exact("native_top"), Exact("crossed_top")),
-       requires=CONTENT, tolerance=Tolerance(abs=0.02, rel=0.05),
+       requires=STUDIED, tolerance=Tolerance(abs=0.02, rel=0.05),
        decisions=("one prompt has no sampling interval: the top labels are judged and the "
                   "probabilities and margins are pinned by the snapshot",))
 def test_example_crossing(judge, heads_first_crossing, heads_site):
@@ -98,7 +99,7 @@ def test_example_crossing(judge, heads_first_crossing, heads_site):
                   "crossed_mean_p_L": 0.80070, "crossed_mean_p_C": 0.19908, "crossed_L": 27, "n": 32},
        provenance=NB.format(4) + " (cohort table)",
        criterion=all_of(Binomial("native_L"), Binomial("crossed_L")),
-       requires=CONTENT, tolerance=PROB)
+       requires=STUDIED, tolerance=PROB)
 def test_crossing(judge, heads_first_crossing, heads_site):
     judge(readouts.crossing(heads_first_crossing, heads_site))
 
@@ -114,7 +115,7 @@ def test_crossing(judge, heads_first_crossing, heads_site):
        provenance=NB.format(5) + " (ranking table and Observation)",
        criterion=all_of(Exact("support_site"), InInterval("top_loss", "top_loss_ci"),
                         Binomial("unique_wins"), InInterval("gap", "gap_ci")),
-       requires=CONTENT, tolerance=PROB)
+       requires=STUDIED, tolerance=PROB)
 def test_challenged_screen(judge, heads_challenged, heads_site):
     judge(readouts.challenged_screen(heads_challenged, heads_site))
 
@@ -129,7 +130,7 @@ def test_challenged_screen(judge, heads_challenged, heads_site):
        provenance=NB.format(5) + " (C−L margin shift table)",
        criterion=all_of(*(InInterval(k, f"{k}_ci") for k in (
            "first_margin", "first_label_margin", "second_margin", "second_label_margin"))),
-       requires=CONTENT, tolerance=Tolerance(abs=0.5))
+       requires=STUDIED, tolerance=Tolerance(abs=0.5))
 def test_content_effects(judge, heads_content, heads_site):
     judge(readouts.content_effects(heads_content, heads_site))
 
@@ -142,7 +143,7 @@ def test_content_effects(judge, heads_content, heads_site):
        provenance=NB.format(6) + " (worked-example table and Observation)",
        criterion=all_of(Binomial("c_wins"), Exact("example_top"),
                         CoversPublished("mean_p_C", "mean_p_C_ci")),
-       requires=CONTENT, tolerance=PROB,
+       requires=STUDIED, tolerance=PROB,
        decisions=("the notebook prints mean p(C) without its interval; the measured content-seed "
                   "bootstrap interval must contain it",))
 def test_joint_flip(judge, heads_joint, heads_site):
@@ -163,7 +164,7 @@ def test_joint_flip(judge, heads_joint, heads_site):
                         CoversPublished("cross_cross_p_C", "cross_cross_p_C_ci"),
                         InInterval("both_minus_zero", "both_minus_zero_ci"),
                         InInterval("both_minus_zero_margin", "both_minus_zero_margin_ci")),
-       requires=CONTENT, tolerance=PROB,
+       requires=STUDIED, tolerance=PROB,
        decisions=("the three grid means are printed to 3 decimals without intervals; the measured "
                   "content-seed intervals must contain them",))
 def test_grid(judge, heads_grid, heads_site):

@@ -20,6 +20,7 @@ class ChallengedScreen:
     gap: BootstrapMean
     unique_wins: int
     ranking: list[tuple[int, BootstrapMean]]
+    top: int | None  # the screen's winner; None on a tie
 
 
 def challenged_screen(lab: HeadsLab, main: MainScreen, first: FirstCrossing) -> ChallengedScreen:
@@ -43,4 +44,5 @@ def challenged_screen(lab: HeadsLab, main: MainScreen, first: FirstCrossing) -> 
                          SCREEN_SEED, SCREEN_RESAMPLES)
     wins = screen.unique_wins("X", lab.screened_heads, support)
     return ChallengedScreen(screen, support, runner_up, gap, wins,
-                            [(h, screen.summary["X"][h]["loss_pL"]) for h in ranking])
+                            [(h, screen.summary["X"][h]["loss_pL"]) for h in ranking],
+                            screen.top("X"))

@@ -54,8 +54,8 @@ def opening_screen(e: EntryJSON) -> str:
     """Seed 001 §2: zeroing each head at the selected block, in H and O."""
     fig, ax = plt.subplots(figsize=(7, 3))
     p, m = e["published"], e["measured"]
-    block, head = m["site"].split(".")
-    published = {int(head): (p["H_loss"], *p["H_loss_ci"])}
+    block = str(m["block"])
+    published = {int(m["site"].split(".")[1]): (p["H_loss"], *p["H_loss_ci"])} if m["site"] else {}
     _screen_axis(ax, m["screen"], published, block)
     ax.set_title(f"Opening screen: published 31.7 in H drawn at the measured top head {m['site']}",
                  fontsize=9)
@@ -66,7 +66,7 @@ def challenged_screen(e: EntryJSON, run: dict[str, EntryJSON]) -> str:
     """Seed 001 §3 and §5: the next block's deletions in H, O and under the crossing (X)."""
     fig, ax = plt.subplots(figsize=(8, 3.2))
     p, m = e["published"], e["measured"]
-    block = m["support_site"].split(".")[0]
+    block = m["ranking"][0]["site"].split(".")[0]
     screens = dict(run.get("heads.block32-screen", {}).get("measured", {}).get("screen", {}))
     by_head = {int(r["site"].split(".")[1]): r for r in m["ranking"]}
     screens["X"] = [by_head[h] for h in sorted(by_head)]

@@ -35,10 +35,16 @@ def residual_transplant(sweep: ResidualSweep) -> dict[str, Any]:
             "curves": {role: [interval(s[b][role]) for b in sorted(s)] for role in ("U", "L", "D")}}
 
 
+def at(block: int, head: int | None) -> str | None:
+    """A head's site as "block.head"; None where a screen's tie picked no head."""
+    return None if head is None else f"{block}.{head}"
+
+
 def opening_screen(o: OpeningScreen, site: Site) -> dict[str, Any]:
-    """§2: the retrieval head, its H and O losses, H's correct answers, and both screens."""
+    """§2: the retrieval head (none on a tie), its H and O losses, H's correct answers, and both
+    screens; the losses are the ranking's first head's."""
     head, summary = o.retrieval_head, o.screen.summary
-    return {**chosen(site), "site": f"{site.block}.{head}",
+    return {**chosen(site), "site": at(site.block, o.top),
             "H_loss": summary["H"][head]["loss_pL"].mean,
             "H_loss_measured_ci": list(summary["H"][head]["loss_pL"].ci95),
             "O_loss": summary["O"][head]["loss_pL"].mean,
@@ -49,14 +55,18 @@ def opening_screen(o: OpeningScreen, site: Site) -> dict[str, Any]:
                        for c in ("H", "O")}}
 
 
-def next_block_screen(m: MainScreen, site: Site) -> dict[str, Any]:
-    """§3: each context's top head and its loss, the survival count, and both screens."""
+def next_block_screen(m: MainScreen, site: Site, g: Grid) -> dict[str, Any]:
+    """§3: each context's top head (none on a tie) and the largest loss, the survival count, the
+    positive control (the retrieval head zeroed, §6's zero-normal cell), and both screens."""
     s = m.screen.summary
-    top = {c: m.screen.ranking(c)[0] for c in ("H", "O")}
-    return {**chosen(site), "H_top": f"{m.screen.block}.{top['H']}",
-            "H_top_loss": s["H"][top["H"]]["loss_pL"].mean,
-            "O_top": f"{m.screen.block}.{top['O']}", "O_top_loss": s["O"][top["O"]]["loss_pL"].mean,
+    first = {c: m.screen.ranking(c)[0] for c in ("H", "O")}
+    return {**chosen(site), "H_top": at(m.screen.block, m.screen.top("H")),
+            "H_top_loss": s["H"][first["H"]]["loss_pL"].mean,
+            "O_top": at(m.screen.block, m.screen.top("O")),
+            "O_top_loss": s["O"][first["O"]]["loss_pL"].mean,
             "ordinary_survivors": m.ordinary_survivors, "deletions": m.deletions,
+            "control_site": g.first_site, "control_broken": g.first_zeroed_broken,
+            "control_deletions": g.n,
             "screen": {c: [interval(s[c][h]["loss_pL"]) for h in sorted(s[c])] for c in ("H", "O")}}
 
 
@@ -80,7 +90,7 @@ def challenged_screen(c: ChallengedScreen, site: Site) -> dict[str, Any]:
     """§5: the support head, its loss, unique wins, the runner-up gap and the ranking."""
     block = c.screen.block
     top = c.ranking[0][1]
-    return {**chosen(site), "support_site": f"{block}.{c.support_head}", "top_loss": top.mean,
+    return {**chosen(site), "support_site": at(block, c.top), "top_loss": top.mean,
             "unique_wins": c.unique_wins, "n": top.n_families,
             "runner_up_site": f"{block}.{c.runner_up}", "gap": c.gap.mean,
             "ranking": [{"site": f"{block}.{h}", **interval(s)} for h, s in c.ranking]}

@@ -67,9 +67,17 @@ class Screen:
                    for row in by_family)
 
     def ranking(self, context: str) -> list[int]:
-        """§2 rank_heads: largest mean p(L) loss first, ties by head index."""
+        """§2 rank_heads: largest mean p(L) loss first, ties by head index (the order the later
+        studies run in, not a winner: see `top`)."""
         s = self.summary[context]
         return sorted(s, key=lambda h: (-s[h]["loss_pL"].mean, h))
+
+    def top(self, context: str) -> int | None:
+        """The head with the largest mean p(L) loss, or None where another head ties it: a
+        deletion that does nothing ties every head at 0, and a tie picks no head."""
+        first, *rest = self.ranking(context)
+        s = self.summary[context]
+        return None if rest and s[rest[0]]["loss_pL"].mean == s[first]["loss_pL"].mean else first
 
 
 def screen_heads(lab: HeadsLab, family: Family, key: str, screen: Screen, context: str,
@@ -112,9 +120,10 @@ class OpeningScreen:
     """§2: the inspected block's heads zeroed in H (transplant) and O, over the opening families."""
 
     screen: Screen
-    retrieval_head: int
+    retrieval_head: int  # the head the later studies run at (the ranking's first)
     hybrid_correct_before: int
     hybrid_correct_after: int
+    top: int | None  # the screen's winner in H; None on a tie
 
 
 def opening_screen(lab: HeadsLab, sweep: ResidualSweep, block: int) -> OpeningScreen:
@@ -135,7 +144,7 @@ def opening_screen(lab: HeadsLab, sweep: ResidualSweep, block: int) -> OpeningSc
     head = screen.ranking("H")[0]
     chosen = [e for e in screen.effects if e.context == "H" and e.head == head]
     return OpeningScreen(screen, head, sum(e.before_correct for e in chosen),
-                         sum(e.after_correct for e in chosen))
+                         sum(e.after_correct for e in chosen), screen.top("H"))
 
 
 @dataclass
