@@ -17,8 +17,8 @@ from typing import Any, Callable, Sequence
 import torch
 from torch import nn
 
-from harness.replay import (Reference, Site, block_output, capture_inputs, hooks, loops,
-                            replay)
+from harness.replay import (Reference, Site, SourceNotRead, block_output, capture_inputs, hooks,
+                            loops, replay)
 
 # bf16 keeps 8 significant bits: a replay writing the same values may differ from nnsight's run
 # only by the kernels' reduction order, bounded here at a few units in the last place.
@@ -120,7 +120,10 @@ def fire_once(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
     replay once more with the sites written by plain forward hooks for the reference output."""
     captured = capture_inputs(root, run)
     refs = replay(root, blocks, head, captured)
-    sites = sites_for(refs)
+    try:
+        sites = sites_for(refs)
+    except SourceNotRead as missing:  # the run never read the prompt its values come from
+        return FireOnce(0, False, False, False, False, [str(missing)])
     for s in sites:
         if s.forward >= len(refs) or s.layer >= len(blocks):
             raise ValueError(f"a site at forward {s.forward}, block {s.layer} is outside the run "

@@ -12,7 +12,7 @@ from harness.profiles import Mode, Profile
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
 from harness.sources import source
 from harness.sources.patching import experiments as patching
-from harness.sources.patching import fire_once
+from harness.sources.patching import fire_once, readback
 from harness.sources.patching import task as ioi
 from harness.sources.patching.crosscheck import (TL_MODEL, TransformerLensCrosscheck,
                                                  transformerlens_crosscheck)
@@ -132,6 +132,27 @@ def ioi_behaviour(patching_model, ioi_pair, ioi_runs) -> patching.Behaviour:
 @pytest.fixture(scope="package")
 def ioi_sweep(patching_model, ioi_pair, ioi_runs, mode: Mode) -> patching.Sweep:
     return patching.sweep(patching_model, ioi_pair, ioi_runs, mode is Mode.FAST)
+
+
+@pytest.fixture(scope="package")
+def pair_behaviours(seed_behaviour, ioi_behaviour) -> dict[str, patching.Behaviour]:
+    """Both pairs' behaviour, by pair."""
+    return {"seed": seed_behaviour, "ioi": ioi_behaviour}
+
+
+@pytest.fixture(scope="package")
+def sweep_coverage(patching_model, seed_pair, seed_sweep, ioi_pair, ioi_sweep) -> dict[str, list[str]]:
+    """Each pair's sweep against every block and position (in the session's mode)."""
+    return {"seed": readback.coverage_gaps(patching_model, seed_pair, seed_sweep),
+            "ioi": readback.coverage_gaps(patching_model, ioi_pair, ioi_sweep)}
+
+
+@pytest.fixture(scope="package")
+def sweep_rows(patching_model, seed_pair, seed_runs, seed_sweep, ioi_pair, ioi_runs,
+               ioi_sweep) -> dict[str, readback.SoloRows]:
+    """A few cells of each pair's sweep (in the session's mode) re-run as one patch each."""
+    return {"seed": readback.solo_rows(patching_model, seed_pair, seed_runs, seed_sweep),
+            "ioi": readback.solo_rows(patching_model, ioi_pair, ioi_runs, ioi_sweep)}
 
 
 @pytest.fixture(scope="package")

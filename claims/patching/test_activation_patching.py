@@ -10,6 +10,9 @@ SEED = "seed 004's code and comments (it prints no numbers)"
 TOKENS = ("patching.single-token-words", "patching.aligned-pairs")
 PATCHES = TOKENS + ("patching.full-patch-identity", "patching.whole-stream-fires-once",
                     "patching.position-sweep-fires-once")
+# What every sweep and flip reads back: the direction of "toward clean", the sweep's coverage
+# and its cells re-run one at a time (claims/patching/test_readback.py).
+READBACK = ("patching.clean-preferred", "patching.sweep-coverage", "patching.sweep-rows")
 FLOAT = Tolerance(abs=1e-3, rel=1e-3)
 # Logit differences are rounded to 4 places: a 1e-7 kernel difference that crosses a rounding
 # boundary moves the last digit by one.
@@ -96,7 +99,7 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
 
 
 @claim("patching.layer-flip", kind="claim", section="code cell", needs="hub",
-       requires=PATCHES + ("patching.layer-flip-fires-once",),
+       requires=PATCHES + READBACK + ("patching.layer-flip-fires-once",),
        statement="Patching layer {layer}'s residual at the positions where the prompts differ moves the prediction toward the clean run's answer.",
        headline="layer {layer}: {normalised:.2f} of the way back to clean (moves toward clean: {moves_toward_clean})",
        published={"layer": 9, "moves_toward_clean": True},
@@ -115,7 +118,7 @@ def test_layer_flip(judge, seed_layer_flip, seed_sweep):
 
 
 @claim("patching.ioi-pair", kind="measurement", section="issue: corrected pair", needs="hub",
-       requires=PATCHES,
+       requires=PATCHES + READBACK,
        statement="With the name in context ('When Mary and John went to the store, John gave the book to'), the layer × position patching map.",
        headline="top-1 '{clean_top1}' clean, '{corrupted_top1}' corrupted; logit diff {clean_logit_diff:+.2f} vs {corrupted_logit_diff:+.2f}",
        published={}, provenance="not in the seed: the corrected minimal pair the issue asks for",

@@ -2,7 +2,10 @@
 must catch, and the anchor checks run after each."""
 from __future__ import annotations
 
-from harness.catalogue import Breakage, Checks
+from functools import cache
+from typing import Callable
+
+from harness.catalogue import Breakage, Checks, Part
 from harness.fire_once import failures
 from harness.models.loaded import Loaded
 
@@ -22,10 +25,33 @@ BREAKAGES = (
     Breakage("whole-stream patch of zero size", "zero size", E,
              "h[layer].output[:] = source", "h[layer].output[:] = source * 0"),
     Breakage("batched sweep writes the wrong rows", "wrong row", E,
-             "out[rows, rows, :] = source[0].to(out)", "out[rows.flip(0), rows, :] = source[0].to(out)"),
+             "out[rows, rows, :] = source[0].to(out)", "out[rows.flip(0), rows, :] = source[0].to(out)",
+             part=Part.BATCHING),
     Breakage("batched sweep writes one block late", "wrong layer", E,
              "block, lm_head = blocks(model)[layer], model.nn.lm_head",
-             "block, lm_head = blocks(model)[min(layer + 1, n_layers(model) - 1)], model.nn.lm_head"),
+             "block, lm_head = blocks(model)[min(layer + 1, n_layers(model) - 1)], model.nn.lm_head",
+             part=Part.BATCHING),
+    Breakage("batched sweep reads its rows reversed", "wrong row", E,
+             "logits = lm_head.output[:, -1].save()", "logits = lm_head.output.flip(0)[:, -1].save()",
+             part=Part.BATCHING),
+    Breakage("logit difference of the wrong sign", "wrong sign", E,
+             "return float(logits[pair.clean_name] - logits[pair.corrupted_name])",
+             "return float(logits[pair.corrupted_name] - logits[pair.clean_name])",
+             part=Part.READOUT),
+    Breakage("sweep reads the next position's cell", "wrong position", E,
+             "pair) for pos in positions]", "pair) for pos in positions[1:] + positions[:1]]",
+             part=Part.READOUT),
+    Breakage("sweep stops a block short", "coverage", E,
+             "layers, positions = list(range(n_layers(model))), list(range(len(pair.corrupted)))",
+             "layers, positions = list(range(n_layers(model) - 1)), list(range(len(pair.corrupted)))",
+             part=Part.STUDY),
+    Breakage("sweep skips the last position", "coverage", E,
+             "layers, positions = list(range(n_layers(model))), list(range(len(pair.corrupted)))",
+             "layers, positions = list(range(n_layers(model))), list(range(len(pair.corrupted) - 1))",
+             part=Part.STUDY),
+    Breakage("the clean cache is read from the corrupted prompt", "wrong source", E,
+             "cache, clean = clean_cache(model, pair.clean)",
+             "cache, clean = clean_cache(model, pair.corrupted)", part=Part.STUDY),
     Breakage("sweep copies the clean value of the block before", "wrong layer", E,
              "raw = [[logit_diff(patched_logits(model, pair.corrupted, layer, [pos], runs.cache[layer]),",
              "raw = [[logit_diff(patched_logits(model, pair.corrupted, layer, [pos], runs.cache[max(layer - 1, 0)]),"),
@@ -33,11 +59,25 @@ BREAKAGES = (
 
 
 def checks(model: Loaded, sizes) -> Checks:
-    """The identity, hook-reference and fire-once anchors, on the module objects imported now."""
-    from harness.sources.patching import experiments, fire_once
+    """The identity, hook-reference, fire-once and readback anchors, on the module objects
+    imported now; the readbacks in both modes."""
+    from harness.sources.patching import experiments, fire_once, readback
     from harness.sources.patching import task as ioi
 
     pair = experiments.pair_ids(model, *ioi.PAIRS["seed"])
+    runs = cache(lambda: experiments.pair_runs(model, pair))
+    sweeps = cache(lambda batched: experiments.sweep(model, pair, runs(), batched))
+
+    def preferred() -> list[str]:
+        found = readback.reversed_pairs({"seed": experiments.behaviour(model, pair, runs())})
+        return [f"{name}: the clean run's logit difference does not exceed the corrupted run's"
+                for name in found["reversed"]]
+
+    def coverage(batched: bool) -> Callable[[], list[str]]:
+        return lambda: readback.coverage_gaps(model, pair, sweeps(batched))
+
+    def rows(batched: bool) -> Callable[[], list[str]]:
+        return lambda: readback.solo_rows(model, pair, runs(), sweeps(batched)).mismatched
 
     def identity() -> list[str]:
         r = experiments.full_patch_identity(model, pair, experiments.pair_runs(model, pair))
@@ -57,4 +97,9 @@ def checks(model: Loaded, sizes) -> Checks:
             fire_once.position_sweep_fires(model, pair, batched=True)),
         "patching.layer-flip-fires-once": lambda: failures(
             fire_once.layer_flip_fires(model, pair, sizes.patch_layer)),
+        "patching.clean-preferred": preferred,
+        "patching.sweep-coverage": coverage(False),
+        "patching.sweep-coverage (fast mode)": coverage(True),
+        "patching.sweep-rows": rows(False),
+        "patching.sweep-rows (fast mode)": rows(True),
     }

@@ -198,6 +198,8 @@ class Sweep:
     corrupted_logit_diff: float
     raw: list[list[float]]         # [layer][position] logit difference after the patch
     normalised: list[list[float | None]]  # (raw − corrupted) / (clean − corrupted); None if equal
+    layers: list[int]              # the blocks patched, in the order of raw's rows
+    positions: list[int]           # the positions patched, in the order of each row
 
 
 def sweep(model: Loaded, pair: PairIds, runs: PairRuns, batched: bool = False) -> Sweep:
@@ -205,17 +207,19 @@ def sweep(model: Loaded, pair: PairIds, runs: PairRuns, batched: bool = False) -
     forward each (the seed's loop), or one batched forward per layer (fast mode)."""
     ld_clean, ld_corrupt = logit_diff(runs.clean, pair), logit_diff(runs.corrupted, pair)
     span = ld_clean - ld_corrupt
+    layers, positions = list(range(n_layers(model))), list(range(len(pair.corrupted)))
     if batched:
         raw = [[logit_diff(row, pair) for row in
                 position_sweep_logits(model, pair.corrupted, layer, runs.cache[layer])]
-               for layer in range(n_layers(model))]
+               for layer in layers]
     else:
         raw = [[logit_diff(patched_logits(model, pair.corrupted, layer, [pos], runs.cache[layer]),
-                           pair) for pos in range(len(pair.corrupted))]
-               for layer in range(n_layers(model))]
+                           pair) for pos in positions]
+               for layer in layers]
     norm = [[round((r - ld_corrupt) / span, 4) if span else None for r in row] for row in raw]
     return Sweep(model.tok.convert_ids_to_tokens(pair.corrupted), round(ld_clean, 4),
-                 round(ld_corrupt, 4), [[round(r, 4) for r in row] for row in raw], norm)
+                 round(ld_corrupt, 4), [[round(r, 4) for r in row] for row in raw], norm,
+                 layers, positions)
 
 
 @dataclass

@@ -4,11 +4,12 @@ experiment's own functions, write the clean run's block output exactly where the
 from __future__ import annotations
 
 from harness.fire_once import FireOnce, Reference, Site, fire_once
+from harness.replay import reading
 from harness.models.loaded import Loaded
 from harness.sources.patching.experiments import (PairIds, full_patch_identity, layer_flip,
                                                   n_layers, pair_runs, sweep)
 
-CLEAN, PATCHED = 0, 2  # forward 0 reads the clean run, 1 the corrupted, patches from 2 on
+PATCHED = 2  # forwards 0 and 1 run the two prompts unpatched, the patches from 2 on
 
 
 def _check(model: Loaded, run, sites_for) -> FireOnce:
@@ -22,7 +23,7 @@ def whole_stream_fires(model: Loaded, pair: PairIds) -> FireOnce:
 
     def sites_for(refs: list[Reference]) -> list[Site]:
         return [Site(PATCHED + layer, layer, (0,), tuple(range(length)),
-                     refs[CLEAN].value(layer, [0], range(length)))
+                     reading(refs, pair.clean).value(layer, [0], range(length)))
                 for layer in range(n_layers(model))]
 
     return _check(model, lambda: full_patch_identity(model, pair, pair_runs(model, pair)),
@@ -35,11 +36,11 @@ def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnc
     length = len(pair.clean)
 
     def sites_for(refs: list[Reference]) -> list[Site]:
+        clean = reading(refs, pair.clean)
         if batched:
-            return [Site(PATCHED + layer, layer, (p,), (p,), refs[CLEAN].value(layer, [0], [p]))
+            return [Site(PATCHED + layer, layer, (p,), (p,), clean.value(layer, [0], [p]))
                     for layer in range(n_layers(model)) for p in range(length)]
-        return [Site(PATCHED + layer * length + p, layer, (0,), (p,),
-                     refs[CLEAN].value(layer, [0], [p]))
+        return [Site(PATCHED + layer * length + p, layer, (0,), (p,), clean.value(layer, [0], [p]))
                 for layer in range(n_layers(model)) for p in range(length)]
 
     return _check(model, lambda: sweep(model, pair, pair_runs(model, pair), batched), sites_for)
@@ -52,6 +53,6 @@ def layer_flip_fires(model: Loaded, pair: PairIds, layer: int) -> FireOnce:
 
     def sites_for(refs: list[Reference]) -> list[Site]:
         return [Site(PATCHED, layer, (0,), tuple(differing),
-                     refs[CLEAN].value(layer, [0], differing))]
+                     reading(refs, pair.clean).value(layer, [0], differing))]
 
     return _check(model, lambda: layer_flip(model, pair, pair_runs(model, pair), layer), sites_for)

@@ -20,4 +20,4 @@ def published_scales(ctx) -> dict[str, Scale]:
     return {"seed_sweep": sweep, "ioi_sweep": sweep, "seed_hook_reference": per_layer,
             "seed_full_patch": per_layer,
             **{step: Scale(prompt=prompt, why=why) for step in ("seed_runs", "ioi_runs",
-                                                               "seed_layer_flip")}}
+                                                               "seed_layer_flip", "sweep_rows")}}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.sources.patching import tokens
+from harness.sources.patching import readback, tokens
 from harness.sources.patching.crosscheck import TransformerLensCrosscheck
 from harness.sources.patching.experiments import (
     Behaviour,
@@ -64,3 +64,22 @@ def layer_flip(seed_layer_flip: LayerFlip, sweep: Sweep) -> dict[str, Any]:
 def ioi_pair(ioi_behaviour: Behaviour, ioi_sweep: Sweep) -> dict[str, Any]:
     """§issue: corrected pair: what patching.ioi-pair judges."""
     return {**vars(ioi_behaviour), "tokens": ioi_sweep.tokens, "normalised": ioi_sweep.normalised}
+
+
+def clean_preferred(behaviours: dict[str, Behaviour]) -> dict[str, Any]:
+    """§code cell: what patching.clean-preferred judges."""
+    return readback.reversed_pairs(behaviours)
+
+
+def sweep_coverage(gaps: dict[str, list[str]]) -> dict[str, Any]:
+    """§code cell: what patching.sweep-coverage judges."""
+    return {"pairs": sorted(gaps), "gaps": [f"{pair}: {g}" for pair, found in gaps.items()
+                                            for g in found]}
+
+
+def sweep_rows(rows: dict[str, readback.SoloRows]) -> dict[str, Any]:
+    """§code cell: what patching.sweep-rows judges."""
+    diffs = [d for r in rows.values() for d in r.diffs]
+    return {"cells": sum(len(r.cells) for r in rows.values()),
+            "max_abs_diff": max(diffs, default=None),
+            "mismatched": [f"{pair}: {m}" for pair, r in rows.items() for m in r.mismatched]}
