@@ -1,10 +1,12 @@
-"""The nightly's two guards (issue 26): before the run, CUDA must be usable, or the job fails
-saying why (the driver against what the installed torch needs); after it, some published test
-must have run, or the job fails (every test skipping is a run that tested nothing). A claim that
-does not replicate is a result, on the page; neither guard fails for it.
+"""The nightly's guards (issues 26 and 36): before the run, CUDA must be usable, or the job fails
+saying why (the driver against what the installed torch needs); after it, the run must be
+complete, or the job fails: some published test must have run (every test skipping is a run
+that tested nothing), no anchor may have failed or crashed, and no finding may be blocked,
+skipped or crashed (a partial replication reads "incomplete" and names them). A claim that does
+not replicate is a result, on the page; no guard fails for it.
 
     python -m harness.reporting.nightly preflight
-    python -m harness.reporting.nightly tested reports/results.json
+    python -m harness.reporting.nightly complete reports/results.json
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import sys
 from pathlib import Path
 
 from harness.reporting.record import RunRecord, read_record
+from harness.verdicts import Verdict
 
 # The oldest Linux driver each CUDA major version runs on, from NVIDIA's CUDA toolkit release
 # notes (minor-version compatibility): CUDA 12.x needs 525.60.13, CUDA 13.x needs 580.65.06.
@@ -60,6 +63,25 @@ def untested(record: RunRecord) -> str | None:
             + (f"; e.g. {' | '.join(reasons)}" if reasons else ""))
 
 
+def incomplete(record: RunRecord) -> str | None:
+    """Why a run that measured something is not a whole replication: the run was cut short, an
+    anchor failed or crashed, or a finding was blocked, skipped or crashed; None where whole."""
+    broken = [t for t in record.tests if t.kind == "anchor"
+              and t.verdict in (Verdict.ANCHOR_FAILED, Verdict.ERROR)]
+    unjudged = [t for t in record.tests if t.kind != "anchor"
+                and t.verdict in (Verdict.BLOCKED, Verdict.SKIPPED, Verdict.ERROR)]
+    parts = []
+    if record.run.partial:
+        parts.append(f"{len(record.run.not_run)} selected tests never ran")
+    if broken:
+        parts.append(f"{len(broken)} anchors failed or crashed: "
+                     + "; ".join(f"{t.id} ({t.message})"[:200] for t in broken))
+    if unjudged:
+        parts.append(f"{len(unjudged)} findings not judged: "
+                     + "; ".join(f"{t.id} {t.verdict.value} ({t.message})"[:200] for t in unjudged))
+    return "incomplete: " + " | ".join(parts) if parts else None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["preflight"]:
@@ -69,9 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"CUDA unusable: {problem}" if problem else
               f"CUDA usable: {torch.cuda.get_device_name(0)} (torch CUDA {torch.version.cuda})")
         return 1 if problem else 0
-    if args[:1] == ["tested"] and len(args) == 2:
-        problem = untested(read_record(Path(args[1])))
-        print(problem or "the run measured published tests")
+    if args[:1] == ["complete"] and len(args) == 2:
+        record = read_record(Path(args[1]))
+        problem = untested(record) or incomplete(record)
+        print(problem or "complete: every finding was judged and every anchor held")
         return 1 if problem else 0
     print(__doc__, file=sys.stderr)
     return 2

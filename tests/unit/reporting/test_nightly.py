@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from harness.reporting.nightly import cuda_problem, main, untested
+from harness.reporting.nightly import cuda_problem, incomplete, main, untested
 from harness.reporting.record import read_record
 
 
@@ -27,11 +27,44 @@ def test_a_run_whose_tests_all_skip_fails(tmp_path):
         {"id": "cot.baseline-accuracy", "verdict": "skipped", "message": "no CUDA device"},
         {"id": "cot.full-corruption", "verdict": "blocked", "message": "blocked by cot.setup"}]}))
     assert untested(read_record(path)) is not None
-    assert main(["tested", str(path)]) == 1
+    assert main(["complete", str(path)]) == 1
 
 
 def test_a_claim_that_does_not_replicate_is_a_result(tmp_path):
     path = tmp_path / "results.json"
     path.write_text(json.dumps({"tests": [
         {"id": "cot.baseline-accuracy", "verdict": "not replicated", "message": ""}]}))
-    assert main(["tested", str(path)]) == 0
+    assert main(["complete", str(path)]) == 0
+
+
+def record_of(tmp_path, tests: list[dict]):
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"tests": tests}))
+    return path
+
+
+def test_a_finding_blocked_by_a_skipped_anchor_reads_incomplete_and_fails(tmp_path):
+    path = record_of(tmp_path, [
+        {"id": "cot.setup", "kind": "anchor", "verdict": "skipped", "message": "no tokenizer"},
+        {"id": "cot.baseline-accuracy", "kind": "claim", "verdict": "replicated", "message": ""},
+        {"id": "cot.full-corruption", "kind": "claim", "verdict": "blocked",
+         "message": "blocked by cot.setup"}])
+    problem = incomplete(read_record(path))
+    assert problem.startswith("incomplete") and "cot.full-corruption blocked" in problem
+    assert main(["complete", str(path)]) == 1
+
+
+def test_a_failed_anchor_reads_incomplete(tmp_path):
+    path = record_of(tmp_path, [
+        {"id": "cot.self-patch", "kind": "anchor", "verdict": "anchor failed", "message": "x"},
+        {"id": "cot.baseline-accuracy", "kind": "claim", "verdict": "replicated", "message": ""}])
+    assert "cot.self-patch" in incomplete(read_record(path))
+
+
+def test_an_optional_anchor_that_skipped_blocks_nothing_and_the_run_is_complete(tmp_path):
+    path = record_of(tmp_path, [
+        {"id": "patching.transformerlens-crosscheck", "kind": "anchor", "verdict": "skipped",
+         "message": "transformer-lens is not installed"},
+        {"id": "patching.layer-flip", "kind": "claim", "verdict": "not replicated", "message": ""}])
+    assert incomplete(read_record(path)) is None
+    assert main(["complete", str(path)]) == 0
