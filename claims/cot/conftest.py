@@ -18,6 +18,7 @@ from harness.sources.cot import decode as cot_decode
 from harness.sources.cot import fire_once as cot_fire
 from harness.sources.cot import patching as cot_patching
 from harness.sources.cot import traces as cot
+from harness.sources.cot.batched_rows import BatchedRows, batched_rows
 from harness.sources.cot.chat import ThinkTemplate, think_template
 from harness.sources.cot.forcing import (ForcedPair, cut_probe, full_corruption,
                                          last_answer_corruption)
@@ -48,6 +49,12 @@ def cot_runner(cot_model: Loaded, profile: Profile, mode: Mode) -> CotRunner:
 @pytest.fixture(scope="package")
 def cot_baseline(cot_runner: CotRunner) -> cot.Baseline:
     return cot.baseline(cot_runner, PROBLEMS[:cot_runner.sizes.problems])
+
+
+@pytest.fixture(scope="package")
+def cot_batched_rows(cot_runner: CotRunner, cot_baseline: cot.Baseline) -> BatchedRows:
+    """§1: a few baseline rows against one plain forward of their own prompts."""
+    return batched_rows(cot_runner, cot_baseline.traces)
 
 
 @pytest.fixture(scope="package")

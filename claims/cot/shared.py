@@ -3,6 +3,7 @@ from __future__ import annotations
 
 NB = "seed 000 notebook output, §{}"
 SETUP = ("cot.problem-set", "cot.think-token", "cot.prompt-tokens")
+ROWS = ("cot.batched-rows",)         # every finding read from §1's decoded rows
 FORCED = ("cot.forced-suffix",)      # every claim scored on a forced answer
 NUMBERS = ("cot.number-tokens",)     # every claim that splices or patches at a product or answer
 DECODE_LOOP = ("cot.step0-is-prefill", "cot.noop-every-step", "cot.fire-once",

@@ -8,8 +8,9 @@ from __future__ import annotations
 from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, SETUP
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
-from harness.criteria import Every, Exact, Length, Same, all_of
+from harness.criteria import Every, Exact, Length, NoneFailed, Same, all_of
 from harness.sources.cot import readouts
+from harness.sources.cot.batched_rows import TIE_REASON
 
 # A control counts every usable problem; where the published values apply (bf16), one problem
 # may flip, as the findings it guards allow (ONE_PROBLEM, ONE_PAIR).
@@ -156,3 +157,18 @@ def test_self_patch(judge, cot_self_patch):
                   "cot.activation-patch-not-propagated",))
 def test_random_direction_null(judge, cot_continuations):
     judge(readouts.random_direction_null(cot_continuations))
+
+
+@claim("cot.batched-rows", kind="anchor", section="1",
+       statement="A few of §1's decoded rows (in a batch in fast mode) are, token by token, what one plain forward of their own prompt predicts.",
+       headline="{tokens} tokens of problems {rows} read back; misread: {misread}",
+       published={"misread_rows": 0},
+       provenance="issue 36: a batched run checks its own rows; " + NB.format(1) + "'s greedy "
+                  "decode is each token the model's most likely next token",
+       criterion=NoneFailed("misread_rows", "misread", of="tokens"),
+       holds=Holds(NoneFailed("misread_rows", "misread", of="tokens")), requires=SETUP,
+       decisions=("the shortest, median and longest prompts (the most and least left padding), "
+                  "their first 16 tokens, teacher-forced through the plain transformers model",
+                  "a token counts as predicted within " + TIE_REASON))
+def test_batched_rows(judge, cot_batched_rows):
+    judge(cot_batched_rows.measured())

@@ -3,11 +3,15 @@
 each."""
 from __future__ import annotations
 
-from harness.catalogue import Breakage, Checks
+from dataclasses import replace
+
+from harness.catalogue import Breakage, Checks, Part
 from harness.fire_once import failures
 from harness.models.loaded import Loaded
 
 D, P = "harness.sources.cot.decode", "harness.sources.cot.patching"
+R = "harness.sources.cot.runner"
+ROWS_CHECKED = 6  # problems in the catalogue's fast-mode baseline: prompts of several lengths
 NOISE_WRITE = "out_now[r, -1, :] += onto(noise, out_now)"
 VECTOR_WRITE = "out_now[:, -1, :] = onto(torch.stack([vectors[i][step] for i in rows]), out_now)"
 
@@ -38,17 +42,26 @@ BREAKAGES = (
              "k, target = vectors[0].shape[0], runner.layers[layer - 1]"),
     Breakage("§7 vector write at the first position", "wrong position", P, VECTOR_WRITE,
              "out_now[:, 0, :] = onto(torch.stack([vectors[i][step] for i in rows]), out_now)"),
+    Breakage("fast mode maps its batched rows back reversed", "wrong row", R,
+             "for i, ids in zip(rows, decoded):", "for i, ids in zip(rows[::-1], decoded):",
+             part=Part.BATCHING),
+    Breakage("a decoded row is cut one column into the prompt", "wrong position", R,
+             "return [self.until_end(row[width:].tolist()) for row in ids]",
+             "return [self.until_end(row[width - 1:].tolist()) for row in ids]", part=Part.READOUT),
 )
 
 
 def checks(model: Loaded, sizes) -> Checks:
-    """§6's bump audit and the noise and vector-write fire-once anchors, on the module objects
-    imported now, on problem 0's prompt (no baseline decode needed)."""
-    from harness.sources.cot import decode, fire_once
+    """§6's bump audit and the noise and vector-write fire-once anchors, on problem 0's prompt
+    (no baseline decode needed), then §1's rows read back from a short fast-mode baseline of the
+    first problems, on the module objects imported now."""
+    from harness.sources.cot import decode, fire_once, traces
+    from harness.sources.cot.batched_rows import TOKENS, batched_rows
     from harness.sources.cot.runner import CotRunner
     from harness.sources.cot.task import PROBLEMS
 
     runner = CotRunner(model, sizes)
+    fast = CotRunner(model, replace(sizes, baseline_cap=TOKENS), batch=sizes.fast_batch)
 
     def bump() -> list[str]:
         f = decode.fire_once(runner, runner.prompt_ids(PROBLEMS[0]))
@@ -58,4 +71,6 @@ def checks(model: Loaded, sizes) -> Checks:
         "cot.fire-once": bump,
         "cot.noise-fires-once": lambda: failures(fire_once.noise_fires(runner)),
         "cot.vector-write-fires-once": lambda: failures(fire_once.vector_fires(runner)),
+        "cot.batched-rows (fast mode)": lambda: batched_rows(
+            fast, traces.baseline(fast, PROBLEMS[:ROWS_CHECKED]).traces).misread,
     }

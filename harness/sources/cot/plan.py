@@ -22,6 +22,7 @@ def published_scales(ctx) -> dict[str, Scale]:
         "cot_baseline": generated, "cot_noop": generated, "cot_specificity": generated,
         "cot_fire_once": Scale(prompt=prompt, why=why_prompt),
         "cot_step_shapes": Scale(prompt=prompt, why=why_prompt),
+        "cot_batched_rows": Scale(prompt=prompt, why=f"{why_prompt}; 16 tokens of each row"),
         "cot_early": forced, "cot_last_answer": forced, "cot_full_corruption": forced,
         "cot_cut_probe": forced, "cot_self_patch": forced,
         "cot_screen": Scale(rows=screen, prompt=trace,
