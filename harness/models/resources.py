@@ -77,15 +77,23 @@ def missing_weights_reason(spec: ModelSpec) -> str | None:
             "hub is unreachable")
 
 
+def hf_token() -> str | None:
+    """The Hugging Face token as huggingface_hub finds it: HF_TOKEN, or the one `hf auth login`
+    stored."""
+    from huggingface_hub import get_token
+
+    return get_token()
+
+
 def weights_reason(spec: ModelSpec, filename: str = "config.json") -> str | None:
     """None when spec's files are cached or downloadable, else a precise reason."""
     assert spec.hf_id and spec.revision
     if in_hf_cache(spec.hf_id, spec.revision, filename):
         return None
     short = f"{spec.hf_id}@{spec.revision[:7]}…" if len(spec.revision) > 12 else spec.label
-    if spec.gated and not os.environ.get("HF_TOKEN"):
-        return (f"{short} is gated and not in the Hugging Face cache: set HF_TOKEN "
-                f"(with access granted) or warm the cache")
+    if spec.gated and not hf_token():
+        return (f"{short} is gated and not in the Hugging Face cache: log in with `hf auth "
+                f"login` or set HF_TOKEN (with access granted), or warm the cache")
     if not hub_reachable():
         return f"{short} is not in the Hugging Face cache and the hub is unreachable"
     return None

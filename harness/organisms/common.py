@@ -152,10 +152,17 @@ def save_organism(name: str, model: torch.nn.Module, manifest: dict[str, Any],
 def load_weights(name: str, model: torch.nn.Module, root: Path = ORGANISMS) -> str:
     """Load an organism's weights (the committed ones by default) into `model`; return the sha256."""
     path = weights_path(name, root)
-    digest = sha256_of(path)
+    fix = (f"restore it from git (git checkout -- {path}; a Git LFS checkout needs "
+           f"`git lfs pull`) or re-train it with `python -m harness.organisms {name}`")
+    try:
+        digest = sha256_of(path)
+    except OSError as exc:
+        raise UnreadableFile(f"organism weights {path} cannot be read ({type(exc).__name__}): "
+                             f"{fix}") from exc
     expected = read_manifest(name, root)["sha256"]
     if digest != expected:
-        raise ValueError(f"{path} has sha256 {digest}, manifest says {expected}")
+        raise UnreadableFile(f"organism weights {path} have sha256 {digest[:12]}…, its manifest "
+                             f"says {expected[:12]}… (truncated, or from another build): {fix}")
     missing, unexpected = model.load_state_dict(load_file(str(path)), strict=False)
     if unexpected or [m for m in missing if m != "lm_head.weight"]:
         raise ValueError(f"{name}: missing {missing}, unexpected {unexpected}")

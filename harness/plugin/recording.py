@@ -68,7 +68,7 @@ class RecordCollector:
         path = Path(self.config.getoption("results"))
         path = path if path.is_absolute() else self.config.rootpath / path
         record = self.record.write(path, dt.datetime.now(dt.timezone.utc))
-        archive(path, path.parent / "history", record.started)
+        archive(record, path.parent / "history")
         claims_session(self.config).written = (path, record, write_report(path))
 
 

@@ -1,8 +1,7 @@
-"""Run history: every results.json is copied to reports/history/<UTC timestamp>.json."""
+"""Run history: every run's record is written to reports/history/<UTC timestamp>.json."""
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,15 +55,28 @@ class History:
         return start
 
 
-def archive(results: Path, directory: Path, started: str) -> Path:
-    """Copy a results.json into the history directory, named by its run's UTC start time."""
+def archive(record: RunRecord, directory: Path) -> Path:
+    """Write a run's record into the history directory, named by its UTC start time; a second run
+    that started in the same second gets `<stamp>~2.json` (sorting after it), and so on. Names
+    are taken under a lock and files created exclusively, so concurrent runs each keep theirs."""
     import datetime as dt
 
+    from filelock import FileLock
+
+    started = record.started or dt.datetime.now(dt.timezone.utc).isoformat()
     stamp = dt.datetime.fromisoformat(started).astimezone(dt.timezone.utc).strftime(STAMP)
     directory.mkdir(parents=True, exist_ok=True)
-    target = directory / f"{stamp}.json"
-    shutil.copyfile(results, target)
-    return target
+    text = json.dumps(record.to_json(), indent=2) + "\n"
+    with FileLock(directory / ".lock"):
+        for n in range(1, 1000):
+            target = directory / (f"{stamp}.json" if n == 1 else f"{stamp}~{n}.json")
+            try:
+                with target.open("x") as f:
+                    f.write(text)
+                return target
+            except FileExistsError:
+                continue
+    raise FileExistsError(f"{directory}: 999 runs already started at {stamp}")
 
 
 def _readable(data: Any) -> str | None:

@@ -75,6 +75,7 @@ def test_hub_test_skips_with_reason_when_cache_is_cold(tester, monkeypatch, tmp_
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-cache"))
     monkeypatch.delenv("HF_TOKEN", raising=False)
+    monkeypatch.setenv("HF_TOKEN_PATH", str(tmp_path / "no-stored-token"))
     tester.makepyfile(test_claims=PUBLISHED_ONLY)
     result = tester.runpytest_subprocess("-m", "hub", "-rs", "--profile=published")
     result.assert_outcomes(skipped=1, deselected=1)

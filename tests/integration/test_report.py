@@ -5,7 +5,7 @@ import json
 from html.parser import HTMLParser
 
 from harness.reporting import history
-from harness.reporting.record import validate
+from harness.reporting.record import RunRecord, validate
 from harness.reporting.report import write_report
 from tests.sample_results import results
 
@@ -117,11 +117,29 @@ def test_history_keeps_the_last_30_runs(tmp_path):
     assert len(history.load(tmp_path / "history").runs) == 30
 
 
+def started_at(when: str) -> RunRecord:
+    return RunRecord.from_json(results(started=when))
+
+
 def test_archive_names_the_copy_by_utc_start(tmp_path):
-    path = tmp_path / "results.json"
-    path.write_text(json.dumps(results()))
-    target = history.archive(path, tmp_path / "history", "2026-11-30T07:08:09+01:00")
+    target = history.archive(started_at("2026-11-30T07:08:09+01:00"), tmp_path / "history")
     assert target.name == "20261130T060809Z.json"
+
+
+def test_two_runs_started_in_the_same_second_keep_two_entries_in_order(tmp_path):
+    first = history.archive(started_at("2026-11-30T07:08:09+01:00"), tmp_path / "history")
+    second = history.archive(started_at("2026-11-30T07:08:09+01:00"), tmp_path / "history")
+    assert second.name == "20261130T060809Z~2.json"
+    assert [name for name, _ in history.load(tmp_path / "history").runs] == [first.stem, second.stem]
+
+
+def test_concurrent_runs_each_keep_their_entry(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        written = list(pool.map(lambda _: history.archive(
+            started_at("2026-11-30T07:08:09+01:00"), tmp_path / "history"), range(4)))
+    assert len(set(written)) == 4 and len(history.load(tmp_path / "history").runs) == 4
 
 
 def partial(data: dict) -> dict:

@@ -1,6 +1,7 @@
 """The organisms' shared training loss: next-token loss, plus attention targets when a batch has them."""
 from __future__ import annotations
 
+import pytest
 import torch
 from transformers import LlamaConfig, LlamaForCausalLM
 
@@ -33,3 +34,34 @@ def test_attention_targets_add_their_weighted_negative_log_probability():
     att = model(batch.input_ids, output_attentions=True).attentions
     expected = -(torch.log(att[1][0, 0, 3, 1] + 1e-6) + torch.log(att[0][0, 1, 2, 0] + 1e-6)) / 2
     assert torch.allclose(masked_loss(model, batch, attention_weight=0.5) - plain, 0.5 * expected)
+
+
+def organism_copy(tmp_path, name: str = "patching"):
+    """A copy of a committed organism's folder, to break."""
+    import shutil
+
+    from harness.organisms.common import ORGANISMS
+
+    shutil.copytree(ORGANISMS / name, tmp_path / name)
+    return tmp_path
+
+
+def test_missing_organism_weights_name_the_command_that_rebuilds_them(tmp_path):
+    from harness.organisms.common import load_weights, weights_path
+    from harness.verdicts import UnreadableFile
+
+    root = organism_copy(tmp_path)
+    weights_path("patching", root).unlink()
+    with pytest.raises(UnreadableFile, match="python -m harness.organisms patching"):
+        load_weights("patching", torch.nn.Linear(1, 1), root)
+
+
+def test_truncated_organism_weights_name_the_command_that_rebuilds_them(tmp_path):
+    from harness.organisms.common import load_weights, weights_path
+    from harness.verdicts import UnreadableFile
+
+    root = organism_copy(tmp_path)
+    path = weights_path("patching", root)
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(UnreadableFile, match="truncated.*python -m harness.organisms patching"):
+        load_weights("patching", torch.nn.Linear(1, 1), root)
