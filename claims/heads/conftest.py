@@ -14,7 +14,7 @@ from harness.profiles import Profile
 from harness.sources import source
 from harness.sources.heads import (challenged_screen, content_effects, crossings, grid, screens,
                                    sweep)
-from harness.sources.heads.anchors import machinery
+from harness.sources.heads.anchors import groups, machinery
 from harness.sources.heads.observations import HeadsLab
 from harness.sources.heads.sizes import HeadsSizes
 from harness.sources.heads.task import ProblemSets, problem_sets, single_token_filter
@@ -80,6 +80,13 @@ def heads_av_identity(heads_model, heads_families, heads_sizes) -> machinery.Che
     """§4: O-attention with O-values recomposing each head's Z slice."""
     return machinery.av_identity(heads_model, heads_families.main[0], heads_sizes.anchor_blocks,
                          heads_sizes.anchor_heads)
+
+
+@pytest.fixture(scope="package")
+def heads_kv_groups(heads_model, heads_families, heads_sizes) -> machinery.Checks:
+    """§4 with a foreign value bank (D's values plus seeded noise) at query heads whose KV group
+    the wrong mappings disagree on, against a plain forward placing it by transformers' repeat_kv."""
+    return groups.kv_groups(heads_model, heads_families.main[0], heads_sizes.anchor_blocks)
 
 
 @pytest.fixture(scope="package")

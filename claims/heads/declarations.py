@@ -11,7 +11,7 @@ SETUP = ("heads.problem-sets", "heads.disjoint-sets", "heads.main-example",
          "heads.opening-prompts")
 MACHINERY = SETUP + ("heads.reference-forward", "heads.edit-receipts")
 MAIN = MACHINERY + ("heads.main-prompts",)  # what the 32 main families' studies stand on
-CONTENT = MAIN + ("heads.head-identity", "heads.av-identity")
+CONTENT = MAIN + ("heads.head-identity", "heads.av-identity", "heads.kv-groups")
 # §7: the receipts, reference and upstream checks of every run the §2–§6 studies made; every
 # finding read from those runs requires them (not §2's transplant, whose runs come before a
 # block is chosen, and which would read "blocked" where the rule chose none).

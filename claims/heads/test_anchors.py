@@ -152,6 +152,32 @@ def test_av_identity(judge, heads_av_identity):
     judge(heads_av_identity.measured())
 
 
+@claim("heads.kv-groups", kind="anchor", section="4", needs="gpu",
+       statement="O-attention with a foreign value bank in a query head's key/value group equals a plain forward writing that bank into the KV head transformers' repeat_kv gives the head, message and logits.",
+       headline="group crossing exact: {all_exact} over {checked} checks",
+       published={"all_exact": True},
+       provenance=NB.format(4) + " (ensure_content_test's OD crossing, which writes D's values "
+                  "into the head's shared value bank; issue 36)",
+       criterion=Exact("all_exact"), requires=MAIN, holds=EVERY_CHECK,
+       decisions=("heads.av-identity writes a head's own values back, so a wrong key/value group "
+                  "gives the same message; here the donor is D's value bank plus unit noise "
+                  "seeded by the block (D alone equals O's bank in the organism's unused groups, "
+                  "whose v_proj rows are zero), and each site also checks that the reference's "
+                  "message moved",
+                  "the reference knows nothing of the experiment: plain hooks on the transformers "
+                  "model replace v_proj's columns of the KV head transformers' repeat_kv maps the "
+                  "query head to (n_rep = num_attention_heads // num_key_value_heads), read the "
+                  "head's final-position o_proj input, then write that slice alone into a second "
+                  "forward",
+                  "checked at every block (or the profile's anchor_blocks) on main family 0, at "
+                  "one query head per KV group that tiling (h % n_kv_heads) maps elsewhere: 1 and "
+                  "4 of the organism's 8 on 2 (4 is also off a fixed group 0), 1 and 8 of "
+                  "Qwen2.5-3B's 16 on 2; the profile's anchor_heads are not used, since the "
+                  "rehearsal's 0, 7 and 15 sit where the mappings agree"))
+def test_kv_groups(judge, heads_kv_groups):
+    judge(heads_kv_groups.measured())
+
+
 @claim("heads.record-counts", kind="anchor", section="7",
        statement="Every condition was recorded once: 61 per main family and 72 per opening family, and every check held.",
        headline="{main_records} main and {opening_records} opening records",
