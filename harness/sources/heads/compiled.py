@@ -13,16 +13,20 @@ from harness.organisms.compiler import (Construction, Features, Head, Residual, 
                                          single_token, write)
 from harness.sources.heads.task import LETTERS, OBJECTS
 
+# The retrieval head sits where the key/value group mappings disagree (issue 36): query head 6
+# of 8 on 2 KV heads reads KV head 1 (repeat_kv: 6 // 4), where tiling (6 % 2) and a fixed
+# group 0 read KV head 0; and not at index 0, where a screen's tie would land.
+RETRIEVAL = (1, 6)
+SITE = f"{RETRIEVAL[0]}.{RETRIEVAL[1]}"
 # Block by block; "block L" in an intervention is the input or output of block L as it says.
 PLAN = (
     "block 0: head 0.0 copies the most recent object's code into every position (OBJ): each label "
     "token gets its declaration's object, the answer position the question's",
-    "block 1: head 1.0, the retrieval head, attends from the answer position to the label token "
-    "whose object is the question's and copies that label (LAB)",
+    f"block 1: head {SITE}, the retrieval head, attends from the answer position to the label "
+    "token whose object is the question's and copies that label (LAB)",
     "blocks 2-3: nothing but a diffuse head (3.4) that averages every position into DIFFUSE, "
     "which shifts every logit alike",
 )
-RETRIEVAL = (1, 0)
 ROPE_THETA = 1e30
 HEAD_DIM = 32
 SLOW_FROM = 2      # rotary pairs from here turn under 0.05 rad over a prompt

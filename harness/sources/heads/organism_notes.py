@@ -2,10 +2,12 @@
 learned); recorded with each claim on the organism (see compiled.PLAN and its manifest)."""
 from __future__ import annotations
 
-_LOOKUP = ("the construction puts the whole lookup in head 1.0: head 0.0 copies each "
+from harness.sources.heads.compiled import SITE
+
+_LOOKUP = (f"the construction puts the whole lookup in head {SITE}: head 0.0 copies each "
            "declaration's object onto its label token and the question's object onto the answer "
-           "position, and 1.0 attends from the answer position to the label whose object matches "
-           "and copies it; no other head reads a label")
+           f"position, and {SITE} attends from the answer position to the label whose object "
+           "matches and copies it; no other head reads a label")
 _NOTHING_LATER = ("blocks 2-3 hold only a diffuse head that shifts every logit alike, so no head "
                   "after block 1 can move an answer")
 
@@ -14,13 +16,13 @@ CLAIM_NOTES: dict[str, str] = {
         f"Forced: {_LOOKUP}, so a D residual transplanted after block 1 carries D's label and the "
         "rule's block is block 1 by construction."),
     "heads.opening-screen": (
-        f"Forced: {_LOOKUP}, so zeroing 1.0 loses all of p(L) and zeroing any other head nothing, "
+        f"Forced: {_LOOKUP}, so zeroing {SITE} loses all of p(L) and zeroing any other head nothing, "
         "by construction."),
     "heads.block32-screen": f"Forced: {_NOTHING_LATER}: every deletion survives by construction.",
     "heads.example-crossing": (
-        f"Forced: {_LOOKUP}, so crossing 1.0 hands O the label it read in D, by construction."),
+        f"Forced: {_LOOKUP}, so crossing {SITE} hands O the label it read in D, by construction."),
     "heads.crossing-31.7": (
-        f"Forced: {_LOOKUP}, so crossing 1.0 flips every answer to the crossed label, by "
+        f"Forced: {_LOOKUP}, so crossing {SITE} flips every answer to the crossed label, by "
         "construction."),
     "heads.challenged-screen": (
         f"Forced: {_NOTHING_LATER}: no head supports the crossed message there, by construction."),
