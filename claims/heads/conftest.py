@@ -14,7 +14,7 @@ from harness.profiles import Profile
 from harness.sources import source
 from harness.sources.heads import (challenged_screen, content_effects, crossings, grid, screens,
                                    sweep)
-from harness.sources.heads.anchors import groups, machinery
+from harness.sources.heads.anchors import groups, machinery, readback
 from harness.sources.heads.observations import HeadsLab
 from harness.sources.heads.sizes import HeadsSizes
 from harness.sources.heads.task import ProblemSets, problem_sets, single_token_filter
@@ -124,6 +124,27 @@ def heads_opening(heads_lab: HeadsLab, heads_sweep: sweep.ResidualSweep,
 @pytest.fixture(scope="package")
 def heads_main_screen(heads_lab: HeadsLab, heads_site: sweep.Site) -> screens.MainScreen:
     return screens.main_screen(heads_lab, heads_site.blocks)
+
+
+@pytest.fixture(scope="package")
+def heads_sweep_readback(heads_model: Loaded, heads_lab: HeadsLab, heads_sweep: sweep.ResidualSweep,
+                         heads_sizes: HeadsSizes) -> machinery.Checks:
+    """§2: the sweep's blocks against the config or the sizes, and its first family read back."""
+    blocks = heads_model.hf.config.num_hidden_layers
+    declared = list(range(blocks)) if heads_sizes.sweep_blocks is None else [
+        b % blocks for b in heads_sizes.sweep_blocks]
+    return readback.sweep_readback(heads_model, heads_lab, heads_sweep, declared)
+
+
+@pytest.fixture(scope="package")
+def heads_screen_readback(heads_model: Loaded, heads_lab: HeadsLab, heads_opening: screens.OpeningScreen,
+                          heads_main_screen: screens.MainScreen) -> machinery.Checks:
+    """§2–§3: both screens' first family in O against the reference forward, and their rankings."""
+    found = readback.screen_readback(heads_model, heads_opening.screen, heads_lab.opening[0])
+    main = readback.screen_readback(heads_model, heads_main_screen.screen, heads_lab.main[0])
+    for name, ok in main.results.items():
+        found.add(f"main:{name}", ok)
+    return found
 
 
 @pytest.fixture(scope="package")

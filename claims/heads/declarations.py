@@ -12,10 +12,11 @@ SETUP = ("heads.problem-sets", "heads.disjoint-sets", "heads.main-example",
 MACHINERY = SETUP + ("heads.reference-forward", "heads.edit-receipts")
 MAIN = MACHINERY + ("heads.main-prompts",)  # what the 32 main families' studies stand on
 CONTENT = MAIN + ("heads.head-identity", "heads.av-identity", "heads.kv-groups")
-# §7: the receipts, reference and upstream checks of every run the §2–§6 studies made; every
-# finding read from those runs requires them (not §2's transplant, whose runs come before a
+# §7: the receipts, reference and upstream checks of every run the §2–§6 studies made, and §2's
+# screens read back; every finding read from those runs requires them (not §2's transplant, whose runs come before a
 # block is chosen, and which would read "blocked" where the rule chose none).
-RECORDED = ("heads.record-counts",)
+SWEPT = ("heads.sweep-readback",)
+RECORDED = SWEPT + ("heads.record-counts", "heads.screen-readback")
 STUDIED = CONTENT + RECORDED
 PROB = Tolerance(abs=0.02)
 EVERY_CHECK = Holds(NoneFailed())  # §1–§7: an anchor's every exact check holds, on every profile

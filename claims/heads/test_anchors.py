@@ -10,6 +10,7 @@ from harness.claims import claim
 from harness.criteria import Exact, all_of
 from harness.sources.heads.anchors import layouts
 from harness.sources.heads.anchors import setup
+from harness.sources.heads.anchors.readback import TOLERANCE as SCREEN_TOLERANCE
 
 ASSERTED = ("seed 001 notebook, §1–§3: its assertions on every prompt it renders "
             "(render_prompt's single-token labels, one token per label span, the 'Box' extension) "
@@ -176,6 +177,37 @@ def test_av_identity(judge, heads_av_identity):
                   "rehearsal's 0, 7 and 15 sit where the mappings agree"))
 def test_kv_groups(judge, heads_kv_groups):
     judge(heads_kv_groups.measured())
+
+
+@claim("heads.sweep-readback", kind="anchor", section="2", needs="gpu",
+       statement="The residual sweep transplanted before every declared block, and what it recorded for its first family is what a plain forward with D's residual written there gives.",
+       headline="sweep read back: {all_exact} over {checked} checks",
+       published={"all_exact": True},
+       provenance=NB.format(2) + " (the residual transplant sweep; issue 36: what a study reads "
+                  "back, and the blocks it covered)",
+       criterion=Exact("all_exact"), requires=MACHINERY, holds=EVERY_CHECK,
+       decisions=("the declared blocks are every block of the model's config, or those the "
+                  "profile's sizes name (sweep_blocks)",
+                  "D's final residual before each block is read from a plain forward's hidden "
+                  "states, not from the experiment's capture",
+                  "p(U), p(L) and p(D) within " + str(SCREEN_TOLERANCE) + " of a probability"))
+def test_sweep_readback(judge, heads_sweep_readback):
+    judge(heads_sweep_readback.measured())
+
+
+@claim("heads.screen-readback", kind="anchor", section="2", needs="gpu",
+       statement="What the opening and next-block screens recorded for their first family in O is what a plain forward with that head zeroed gives, and each screen ranks its heads by their mean loss.",
+       headline="screens read back: {all_exact} over {checked} checks",
+       published={"all_exact": True},
+       provenance=NB.format(2) + " (screen_heads and rank_heads; issue 36: what a study reads "
+                  "back, not only what it writes)",
+       criterion=Exact("all_exact"), requires=MAIN, holds=EVERY_CHECK,
+       decisions=("the loss of p(L) is re-measured through the plain transformers reference "
+                  "forward, p(L) taken here as the float64 softmax of the label's own token",
+                  "within " + str(SCREEN_TOLERANCE) + " of a probability: the screen's float32 "
+                  "exp(logit - logsumexp) against a float64 softmax of the same logits"))
+def test_screen_readback(judge, heads_screen_readback):
+    judge(heads_screen_readback.measured())
 
 
 @claim("heads.record-counts", kind="anchor", section="7",

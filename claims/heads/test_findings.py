@@ -4,7 +4,7 @@ Each claim reads a session fixture's study through its readout and judges it.
 """
 from __future__ import annotations
 
-from claims.heads.declarations import MACHINERY, MAIN, NB, PROB, RECORDED, STUDIED
+from claims.heads.declarations import MACHINERY, MAIN, NB, PROB, RECORDED, STUDIED, SWEPT
 from harness.claims import claim
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, CoversPublished, Exact, InInterval, all_of
@@ -28,7 +28,7 @@ RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02
        provenance=NB.format(2) + " (Observation: 'At input 31, mean p(L) is 0.646')",
        criterion=all_of(Exact("retrieval_block"), CoversPublished("p_L_at_block", "p_L_ci")),
        known_answer=KNOWN["heads.residual-transplant"],
-       requires=MACHINERY + ("heads.residual-identity",), tolerance=PROB,
+       requires=MACHINERY + ("heads.residual-identity",) + SWEPT, tolerance=PROB,
        decisions=("the notebook prints only the mean at block 31, so the criterion asks that the "
                   "measured 95% family-bootstrap interval (seed 31001) contain it",))
 def test_residual_transplant(judge, heads_sweep):

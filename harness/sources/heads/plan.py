@@ -30,7 +30,8 @@ def published_scales(ctx) -> dict[str, Scale]:
         "heads_head_identity": every_head, "heads_av_identity": every_head,
         # one query head per KV group: Qwen2.5-3B has as many KV heads (2) as the organism
         "heads_kv_groups": blocks,
-        "heads_opening": screen, "heads_main_screen": screen,
+        "heads_opening": screen, "heads_main_screen": screen, "heads_screen_readback": screen,
+        "heads_sweep_readback": blocks,
         **{step: Scale(prompt=prompt, why=f"as many surviving heads as on the organism; {why}")
            for step in ("heads_lab", "heads_first_crossing", "heads_challenged", "heads_content",
                         "heads_joint", "heads_grid")},
