@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 import torch
 from torch import nn
 
-from harness.replay import (Reference, Site, SourceNotRead, block_output, capture_inputs, hooks,
+from harness.replay import (Reference, RunMismatch, Site, block_output, capture_inputs, hooks,
                             loops, replay)
 
 # bf16 keeps 8 significant bits: a replay writing the same values may differ from nnsight's run
@@ -112,6 +112,21 @@ def _reaches_output(sites: Sequence[Site], forward: int, n_blocks: int, length: 
                for s in sites if s.forward == forward)
 
 
+def outside(sites: Sequence[Site], refs: list[Reference], n_blocks: int) -> None:
+    """RunMismatch naming the first site that falls outside the forwards the run made."""
+    for s in sites:
+        if s.forward >= len(refs) or s.layer >= n_blocks:
+            raise RunMismatch(f"a site at forward {s.forward}, block {s.layer} is outside the run "
+                              f"({len(refs)} forwards, {n_blocks} blocks)")
+        rows, positions = refs[s.forward].blocks[s.layer].shape[:2]
+        if (max(s.rows, default=0) >= rows or max(s.positions, default=0) >= positions
+                or min(s.positions, default=0) < -positions):
+            raise RunMismatch(f"a site at forward {s.forward}, block {s.layer}, rows "
+                              f"{list(s.rows)}, positions {list(s.positions)} is outside that "
+                              f"forward ({rows} rows, {positions} positions): the run did not "
+                              f"make the forward its sites describe")
+
+
 def fire_once(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
               run: Callable[[], Any],
               sites_for: Callable[[list[Reference]], list[Site]]) -> FireOnce:
@@ -122,19 +137,9 @@ def fire_once(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
     refs = replay(root, blocks, head, captured)
     try:
         sites = sites_for(refs)
-    except SourceNotRead as missing:  # the run never read the prompt its values come from
-        return FireOnce(0, False, False, False, False, [str(missing)])
-    for s in sites:
-        if s.forward >= len(refs) or s.layer >= len(blocks):
-            raise ValueError(f"a site at forward {s.forward}, block {s.layer} is outside the run "
-                             f"({len(refs)} forwards, {len(blocks)} blocks)")
-        rows, positions = refs[s.forward].blocks[s.layer].shape[:2]
-        if (max(s.rows, default=0) >= rows or max(s.positions, default=0) >= positions
-                or min(s.positions, default=0) < -positions):
-            raise ValueError(f"a site at forward {s.forward}, block {s.layer}, rows "
-                             f"{list(s.rows)}, positions {list(s.positions)} is outside that "
-                             f"forward ({rows} rows, {positions} positions): the run did not make "
-                             f"the forward its sites describe")
+        outside(sites, refs, len(blocks))
+    except RunMismatch as mismatch:  # the run did not make what the sites describe
+        return FireOnce(0, False, False, False, False, [str(mismatch)])
     edited = sorted({s.forward for s in sites})
     # A forward whose every value is already there (a copy where clean and corrupted agree) is
     # still checked, but cannot show a write happened; at least one forward must.

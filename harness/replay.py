@@ -53,7 +53,11 @@ class Reference:
         return self.blocks[layer][list(rows)][:, list(positions)]
 
 
-class SourceNotRead(LookupError):
+class RunMismatch(LookupError):
+    """The run did not make the forwards an anchor's sites describe: a failure of the run."""
+
+
+class SourceNotRead(RunMismatch):
     """No forward of the run read the prompt a written value must come from."""
 
 

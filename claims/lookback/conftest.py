@@ -18,6 +18,7 @@ from harness.models.backends import Backend
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
 from harness.sources.lookback.fire_once import (answer_fires, interchange_fires, low_rank_fires,
                                                 source_fires)
+from harness.sources.lookback import readback
 from harness.sources.lookback.identity import SelfPatch, self_patch
 from harness.sources.lookback.interchange import SourceSweep, Sweep, binding_sweep, source_sweep
 from harness.sources.lookback.low_rank import LowRank, low_rank
@@ -213,6 +214,32 @@ def lookback_answer_patched(request, lookback_answer_kept,
 @pytest.fixture(scope="package")
 def lookback_answer(lookback_runner, lookback_answer_patched) -> AnswerSweep:
     return answer_sweep(lookback_runner, lookback_answer_patched)
+
+
+@pytest.fixture(scope="package")
+def lookback_binding_readback(lookback_runner, lookback_patched, lookback_reversed,
+                              lookback_same_position, lookback_opaque) -> readback.Readback:
+    """§4's three sweeps read back: their coverage, and a few of their rows re-run one at a time
+    (in the session's mode)."""
+    return readback.binding(lookback_runner, lookback_patched,
+                            {"reversed": lookback_reversed,
+                             "same position": lookback_same_position,
+                             "opaque control": lookback_opaque})
+
+
+@pytest.fixture(scope="package")
+def lookback_source_readback(lookback_runner, lookback_source_patched, lookback_source_freeze,
+                             lookback_source_plain) -> readback.Readback:
+    """§5's two sweeps read back: their coverage, and a few of their rows re-run one at a time."""
+    return readback.source(lookback_runner, lookback_source_patched,
+                           {"freeze": lookback_source_freeze, "no freeze": lookback_source_plain})
+
+
+@pytest.fixture(scope="package")
+def lookback_answer_readback(lookback_runner, lookback_answer_patched,
+                             lookback_answer) -> readback.Readback:
+    """§6's sweep read back: its coverage, and a few of its rows re-run one at a time."""
+    return readback.answer(lookback_runner, lookback_answer_patched, lookback_answer)
 
 
 @pytest.fixture(scope="package")

@@ -8,10 +8,16 @@ NB = "seed 003 notebook output, §{}"
 REGISTER = "the claims register's account of seed 003 §{} (published in the same notebook)"
 SETUP = ("lookback.samples", "lookback.single-token-entities")
 ALIGNED = ("lookback.aligned-prompts", "lookback.intervention-tokens")
-BINDING = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.interchange-fires-once")
-SOURCE = SETUP + ALIGNED + ("lookback.source-identity", "lookback.source-swap-fires-once")
+# Each study's sweeps read back (claims/lookback/test_readback.py): coverage and rows re-run alone.
+BINDING_READBACK, SOURCE_READBACK, ANSWER_READBACK = (
+    "lookback.binding-readback", "lookback.source-readback", "lookback.answer-readback")
+BINDING = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.interchange-fires-once",
+                             BINDING_READBACK)
+SOURCE = SETUP + ALIGNED + ("lookback.source-identity", "lookback.source-swap-fires-once",
+                            SOURCE_READBACK)
 FROZEN = SOURCE + ("lookback.freeze-fires-once",)
-ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.answer-fires-once")
+ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.answer-fires-once",
+                            ANSWER_READBACK)
 RATE = Tolerance(abs=0.03)
 
 # Each published count once. §4: the binding rows its behavioural filter keeps, and of those, by

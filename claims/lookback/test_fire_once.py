@@ -13,7 +13,9 @@ AT = ("lookback.samples", "lookback.single-token-entities", "lookback.aligned-pr
 HEADLINE = ("written value there: {site_holds_value}; nothing else moved: {untouched_identical}; "
             "output moved: {output_changed}; plain-hook reference equal: {reference_equal}")
 ROWS = ("runs on the first 2 rows of the sample set, unfiltered: it needs no behaviour from the "
-        "model, so it holds on random weights too",)
+        "model, so it holds on random weights too",
+        "the counterfactual and clean runs a value comes from, and the rows it is written to, are "
+        "found by the prompts each forward's rows read, not by their places")
 SWEPT = ("the sweep runs through the experiment's own function at its first, middle and last "
          "blocks (every kind of block, at a fraction of a full sweep's cost on the published "
          "model)",)
@@ -54,7 +56,10 @@ def test_answer_fires_once(judge, lookback_answer_fires):
 @claim("lookback.low-rank-fires-once", kind="anchor", section="7",
        statement="The §7 projected swap writes h_dst + (h_src − h_dst)·BᵀB at the clean rows' drink positions, and nothing else.",
        headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(7), criterion=CHECKS,
-       requires=AT, decisions=ROWS + ("checked at the middle block with a rank-1 random basis "
-                                      "(seed 0); the value is computed from the unedited run",))
+       requires=AT, decisions=ROWS + ("checked at the middle block with the experiment's first "
+                                      "rank-1 random control, which must be the register's draw "
+                                      "at seed 0: the anchor draws it itself (torch.randn on the "
+                                      "CPU, then QR), not through the experiment's helper; the "
+                                      "value is computed from the unedited run",))
 def test_low_rank_fires_once(judge, lookback_low_rank_fires):
     judge_fires_once(judge, lookback_low_rank_fires)

@@ -107,6 +107,7 @@ def test_a_run_with_more_forwards_than_the_capture_fails(model):
     assert not result.untouched_identical
 
 
-def test_a_site_outside_the_forward_names_the_forward_it_expected(model):
-    with pytest.raises(ValueError, match="outside that forward .2 rows, 5 positions."):
-        check(model, (0, 1, 2), (0, 2, 2))
+def test_a_site_outside_the_forward_is_a_failure_naming_the_forward_it_expected(model):
+    result = check(model, (0, 1, 2), (0, 2, 2))
+    assert not result.site_holds_value and "outside that forward (2 rows, 5 positions)" in \
+        result.failures[0]

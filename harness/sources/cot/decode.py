@@ -193,6 +193,9 @@ def answer_done(runner: CotRunner, gen: list[int]) -> int | None:
     return next(k for k, e in enumerate(ends) if e > end_char)
 
 
+NOISE_SEED = 0  # §6's noise: the notebook's was unseeded; this suite draws it from seed 0
+
+
 def noise_vector(runner: CotRunner, seed: int) -> torch.Tensor:
     """§6: N(0,1) on the hidden size, seeded, scaled by the profile's noise scale. Drawn on the
     CPU (the seeded stream is the same whatever the devices); moved where it is added."""
@@ -216,7 +219,7 @@ def noise_edit(runner: CotRunner, noise: torch.Tensor,
     return add_noise
 
 
-def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = 0) -> Specificity:
+def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = NOISE_SEED) -> Specificity:
     """§6: scaled N(0,1) noise (seeded; the notebook's was not) early in <think> vs after the answer."""
     pids = [t.pid, t.pid]
     baseline = None if t.scripted else t.gen

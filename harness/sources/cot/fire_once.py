@@ -8,7 +8,8 @@ from typing import Callable
 import torch
 
 from harness.fire_once import FireOnce, Reference, Site, fire_once
-from harness.sources.cot.decode import noise_edit, noise_vector
+from harness.replay import RunMismatch
+from harness.sources.cot.decode import NOISE_SEED, noise_edit, noise_vector
 from harness.sources.cot.patching import K, runs_with_patch
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import PROBLEMS
@@ -45,10 +46,18 @@ def loop_rows(refs: list[Reference], prompts: list[list[int]]) -> list[tuple[int
     return loops
 
 
+def declared_noise(runner: CotRunner) -> torch.Tensor:
+    """§6's noise re-drawn here from its declared seed and scale, not by the experiment's helper:
+    N(0, 1) on the hidden size from a CPU generator seeded NOISE_SEED, times the noise scale."""
+    draw = torch.randn(runner.hidden_size, generator=torch.Generator().manual_seed(NOISE_SEED))
+    return draw.to(runner.dtype) * runner.sizes.noise_scale
+
+
 def noise_fires(runner: CotRunner) -> FireOnce:
-    """§6: the noise lands at the anchor layer's last position of each prompt's row at exactly
-    the steps of its arm, as the unedited value plus the noise."""
-    prompts, noise = _prompts(runner), noise_vector(runner, 0)
+    """§6: the noise the experiment draws (noise_vector at its seed) lands at the anchor layer's
+    last position of each prompt's row at exactly the steps of its arm, as the unedited value
+    plus the noise as declared (re-drawn here)."""
+    prompts, noise = _prompts(runner), declared_noise(runner)
     layer = runner.sizes.anchor_layer
     steps = max(last for _, last in NOISE_ARMS) + 1 + AFTER_WRITES
 
@@ -57,13 +66,17 @@ def noise_fires(runner: CotRunner) -> FireOnce:
         for start, rows in loop_rows(refs, prompts):
             for r, i in rows.items():
                 for step in range(NOISE_ARMS[i][0], NOISE_ARMS[i][1] + 1):
+                    if start + step >= len(refs):
+                        raise RunMismatch(f"prompt {i}'s decode loop ended before step {step} of "
+                                          f"its noise arm {NOISE_ARMS[i]}")
                     before = refs[start + step].value(layer, [r], [-1])
                     sites.append(Site(start + step, layer, (r,), (-1,),
                                       before + noise.to(device=before.device, dtype=before.dtype)))
         return sites
 
     return _check(runner, lambda: runner.generate_many(
-        prompts, steps, "cot §6 noise fire-once", noise_edit(runner, noise, NOISE_ARMS)), sites_for)
+        prompts, steps, "cot §6 noise fire-once",
+        noise_edit(runner, noise_vector(runner, NOISE_SEED), NOISE_ARMS)), sites_for)
 
 
 def vector_fires(runner: CotRunner) -> FireOnce:

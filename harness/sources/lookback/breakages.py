@@ -1,8 +1,12 @@
-"""Seed 003's breakage catalogue (harness.catalogue): edits of §4–§7's intervention code that
-its anchors must catch, and the anchor checks run after each."""
+"""Seed 003's breakage catalogue (harness.catalogue): edits of §4–§7's intervention code, its
+studies' logic, their readouts and their batched rows, that its anchors must catch, and the
+anchor checks run after each."""
 from __future__ import annotations
 
-from harness.catalogue import Breakage, Checks
+from functools import cache
+from typing import Callable
+
+from harness.catalogue import Breakage, Checks, Part
 from harness.fire_once import failures
 from harness.models.loaded import Loaded
 
@@ -14,6 +18,7 @@ BARRIER_WRITE = 'layer_mod.output[:, dst_pos] = box["acts"]'
 SOURCE_WRITE = "layer.output[:, dst] = cf_vals[index].to(layer.output.device)"
 FREEZE_WRITE = "layer.output[:, drinks] = clean_vals[index].to(layer.output.device)"
 LOW_RANK_WRITE = "layer_mod.output[:, state] = new[i:i + bs].to(layer_mod.output.device)"
+SWAP_READ = "with tracer.invoke(cf):\n                h_src = layer_mod.output[:, state_rev]"
 
 BREAKAGES = (
     Breakage("§4 interchange writes nothing", "write nothing", INTERCHANGE, BARRIER_WRITE,
@@ -39,7 +44,7 @@ BREAKAGES = (
     Breakage("§5 freeze writes nothing", "write nothing", INTERCHANGE, FREEZE_WRITE,
              "_ = clean_vals[index]"),
     Breakage("§6 answer patch at the previous position", "wrong position", ANSWERS,
-             "[-1], [-1], bs=runner.sizes.answer_batch", "[-2], [-2], bs=runner.sizes.answer_batch"),
+             "src, dst = [-1], [-1]", "src, dst = [-2], [-2]"),
     Breakage("§6 answer sweep one layer late", "wrong layer", ANSWERS,
              "preds = interchange(runner, rows, layer,",
              "preds = interchange(runner, rows, min(layer + 1, runner.n_layers - 1),"),
@@ -52,38 +57,116 @@ BREAKAGES = (
     # organism's planted ordering-ID direction does (lookback.low-rank's known answer).
     Breakage("§7 fitted basis takes the wrong singular vectors", "wrong row", LOW_RANK,
              "projected_iia(runner, held, layer, state, d_dst, d_src, vt[:k])",
-             "projected_iia(runner, held, layer, state, d_dst, d_src, vt[1:k + 1])"),
+             "projected_iia(runner, held, layer, state, d_dst, d_src, vt[1:k + 1])",
+             part=Part.STUDY),
     Breakage("§7 low-rank writes one layer early", "wrong layer", LOW_RANK,
              "bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[layer], runner.lm_head",
              "bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[max(layer - 1, 0)], runner.lm_head"),
+    # Studies: what a sweep covers, where a copied value comes from, the random control's draw.
+    # The layers a sweep patches by default are seen by the readbacks' coverage alone: the
+    # fire-once anchors and the known answers pass their layers explicitly.
+    Breakage("§4/§6 default sweep stops a block short", "coverage", INTERCHANGE,
+             "list(range(runner.n_layers) if chosen is None else chosen)",
+             "list(range(runner.n_layers - 1) if chosen is None else chosen)", part=Part.STUDY),
+    Breakage("§4 sweep stops a layer short", "coverage", INTERCHANGE,
+             'for layer in progress(chosen, f"lookback §4 {name}"):',
+             'for layer in progress(chosen[:-1], f"lookback §4 {name}"):', part=Part.STUDY),
+    Breakage("§5 source sweep skips its last L", "coverage", INTERCHANGE,
+             "for L in last_layers:", "for L in last_layers[:-1]:", part=Part.STUDY),
+    # The fire-once anchor finds the counterfactual run by the prompts it read: none did.
+    Breakage("§5 source values read from the clean prompts", "wrong source", INTERCHANGE,
+             "cf_vals = read_layers(runner, [r.cf for r in chunk], src)",
+             "cf_vals = read_layers(runner, [r.clean for r in chunk], src)", part=Part.STUDY),
+    # The low-rank fire-once anchor draws the register's control itself.
+    Breakage("§7 random control drawn from another seed", "wrong seed", LOW_RANK,
+             'generator=torch.Generator(device="cpu").manual_seed(seed)',
+             'generator=torch.Generator(device="cpu").manual_seed(seed + 1)', part=Part.STUDY),
+    Breakage("§7 random controls' seeds shifted", "wrong seed", LOW_RANK,
+             "RANDOM_BASIS_SEEDS = (0, 1, 2)", "RANDOM_BASIS_SEEDS = (1, 2, 3)", part=Part.STUDY),
+    Breakage("§7 random control not orthonormalised", "wrong basis", LOW_RANK,
+             "torch.linalg.qr(draw)[0].T", "draw.T", part=Part.STUDY),
+    # Readouts: each curve re-counted from the answers the sweep recorded (the readbacks).
+    Breakage("§4 IIA scored against the clean answer", "wrong target", INTERCHANGE,
+             'iia.append(score(preds, rows, "target"))',
+             'iia.append(score(preds, rows, "clean_ans"))', part=Part.READOUT),
+    Breakage("§6 pointer scored against the payload", "wrong target", ANSWERS,
+             'pointer.append(score(preds, rows, "target"))',
+             'pointer.append(score(preds, rows, "payload"))', part=Part.READOUT),
+    Breakage("§5 IIA scored against the counterfactual's answer", "wrong target", INTERCHANGE,
+             '[score(preds[L], rows, "target") for L in covered]',
+             '[score(preds[L], rows, "cf_ans") for L in covered]', part=Part.READOUT),
+    # Batching: a batched forward's rows mapped to the wrong rows.
+    Breakage("§4 interchange reads its clean rows' answers in reverse", "wrong row", INTERCHANGE,
+             "final = lm_head.output[:, -1].save()",
+             "final = lm_head.output.flip(0)[:, -1].save()", part=Part.BATCHING),
+    Breakage("§4 interchange writes each counterfactual row onto another clean row", "wrong row",
+             INTERCHANGE, BARRIER_WRITE, 'layer_mod.output[:, dst_pos] = box["acts"].flip(0)',
+             part=Part.BATCHING),
+    # The positional anchor read h_src from the same reversed rows, so this passed it.
+    Breakage("§7 swap pairs read the counterfactual rows in reverse", "wrong row", LOW_RANK,
+             SWAP_READ, SWAP_READ.replace("invoke(cf)", "invoke(cf[::-1])"), part=Part.BATCHING),
+    Breakage("§5 source sweep reads its rows' answers in reverse", "wrong row", INTERCHANGE,
+             "logits = lm_head.output[:, -1]\n", "logits = lm_head.output.flip(0)[:, -1]\n",
+             part=Part.BATCHING),
 )
 
 
 def checks(model: Loaded, sizes) -> Checks:
-    """The fire-once and identity anchors of §4–§7, then the organism's known answers, on the
+    """The fire-once and identity anchors of §4–§7, the readbacks of §4–§6's sweeps (coverage,
+    then rows re-run alone, in the mode of `sizes`), then the organism's known answers, on the
     module objects imported now (the catalogue stops at the first that fails)."""
     from harness.organisms.common import read_manifest
     from harness.sources import source
     from harness.sources.lookback import fire_once as fire
-    from harness.sources.lookback import identity, known_answers
+    from harness.sources.lookback import identity, known_answers, readback
+    from harness.sources.lookback.answers import answer_sweep
+    from harness.sources.lookback.interchange import binding_sweep, source_sweep
     from harness.sources.lookback.runner import LookbackRunner
     from harness.sources.lookback.task import build_answer, build_binding, build_source
 
     runner = LookbackRunner(model, sizes)
     kw = {"instruction": runner.instruction}
-    binding, sourced = build_binding(**kw), build_source(**kw)
+    binding, sourced, answered = build_binding(**kw), build_source(**kw), build_answer(**kw)
+    # The readbacks' sweeps: the known answers' rows, every default layer, computed once.
+    rows = known_answers.CHECK_ROWS
+    binding_rows, source_rows, answer_rows = binding[:rows], sourced[:rows], answered[:rows]
+    binding_sweeps = cache(lambda: {name: binding_sweep(runner, binding_rows, name)
+                                    for name in fire.SWEEPS})
+    source_sweeps = cache(lambda: {
+        "freeze": source_sweep(runner, source_rows, sizes.source_freeze_layers, True),
+        "no freeze": source_sweep(runner, source_rows, sizes.source_plain_layers, False)})
+    answer = cache(lambda: answer_sweep(runner, answer_rows))
 
     def identical(result) -> list[str]:
         return [f"layer {layer}: not bit-identical" for layer, ok in
                 zip(result.layers, result.identical) if not ok]
 
+    def solo(read_rows: Callable[[readback.Readback], None]) -> Callable[[], list[str]]:
+        def check() -> list[str]:
+            found = readback.Readback([], [])
+            read_rows(found)
+            return found.mismatched
+        return check
+
     return {
         "lookback.interchange-fires-once": lambda: failures(fire.interchange_fires(runner, binding)),
         "lookback.source-swap-fires-once": lambda: failures(fire.source_fires(runner, sourced, False)),
         "lookback.freeze-fires-once": lambda: failures(fire.source_fires(runner, sourced, True)),
-        "lookback.answer-fires-once": lambda: failures(fire.answer_fires(runner, build_answer(**kw))),
+        "lookback.answer-fires-once": lambda: failures(fire.answer_fires(runner, answered)),
         "lookback.low-rank-fires-once": lambda: failures(fire.low_rank_fires(runner, binding)),
         "lookback.self-patch-identity": lambda: identical(identity.self_patch(runner, [], binding[:2])),
+        "lookback.binding-readback (coverage)": lambda: readback.binding_gaps(
+            runner, binding_rows, binding_sweeps()),
+        "lookback.binding-readback (rows)": solo(lambda found: readback.binding_rows(
+            runner, binding_rows, binding_sweeps(), found)),
+        "lookback.source-readback (coverage)": lambda: readback.source_gaps(
+            runner, source_rows, source_sweeps()),
+        "lookback.source-readback (rows)": solo(lambda found: readback.source_rows(
+            runner, source_rows, source_sweeps(), found)),
+        "lookback.answer-readback (coverage)": lambda: readback.answer_gaps(
+            runner, answer_rows, answer()),
+        "lookback.answer-readback (rows)": solo(lambda found: readback.answer_rows(
+            runner, answer_rows, answer(), found)),
         **known_answers.checks(runner, read_manifest(model.spec.organism,
                                                      source("lookback").organisms_dir)["planted"]),
     }

@@ -1,11 +1,24 @@
 """Seed 003 §4–§7's fire-once anchors: each intervention, run through the experiment's own
-function on a few rows of any model, writes exactly its sites (harness.fire_once)."""
+function on a few rows of any model, writes exactly its sites (harness.fire_once).
+
+Where a written value comes from the counterfactual or the clean run, the anchor finds that run
+by the prompts it read, row by row (`rows_of`, `read_values`), not by its place among the run's
+forwards or a forward's rows: every forward here batches several different prompts (two
+invokes, or a chunk of rows), so harness.replay.reading, which wants one prompt in every row,
+cannot find them. A run that never read a prompt, or read the rows in another order than it
+writes them, fails its anchor."""
 from __future__ import annotations
 
+from typing import Callable, Sequence
+
+import torch
+
 from harness.fire_once import FireOnce, Reference, Site, fire_once
+from harness.replay import SourceNotRead
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.interchange import binding_sweep, source_sweep
-from harness.sources.lookback.low_rank import projected_iia, random_basis, swap_pairs
+from harness.sources.lookback.low_rank import (RANDOM_BASIS_SEEDS, projected_iia, random_basis,
+                                               swap_pairs)
 from harness.sources.lookback.positions import row_layout
 from harness.sources.lookback.task import Layout
 from harness.sources.lookback.runner import LookbackRunner
@@ -13,6 +26,9 @@ from harness.sources.lookback.task import Counterfactual
 
 FIRE_ROWS = 2  # rows each anchor writes to: a few, as any batch size holds them in one forward
 SWEEPS = ("reversed", "same position", "opaque control")  # §4's three binding sweeps
+# §7's random control as the register declares it: torch.linalg.qr(torch.randn(d, k,
+# generator=manual_seed(seed)))[0].T, seeds 0, 1, 2. The anchor draws the first itself.
+CONTROL_SEEDS = (0, 1, 2)
 
 
 def drink_states(lay: Layout) -> tuple[list[int], list[int]]:
@@ -21,6 +37,88 @@ def drink_states(lay: Layout) -> tuple[list[int], list[int]]:
     same pairs in the other order."""
     first, second = [lay.drinks[0], lay.after_drinks[0]], [lay.drinks[1], lay.after_drinks[1]]
     return first + second, second + first
+
+
+def binding_positions(lay: Layout) -> dict[str, tuple[list[int], list[int]]]:
+    """§4: each binding sweep's read (counterfactual) and written (clean) positions, off the
+    layout here."""
+    state, state_rev = drink_states(lay)
+    return {"reversed": (state, state_rev), "same position": (state, state),
+            "opaque control": (lay.opaque, lay.opaque[::-1])}
+
+
+def entity_positions(lay: Layout) -> tuple[list[int], list[int]]:
+    """§5: the counterfactual's positions read (each name and object of the other slot) and the
+    clean run's positions written (the names, then the objects), off the layout here."""
+    src = [lay.names[1], lay.names[0], lay.names[3], lay.names[2], lay.objects[1], lay.objects[0]]
+    return src, lay.names + lay.objects
+
+
+def control_basis(d: int, k: int, seed: int) -> torch.Tensor:
+    """§7's random control drawn here, not by the experiment's random_basis: the register's
+    orthonormal rows torch.linalg.qr(torch.randn(d, k, generator=manual_seed(seed)))[0].T, the
+    standard normal drawn on the CPU (the same draw on any device), in float32."""
+    draw = torch.randn(d, k, generator=torch.Generator(device="cpu").manual_seed(seed),
+                       device="cpu")
+    return torch.linalg.qr(draw)[0].T.to(torch.float32)
+
+
+def prompt_ids(runner: LookbackRunner, prompts: Sequence[str]) -> list[list[int]]:
+    """Each prompt's token ids as the experiment's traces read them (the tokenizer's, BOS first;
+    the aligned prompts share one length, so no row is padded)."""
+    return [list(runner.model.tok(p).input_ids) for p in prompts]
+
+
+def _rows_in(ref: Reference, ids: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
+    """The rows of one forward whose input_ids are each of `ids`, in their order (a row serves
+    one prompt); None where the forward read one of them in no row."""
+    x = ref.forward.kwargs.get("input_ids")
+    if x is None or x.dim() != 2:
+        return None
+    taken: list[int] = []
+    for one in ids:
+        if x.shape[-1] != len(one):
+            return None
+        hits = (x == torch.tensor(list(one), device=x.device)).all(-1).tolist()
+        row = next((r for r, hit in enumerate(hits) if hit and r not in taken), None)
+        if row is None:
+            return None
+        taken.append(row)
+    return tuple(taken)
+
+
+def rows_of(refs: Sequence[Reference], forward: int, ids: Sequence[Sequence[int]],
+            what: str) -> tuple[int, ...]:
+    """The rows of the run's forward `forward` that read each prompt of `ids`, in their order:
+    where that forward holds the rows it reads from or writes to."""
+    if forward >= len(refs):
+        raise SourceNotRead(f"the run made {len(refs)} forwards: forward {forward}, which should "
+                            f"read the anchor's {what} prompts, was never made")
+    found = _rows_in(refs[forward], ids)
+    if found is None:
+        raise SourceNotRead(f"forward {forward} of the run did not read every {what} prompt of "
+                            f"the anchor's rows")
+    return found
+
+
+def read_values(refs: Sequence[Reference], ids: Sequence[Sequence[int]],
+                what: str) -> Callable[[int, Sequence[int]], torch.Tensor]:
+    """Each prompt's unedited block outputs, from the first forward of the run that read it (in
+    whichever row): `value(layer, positions)` is [prompts, positions, d] in the prompts' order."""
+    where: list[tuple[Reference, int]] = []
+    for n, one in enumerate(ids):
+        found = next(((ref, rows[0]) for ref in refs
+                      if (rows := _rows_in(ref, [one])) is not None), None)
+        if found is None:
+            raise SourceNotRead(f"no forward of the run read {what} prompt {n} of the anchor's "
+                                f"rows ({len(one)} tokens): the value it should copy was never "
+                                f"computed")
+        where.append(found)
+
+    def value(layer: int, positions: Sequence[int]) -> torch.Tensor:
+        return torch.cat([ref.value(layer, [row], positions) for ref, row in where])
+
+    return value
 
 
 def _check(runner: LookbackRunner, run, sites_for) -> FireOnce:
@@ -34,27 +132,33 @@ def sweep_layers(runner: LookbackRunner) -> list[int]:
     return sorted({0, runner.n_layers // 2, runner.n_layers - 1})
 
 
-def _barrier_sites(refs: list[Reference], layers: list[int], k: int, src: list[int],
-                   dst: list[int]) -> list[Site]:
-    """Forward i of a layer sweep through the barrier writes block layers[i]: the counterfactual
-    rows (first k) are read at `src` and written at `dst` of the clean rows (the next k)."""
-    clean = tuple(range(k, 2 * k))
-    return [Site(i, layer, clean, tuple(dst), refs[i].value(layer, range(k), src))
-            for i, layer in enumerate(layers)]
+def _barrier_sites(runner: LookbackRunner, rows: list[Counterfactual], layers: list[int],
+                   src: list[int], dst: list[int]) -> Callable[[list[Reference]], list[Site]]:
+    """Forward i of a layer sweep through the barrier writes block layers[i]: each row's
+    counterfactual prompt is read at `src` and written at `dst` of the same row's clean prompt,
+    both found in that forward by the prompts its rows read."""
+    cf_ids = prompt_ids(runner, [r.cf for r in rows])
+    clean_ids = prompt_ids(runner, [r.clean for r in rows])
+
+    def sites_for(refs: list[Reference]) -> list[Site]:
+        sites = []
+        for i, layer in enumerate(layers):
+            cf = rows_of(refs, i, cf_ids, "counterfactual")
+            clean = rows_of(refs, i, clean_ids, "clean")
+            sites.append(Site(i, layer, clean, tuple(dst), refs[i].value(layer, cf, src)))
+        return sites
+
+    return sites_for
 
 
 def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dict[str, FireOnce]:
     """§4: each binding sweep, over the anchor's layers, writes the counterfactual's values at
     each layer in its own forward, at its own positions, on the clean rows only."""
     rows = rows[:FIRE_ROWS]
-    lay = row_layout(runner, rows[0])
-    state, state_rev = drink_states(lay)
-    positions = {"reversed": (state, state_rev), "same position": (state, state),
-                 "opaque control": (lay.opaque, lay.opaque[::-1])}
+    positions = binding_positions(row_layout(runner, rows[0]))
     layers = sweep_layers(runner)
     return {name: _check(runner, lambda name=name: binding_sweep(runner, rows, name, layers),
-                         lambda refs, name=name: _barrier_sites(refs, layers, len(rows),
-                                                                *positions[name]))
+                         _barrier_sites(runner, rows, layers, *positions[name]))
             for name in SWEEPS}
 
 
@@ -63,7 +167,7 @@ def answer_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce
     its own forward."""
     rows, layers = rows[:FIRE_ROWS], sweep_layers(runner)
     return _check(runner, lambda: answer_sweep(runner, rows, layers),
-                  lambda refs: _barrier_sites(refs, layers, len(rows), [-1], [-1]))
+                  _barrier_sites(runner, rows, layers, [-1], [-1]))
 
 
 def _source_layers(runner: LookbackRunner) -> list[int]:
@@ -72,24 +176,26 @@ def _source_layers(runner: LookbackRunner) -> list[int]:
 
 def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: bool) -> FireOnce:
     """§5: for each L, the edited forward holds the counterfactual's reversed-slot entity values
-    at every block 0..L; with the freeze, the clean run's own drink values at every block."""
+    at every block 0..L; with the freeze, the clean run's own drink values at every block. The
+    values come from the forwards that read each row's counterfactual and clean prompts."""
     rows, layers = rows[:FIRE_ROWS], _source_layers(runner)
     lay = row_layout(runner, rows[0])
-    dst = lay.names + lay.objects
-    src = [lay.names[1], lay.names[0], lay.names[3], lay.names[2], lay.objects[1], lay.objects[0]]
+    src, dst = entity_positions(lay)
     drinks, _ = drink_states(lay)
-    all_rows = tuple(range(len(rows)))
+    cf_ids = prompt_ids(runner, [r.cf for r in rows])
+    clean_ids = prompt_ids(runner, [r.clean for r in rows])
 
     def sites_for(refs: list[Reference]) -> list[Site]:
-        cf, clean = refs[0], refs[1] if freeze else None  # the reads: counterfactual, then clean
-        first = 2 if freeze else 1
+        cf = read_values(refs, cf_ids, "counterfactual")
+        clean = read_values(refs, clean_ids, "clean") if freeze else None
+        first = 2 if freeze else 1  # the edits follow the reads: counterfactual, then clean
         sites = []
         for offset, last in enumerate(layers):
             f = first + offset
-            sites += [Site(f, j, all_rows, tuple(dst), cf.value(j, all_rows, src))
-                      for j in range(last + 1)]
+            edited = rows_of(refs, f, clean_ids, "clean")
+            sites += [Site(f, j, edited, tuple(dst), cf(j, src)) for j in range(last + 1)]
             if clean is not None:
-                sites += [Site(f, j, all_rows, tuple(drinks), clean.value(j, all_rows, drinks))
+                sites += [Site(f, j, edited, tuple(drinks), clean(j, drinks))
                           for j in range(runner.n_layers)]
         return sites
 
@@ -98,23 +204,26 @@ def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: boo
 
 def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce:
     """§7: the projected swap at the middle block writes h_dst + (h_src − h_dst)·BᵀB on the
-    clean rows' drink positions, for a rank-1 random basis B, computed here from the unedited run."""
+    clean rows' drink positions, for the experiment's first rank-1 random control B; the value
+    is computed here from the unedited run (h_src and h_dst from the forwards that read each
+    row's prompts) with B drawn here from the register's first seed."""
     rows, layer = rows[:FIRE_ROWS], runner.n_layers // 2
     state, state_rev = drink_states(row_layout(runner, rows[0]))
-    k = len(rows)
     d = runner.model.hf.config.hidden_size
+    cf_ids = prompt_ids(runner, [r.cf for r in rows])
+    clean_ids = prompt_ids(runner, [r.clean for r in rows])
 
     def run() -> float:
         h_dst, h_src = swap_pairs(runner, rows, layer, state, state_rev)
         return projected_iia(runner, rows, layer, state, h_dst, h_src,
-                             random_basis(d, 1, 0, like=h_src))
+                             random_basis(d, 1, RANDOM_BASIS_SEEDS[0], like=h_src))
 
     def sites_for(refs: list[Reference]) -> list[Site]:
-        h_src = refs[0].value(layer, range(k), state_rev)
-        h_dst = refs[0].value(layer, range(k, 2 * k), state)
-        basis = random_basis(d, 1, 0, like=h_src)
+        h_src = read_values(refs, cf_ids, "counterfactual")(layer, state_rev)
+        h_dst = read_values(refs, clean_ids, "clean")(layer, state)
         delta = (h_src - h_dst).float()
+        basis = control_basis(d, 1, CONTROL_SEEDS[0]).to(delta.device)
         value = h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)
-        return [Site(1, layer, tuple(range(k, 2 * k)), tuple(state), value)]
+        return [Site(1, layer, rows_of(refs, 1, clean_ids, "clean"), tuple(state), value)]
 
     return _check(runner, run, sites_for)

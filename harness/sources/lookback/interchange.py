@@ -1,7 +1,7 @@
 """Seed 003 §4–§5: the binding-lookback interchange interventions and their layer sweeps."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import torch
@@ -48,13 +48,17 @@ def interchange(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
 @dataclass
 class Sweep:
     """§4: per patched layer, the IIA against the swapped target and the rate the clean answer
-    survives."""
+    survives; the layers it patched, in the order of its curves, the positions it read and wrote,
+    and each layer's answers, row by row (what the readback anchors read)."""
 
     name: str
     layers: list[int]
     iia: list[float]
     clean_survives: list[float]
     n: int
+    src: list[int] = field(default_factory=list)
+    dst: list[int] = field(default_factory=list)
+    preds: list[list[str]] = field(default_factory=list)  # [layer][row]
 
     @property
     def peak_layer(self) -> int:
@@ -75,14 +79,17 @@ def swept_layers(runner: LookbackRunner, layers: Sequence[int] | None) -> list[i
 
 def sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str, src: list[int],
           dst: list[int], layers: Sequence[int] | None = None) -> Sweep:
-    """§4: one interchange at each swept layer, scored against the target and the clean answer."""
-    iia, survives = [], []
+    """§4: one interchange at each swept layer, scored against the target and the clean answer;
+    the layers are recorded as they are patched."""
+    iia, survives, covered, answers = [], [], [], []
     chosen = swept_layers(runner, layers)
     for layer in progress(chosen, f"lookback §4 {name}"):
         preds = interchange(runner, rows, layer, src, dst)
         iia.append(score(preds, rows, "target"))
         survives.append(score(preds, rows, "clean_ans"))
-    return Sweep(name, chosen, iia, survives, len(rows))
+        covered.append(layer)
+        answers.append(preds)
+    return Sweep(name, covered, iia, survives, len(rows), list(src), list(dst), answers)
 
 
 def binding_sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str,
@@ -98,29 +105,45 @@ def binding_sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str,
 
 @dataclass
 class SourceSweep:
-    """§5: IIA and clean-answer survival after swapping entity residuals at layers 0..L."""
+    """§5: IIA and clean-answer survival after swapping entity residuals at layers 0..L; the
+    L it ran for every row, in the order of its curves, the positions it read, wrote and froze,
+    and each L's answers, row by row (what the readback anchors read)."""
 
     freeze: bool
     last_layers: list[int]
     iia: list[float]
     clean_survives: list[float]
     n: int
+    src: list[int] = field(default_factory=list)
+    dst: list[int] = field(default_factory=list)
+    frozen: list[int] = field(default_factory=list)
+    preds: list[list[str]] = field(default_factory=list)  # [L][row]
 
 
-def source_sweep(runner: LookbackRunner, rows: list[Counterfactual], last_layers: Sequence[int],
-                 freeze: bool) -> SourceSweep:
-    """§5: names and objects take the counterfactual's reversed-slot values at every layer 0..L.
+def source_positions(runner: LookbackRunner, row: Counterfactual
+                     ) -> tuple[list[int], list[int], list[int]]:
+    """§5: the counterfactual's positions read (each entity of the other slot), the names and
+    objects written, and the drink positions the freeze pins."""
+    lay = row_layout(runner, row)
+    dst = lay.names + lay.objects
+    src = [lay.names[1], lay.names[0], lay.names[3], lay.names[2], lay.objects[1], lay.objects[0]]
+    drinks, _ = state_positions(lay)
+    return src, dst, drinks
+
+
+def source_logits(runner: LookbackRunner, rows: list[Counterfactual], last_layers: Sequence[int],
+                  freeze: bool, top_only: bool = False) -> dict[int, torch.Tensor]:
+    """§5: for each L, the clean runs' final logits (float32, CPU) after names and objects take
+    the counterfactual's reversed-slot values at every layer 0..L; with `top_only`, each row's
+    top token id instead, taken where the model runs (the sweep reads no more than that).
 
     Pass 1 reads the counterfactual's entity residuals and the clean run's drink residuals at
     every layer; pass 2 writes them. The freeze pins the drink positions to the clean run's own
     values at every layer of the model (the register's "at every layer"; see decisions).
     """
-    lay = row_layout(runner, rows[0])
-    dst = lay.names + lay.objects
-    src = [lay.names[1], lay.names[0], lay.names[3], lay.names[2], lay.objects[1], lay.objects[0]]
-    drinks, _ = state_positions(lay)
+    src, dst, drinks = source_positions(runner, rows[0])
     bs, layers, lm_head = runner.sizes.interchange_batch, runner.layers, runner.lm_head
-    preds: dict[int, list[str]] = {L: [] for L in last_layers}
+    out: dict[int, list[torch.Tensor]] = {L: [] for L in last_layers}
     for i in range(0, len(rows), bs):
         chunk = rows[i:i + bs]
         cf_vals = read_layers(runner, [r.cf for r in chunk], src)
@@ -132,7 +155,20 @@ def source_sweep(runner: LookbackRunner, rows: list[Counterfactual], last_layers
                         layer.output[:, dst] = cf_vals[index].to(layer.output.device)
                     if freeze:
                         layer.output[:, drinks] = clean_vals[index].to(layer.output.device)
-                top = lm_head.output[:, -1].argmax(-1).save()
-            preds[L] += runner.decode(top)
-    return SourceSweep(freeze, list(last_layers), [score(preds[L], rows, "target") for L in last_layers],
-                       [score(preds[L], rows, "clean_ans") for L in last_layers], len(rows))
+                logits = lm_head.output[:, -1]
+                found = (logits.argmax(-1) if top_only else logits).save()
+            out[L].append(found.cpu() if top_only else found.float().cpu())
+    return {L: torch.cat(chunks) for L, chunks in out.items() if chunks}
+
+
+def source_sweep(runner: LookbackRunner, rows: list[Counterfactual], last_layers: Sequence[int],
+                 freeze: bool) -> SourceSweep:
+    """§5: the source swap's answers at each L, scored against the target and the clean answer;
+    an L is recorded only where every row has its answer."""
+    src, dst, drinks = source_positions(runner, rows[0])
+    tops = source_logits(runner, rows, last_layers, freeze, top_only=True)
+    preds = {L: runner.decode(top) for L, top in tops.items()}
+    covered = [L for L in last_layers if len(preds.get(L, [])) == len(rows)]
+    return SourceSweep(freeze, covered, [score(preds[L], rows, "target") for L in covered],
+                       [score(preds[L], rows, "clean_ans") for L in covered], len(rows),
+                       src, dst, drinks if freeze else [], [preds[L] for L in covered])

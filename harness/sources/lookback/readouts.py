@@ -11,6 +11,7 @@ from harness.sources.lookback.identity import SelfPatch
 from harness.sources.lookback.interchange import SourceSweep, Sweep
 from harness.sources.lookback.low_rank import LowRank
 from harness.sources.lookback.positions import PromptAlignment
+from harness.sources.lookback.readback import Readback
 from harness.sources.lookback.task import Counterfactual, sample_summary
 
 
@@ -172,3 +173,24 @@ def answer_pointer(
 def answer_payload(answer: AnswerSweep) -> dict[str, Any]:
     """§6: what lookback.answer-payload judges."""
     return {"payload": answer.payload, "n": answer.n}
+
+
+def _readback(found: Readback) -> dict[str, Any]:
+    """A study's sweeps read back: coverage gaps, cells re-run alone, near ties, mismatches."""
+    return {"sweeps": found.sweeps, "gaps": found.gaps, "cells": len(found.cells),
+            "ties": found.ties, "mismatched": found.mismatched}
+
+
+def binding_readback(binding: Readback) -> dict[str, Any]:
+    """§4: what lookback.binding-readback judges."""
+    return _readback(binding)
+
+
+def source_readback(source: Readback) -> dict[str, Any]:
+    """§5: what lookback.source-readback judges."""
+    return _readback(source)
+
+
+def answer_readback(answer: Readback) -> dict[str, Any]:
+    """§6: what lookback.answer-readback judges."""
+    return _readback(answer)

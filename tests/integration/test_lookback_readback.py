@@ -1,0 +1,127 @@
+"""Issue 36 for seed 003: the fire-once anchors find the counterfactual and clean runs by the
+prompts they read, the low-rank anchor draws the register's random control itself, and the
+readbacks (harness/sources/lookback/readback.py) pass on the organism's sweeps and fail on a
+record a layer short, in another row order or scored against another answer."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import torch
+
+from harness.fire_once import failures
+from harness.models.loaded import load
+from harness.replay import Forward, Reference, SourceNotRead
+from harness.sources import get_profile
+from harness.sources.lookback import fire_once as fire
+from harness.sources.lookback import readback
+from harness.sources.lookback.answers import answer_sweep
+from harness.sources.lookback.interchange import binding_sweep, source_sweep
+from harness.sources.lookback.low_rank import RANDOM_BASIS_SEEDS, random_basis
+from harness.sources.lookback.runner import LookbackRunner
+from harness.sources.lookback.task import build_answer, build_binding, build_source
+
+ROWS = 8
+
+
+def _ref(ids: list[list[int]], layers: int = 2, d: int = 3) -> Reference:
+    """A replayed forward that read `ids`, each block's output numbering its rows and positions."""
+    x = torch.tensor(ids)
+    out = torch.arange(x.numel() * d, dtype=torch.float32).reshape(*x.shape, d)
+    return Reference(Forward({"input_ids": x}), [out + 1000 * b for b in range(layers)],
+                     out[:, -1])
+
+
+def test_the_anchor_draws_the_experiments_random_control_bit_for_bit():
+    assert fire.CONTROL_SEEDS == RANDOM_BASIS_SEEDS
+    like = torch.zeros(1)
+    for seed in fire.CONTROL_SEEDS:
+        for k in (1, 4):
+            assert torch.equal(fire.control_basis(128, k, seed),
+                               random_basis(128, k, seed, like=like))
+
+
+def test_rows_are_found_by_the_prompts_they_read_in_any_order():
+    refs = [_ref([[1, 2, 3], [4, 5, 6]])]
+    assert fire.rows_of(refs, 0, [[4, 5, 6], [1, 2, 3]], "clean") == (1, 0)
+    with pytest.raises(SourceNotRead):
+        fire.rows_of(refs, 0, [[7, 8, 9]], "clean")
+    with pytest.raises(SourceNotRead):
+        fire.rows_of(refs, 1, [[1, 2, 3]], "clean")
+
+
+def test_a_prompt_read_twice_in_one_forward_takes_two_rows():
+    refs = [_ref([[1, 2, 3], [1, 2, 3]])]
+    assert fire.rows_of(refs, 0, [[1, 2, 3], [1, 2, 3]], "clean") == (0, 1)
+
+
+def test_values_come_from_the_first_forward_that_read_each_prompt_in_the_prompts_order():
+    first, second = _ref([[9, 9, 9], [4, 5, 6]]), _ref([[1, 2, 3], [4, 5, 6]])
+    value = fire.read_values([first, second], [[1, 2, 3], [4, 5, 6]], "counterfactual")
+    expected = torch.cat([second.value(1, [0], [0, 2]), first.value(1, [1], [0, 2])])
+    assert torch.equal(value(1, [0, 2]), expected)
+    with pytest.raises(SourceNotRead):
+        fire.read_values([first], [[1, 2, 3]], "counterfactual")
+
+
+@pytest.fixture(scope="module")
+def runner() -> LookbackRunner:
+    tiny = get_profile("tiny")
+    return LookbackRunner(load(tiny.models["lookback"]), tiny.sizes["lookback"])
+
+
+@pytest.fixture(scope="module")
+def rows(runner) -> dict[str, list]:
+    kw = {"instruction": runner.instruction}
+    return {"binding": build_binding(**kw)[:ROWS], "source": build_source(**kw)[:ROWS],
+            "answer": build_answer(**kw)[:ROWS]}
+
+
+@pytest.fixture(scope="module")
+def sweeps(runner, rows) -> dict:
+    return {name: binding_sweep(runner, rows["binding"], name) for name in fire.SWEEPS}
+
+
+def test_the_fire_once_anchors_find_their_runs_on_the_organism(runner, rows):
+    assert failures(fire.interchange_fires(runner, rows["binding"])) == []
+    assert failures(fire.source_fires(runner, rows["source"], False)) == []
+    assert failures(fire.source_fires(runner, rows["source"], True)) == []
+    assert failures(fire.answer_fires(runner, rows["answer"])) == []
+    assert failures(fire.low_rank_fires(runner, rows["binding"])) == []
+
+
+def test_the_readbacks_pass_on_the_organisms_sweeps(runner, rows, sweeps):
+    sizes = runner.sizes
+    found = [readback.binding(runner, rows["binding"], sweeps),
+             readback.answer(runner, rows["answer"], answer_sweep(runner, rows["answer"])),
+             readback.source(runner, rows["source"], {
+                 "freeze": source_sweep(runner, rows["source"], sizes.source_freeze_layers, True),
+                 "no freeze": source_sweep(runner, rows["source"], sizes.source_plain_layers,
+                                           False)})]
+    for f in found:
+        assert (f.gaps, f.mismatched, f.ties) == ([], [], 0), f
+        assert f.cells
+
+
+def test_a_sweep_a_layer_short_is_a_coverage_gap(runner, rows, sweeps):
+    s = sweeps["reversed"]
+    short = dataclasses.replace(s, layers=s.layers[:-1], iia=s.iia[:-1],
+                                clean_survives=s.clean_survives[:-1], preds=s.preds[:-1])
+    gaps = readback.binding_gaps(runner, rows["binding"], {**sweeps, "reversed": short})
+    assert gaps and all(g.startswith("reversed") for g in gaps), gaps
+
+
+def test_answers_recorded_in_another_row_order_fail_the_rows_readback(runner, rows, sweeps):
+    s = sweeps["reversed"]
+    turned = dataclasses.replace(s, preds=[p[::-1] for p in s.preds])
+    found = readback.Readback([], [])
+    readback.binding_rows(runner, rows["binding"], {"reversed": turned}, found)
+    assert any("the row alone answers" in m for m in found.mismatched), found
+
+
+def test_a_curve_scored_against_another_answer_fails_the_rows_readback(runner, rows, sweeps):
+    s = sweeps["reversed"]
+    misread = dataclasses.replace(s, iia=s.clean_survives)
+    found = readback.Readback([], [])
+    readback.binding_rows(runner, rows["binding"], {"reversed": misread}, found)
+    assert any("against target" in m for m in found.mismatched), found
