@@ -24,7 +24,7 @@ LINT_STAMP := $(LINT)/.installed-requirements-lint.lock
 # runs), and each after the first then reads the suite's modules instead of compiling them again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: test test-meta replicate setup report clean gpu-rehearsal lock canary plan bench
+.PHONY: test test-meta replicate setup report clean gpu-rehearsal lock canary plan bench wheelhouse
 
 $(STAMP): $(LOCK) pyproject.toml
 	$(PYTHON) -m venv --clear $(VENV)
@@ -77,9 +77,39 @@ test-meta: $(STAMP)
 # device-audit pass. Writes time, peak GPU memory and tokens/s per source, mode and test to
 # reports/gpu-rehearsal.json. `python -m harness.rehearsal --dry-run-of cuda` runs the same path on
 # the CPU, narrowed (make test-meta does, for cot).
-gpu-rehearsal: $(STAMP)
-	$(PY) -m harness.rehearsal --device cuda --out reports/gpu-rehearsal.json \
-	  $(if $(SOURCES),--sources $(SOURCES))
+#
+# OFFLINE=1: on a borrowed machine that brings its own Python and CUDA torch and has no package
+# index, no .venv: the machine's $(PYTHON) runs it all. harness.offline installs, into
+# $(OFFLINE_SITE) (pip --target, put on PYTHONPATH; the machine's python3 is itself a venv's, whose
+# --system-site-packages would see its base Python's packages, not its torch), what the machine
+# lacks from $(WHEELHOUSE)/ (no index, no dependencies, hashes checked against the CUDA lock);
+# then checks that everything the suite needs imports (exit 2 naming what is absent), records the
+# versions that ran in $(OFFLINE_RECORD), and rehearses with the plugin loaded through
+# PYTEST_PLUGINS. GPU_REHEARSAL_ARGS replaces --device cuda (the meta test's dry run).
+WHEELHOUSE ?= wheelhouse
+OFFLINE_SITE ?= .offline/site
+OFFLINE_RECORD ?= reports/offline-environment.json
+GPU_REHEARSAL_ARGS ?= --device cuda --out reports/gpu-rehearsal.json
+OFFLINE_ENV = PYTHONPATH=$(CURDIR):$(abspath $(OFFLINE_SITE))$(if $(PYTHONPATH),:$(PYTHONPATH)) \
+  PYTEST_PLUGINS=harness.plugin
+gpu-rehearsal: $(if $(filter 1,$(OFFLINE)),,$(STAMP))
+ifeq ($(OFFLINE),1)
+	$(PYTHON) -m harness.offline install --wheelhouse $(WHEELHOUSE) --target $(OFFLINE_SITE)
+	$(OFFLINE_ENV) $(PYTHON) -m harness.offline check
+	$(OFFLINE_ENV) $(PYTHON) -m harness.offline versions --out $(OFFLINE_RECORD)
+	$(OFFLINE_ENV) $(PYTHON) -m harness.rehearsal $(GPU_REHEARSAL_ARGS) $(if $(SOURCES),--sources $(SOURCES))
+else
+	$(PY) -m harness.rehearsal $(GPU_REHEARSAL_ARGS) $(if $(SOURCES),--sources $(SOURCES))
+endif
+
+# The wheels an offline GPU machine lacks (`make gpu-rehearsal OFFLINE=1`), on a machine with
+# network: exactly harness.offline's WHEELHOUSE (nnsight, syrupy and what they need that the
+# machine has not) at requirements-cuda.lock's pins, for the machine's Python (PY=3.12, its
+# default; PY names a version here, not an interpreter), each sha256 checked against the lock.
+# Prints each wheel and the total; carry $(WHEELHOUSE)/ with the repository.
+wheelhouse:
+	$(PYTHON) -m harness.offline wheelhouse --dest $(WHEELHOUSE) \
+	  $(if $(filter command line,$(origin PY)),--python-version $(PY))
 
 # The claims on the best profile this machine has (published with CUDA, else tiny).
 replicate: $(STAMP)
@@ -143,6 +173,6 @@ report: $(STAMP)
 	$(PY) -m harness.reporting.report reports/results.json
 
 clean:
-	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) reports/results.json reports/claims.html reports/history \
+	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) .offline reports/results.json reports/claims.html reports/history \
 	  reports/canary reports/canary.json
 	find . -name __pycache__ -type d -not -path "./.venv/*" -prune -exec rm -rf {} +

@@ -4,6 +4,7 @@ run record in the modules beside it, which pytest registers as plugins of their 
 from __future__ import annotations
 
 import dataclasses
+import sys
 
 import pytest
 
@@ -69,6 +70,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--device-audit", action="store_true", default=False,
                     help="fail a test whose source code made a tensor without naming its device "
                          "(the rehearsal runs with it)")
+    parser.addini("snapshot_warn_unused", type="bool", default=False,
+                  help="syrupy's --snapshot-warn-unused where syrupy is installed (as an addopts "
+                       "entry, that option is a usage error without it)")
     group.addoption("--fail-on-drift", action="store_true", default=False,
                     help="on the published profile, fail a test whose numbers drifted from their "
                          "snapshot (drift never changes a verdict; on organisms it always fails)")
@@ -101,7 +105,23 @@ def resolve_profile(config: pytest.Config) -> Profile:
     return get_profile("published" if torch.cuda.is_available() else "tiny")
 
 
+# The names this plugin loads under: its entry point's (installed) and its module's
+# (`-p harness.plugin`, or PYTEST_PLUGINS=harness.plugin with the repo on PYTHONPATH and no install).
+NAMES = ("interp_claims", __name__)
+
+
+def pytest_plugin_registered(plugin: object, manager: pytest.PytestPluginManager) -> None:
+    """Once loaded under one of NAMES, block the other, so that the entry point and `-p` or
+    PYTEST_PLUGINS together load it once (pluggy refuses a module registered twice)."""
+    if plugin is sys.modules[__name__]:
+        for name in NAMES:
+            if manager.get_plugin(name) is None and not manager.is_blocked(name):
+                manager.set_blocked(name)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getini("snapshot_warn_unused") and hasattr(config.option, "warn_unused_snapshots"):
+        config.option.warn_unused_snapshots = True  # syrupy's --snapshot-warn-unused
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {text}")
     profile, retarget_reasons = retarget(config, rehearsal_variant(config, resolve_profile(config)))
