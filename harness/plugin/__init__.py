@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from harness.models import determinism
 from harness.models.backends import Backend, register_trace_code
 from harness.claims import Kind, Needs, spec_of
 from harness.generalisation import Override, generalised
@@ -125,6 +126,8 @@ def pytest_configure(config: pytest.Config) -> None:
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", f"{name}: {text}")
     profile, retarget_reasons = retarget(config, rehearsal_variant(config, resolve_profile(config)))
+    if any(spec.device == "cuda" for spec in profile.models.values()):
+        determinism.apply()  # before any model loads or cuBLAS call
     session = config.stash[SESSION] = ClaimsSession(
         profile, Mode(config.getoption("mode")), Backend(config.getoption("backend")),
         retarget_reasons)

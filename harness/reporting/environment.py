@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harness.models import determinism
 from harness.models.backends import Backend, host
 
 
@@ -68,6 +69,7 @@ def environment(profile: str, root: Path, started: dt.datetime, mode: str = "fai
         "device": torch.cuda.get_device_name(0) if cuda else f"cpu ({platform.machine()})",
         "cuda": torch.version.cuda if cuda else None,
         "aten_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "determinism": determinism.settings(),
         "commit": git_commit(root),
         "started": started.isoformat(timespec="seconds"),
         "models": {},

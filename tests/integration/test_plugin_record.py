@@ -45,3 +45,19 @@ def test_tiny_profile_claims_are_not_applicable(tester):
     verdict, message = verdicts(tester)["cot.needs-gpu"]
     assert verdict == "not applicable"
     assert message == "not applicable (published values are for Qwen/Qwen3-4B-Thinking-2507)"
+
+
+@pytest.mark.meta  # a process of its own: make test-meta (it sets torch's global state)
+def test_a_profile_on_cuda_applies_and_records_deterministic_settings(tester, monkeypatch, tmp_path):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.delenv("CUBLAS_WORKSPACE_CONFIG", raising=False)
+    tester.makepyfile(test_claims=PUBLISHED_ONLY)
+    tester.runpytest_subprocess("--profile=published", "-m", "hub")
+    settings = results(tester)["environment"]["determinism"]
+    assert settings["deterministic_algorithms"] and settings["cublas_workspace_config"] == ":4096:8"
+
+
+def test_the_organisms_leave_torch_as_it_was(tester):
+    tester.makepyfile(test_m=MEASURES)
+    tester.runpytest("--snapshot-update")
+    assert results(tester)["environment"]["determinism"]["deterministic_algorithms"] is False
