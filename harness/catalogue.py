@@ -199,6 +199,9 @@ def measured(catalogue: Catalogue) -> dict[str, Any]:
             "gaps": {o.breakage.name: o.breakage.gap for o in gaps}}
 
 
+# Each source's catalogue fixture (claims/<source>/conftest.py), which skips but on organisms: the
+# published plan leaves its work out.
+FIXTURE = "{source}_breakages"
 ORGANISMS_ONLY = ("the breakage catalogue runs on the organisms (the tiny profile, in make test): "
                   "it checks that the suite's anchors catch broken intervention code, which does "
                   "not depend on the model")

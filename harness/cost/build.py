@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping
 
 import torch
 
+from harness import catalogue
 from harness.cost.ledger import ledger_path, read_ledger
 from harness.models.loaded import DTYPES
 from harness.cost.plan import (Assumptions, Gpu, Measured, ModePlan, Scale, Shape, SourcePlan,
@@ -115,7 +116,8 @@ def source_steps(root: Path, profile: Profile, mode: Mode, name: str,
         scales = plan_module.published_scales(context()) if plan_module else {}
         basis = "projected from the organism's ledger"
         steps = {k: (project(w, scales.get(k, Scale()), mode is Mode.FAST),
-                     scales.get(k, Scale()).why) for k, w in tiny.items()}
+                     scales.get(k, Scale()).why) for k, w in tiny.items()
+                 if k != catalogue.FIXTURE.format(source=name)}  # runs on organisms only
     else:
         return [], "no pinned ledger (run with --snapshot-update to pin one)"
     plans = [StepPlan(name, k, w, why, seconds(w, shape, a) if shape else None)

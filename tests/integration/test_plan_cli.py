@@ -45,6 +45,9 @@ def test_the_published_plan_projects_the_organisms_work_with_each_sources_reason
     assert cot["faithful"]["basis"] == "projected from the organism's ledger"
     assert any("cot.baseline-accuracy" in s["basis"] for s in cot["faithful"]["steps"])
     assert cot["fast"]["seconds"] < cot["faithful"]["seconds"]
+    steps = {s["step"] for e in found["sources"].values() for m in ("faithful", "fast")
+             for s in e[m]["steps"]}
+    assert not any(step.endswith("_breakages") for step in steps)  # organisms only
 
 
 @pytest.mark.meta  # a pytest --plan process over every claim: make test-meta
