@@ -8,7 +8,9 @@ class Verdict(StrEnum):
     REPLICATED = "replicated"
     NOT_REPLICATED = "not replicated"
     ANCHOR_FAILED = "anchor failed"  # the machinery broke: never a fact about the finding
-    KNOWN_ANSWER_MISSED = "known answer missed"  # a study missed what an organism planted
+    HELD = "held"  # an anchor's checks held where published values do not apply (organisms)
+    RECOVERED = "recovered"  # a study recovered what an organism's construction planted
+    KNOWN_ANSWER_MISSED = "missed"  # a study missed what an organism planted
     BLOCKED = "blocked"
     NOT_APPLICABLE = "not applicable"
     SKIPPED = "skipped"
@@ -31,7 +33,8 @@ class Verdict(StrEnum):
 
 
 _RAN = frozenset({Verdict.REPLICATED, Verdict.NOT_REPLICATED, Verdict.ANCHOR_FAILED,
-                  Verdict.KNOWN_ANSWER_MISSED, Verdict.NOT_APPLICABLE})
+                  Verdict.HELD, Verdict.RECOVERED, Verdict.KNOWN_ANSWER_MISSED,
+                  Verdict.NOT_APPLICABLE})
 _FAILS = frozenset({Verdict.NOT_REPLICATED, Verdict.ANCHOR_FAILED, Verdict.KNOWN_ANSWER_MISSED,
                     Verdict.ERROR})
 
@@ -86,17 +89,22 @@ class Failure(StrEnum):
 
 
 def verdict_for(outcome: str, *, skip_reason: str = "", published_profile: bool,
-                failure: Failure = Failure.CRITERION, anchor: bool = False) -> Verdict:
-    """Map a pytest outcome to a verdict; tiny-profile passes are never 'replicated', a failure
-    by drift alone keeps the verdict its criterion gave (drift is a fact of its own), a missed
-    known answer is its own verdict (the study failed to find what the organism planted), and an
+                failure: Failure = Failure.CRITERION, anchor: bool = False,
+                recovered: bool = False) -> Verdict:
+    """Map a pytest outcome to a verdict; tiny-profile passes are never 'replicated' (an anchor
+    there 'held', a study whose known answer was `recovered` 'recovered'), a failure by drift
+    alone keeps the verdict its criterion gave (drift is a fact of its own), a missed known
+    answer is its own verdict (the study failed to find what the organism planted), and an
     anchor that fails its check says its machinery failed, on every profile (seed 000 §6)."""
     if outcome == "skipped":
         return Verdict.BLOCKED if skip_reason.startswith(BLOCKED_PREFIX) else Verdict.SKIPPED
     if outcome == "failed" and failure is Failure.KNOWN_ANSWER:
         return Verdict.KNOWN_ANSWER_MISSED
     if outcome == "passed" or (outcome == "failed" and failure is Failure.DRIFT):
-        return Verdict.REPLICATED if published_profile else Verdict.NOT_APPLICABLE
+        if published_profile:
+            return Verdict.REPLICATED
+        return Verdict.HELD if anchor else Verdict.RECOVERED if recovered else \
+            Verdict.NOT_APPLICABLE
     if outcome == "failed" and failure is Failure.CRITERION:
         return Verdict.ANCHOR_FAILED if anchor else Verdict.NOT_REPLICATED
     return Verdict.ERROR

@@ -74,6 +74,10 @@ def peak_gpu_bytes() -> int | None:
     return torch.cuda.max_memory_allocated() if torch.cuda.is_initialized() else None
 
 
+# Passes where published values do not apply: the run's banner says why, once.
+UNJUDGED = (Verdict.NOT_APPLICABLE, Verdict.HELD, Verdict.RECOVERED)
+
+
 def _not_applicable(spec: ClaimSpec) -> str:
     if not spec.published:
         return "not applicable (the seed publishes no value for this measurement)"
@@ -91,13 +95,14 @@ def organism_note(prof: Profile, spec: ClaimSpec) -> str | None:
 def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> Entry:
     session = claims_session(item.config)
     prof = session.profile
+    recovered = (state.known_answer or {}).get("outcome") == "recovered"
     verdict = verdict_for(state.outcome, skip_reason=state.message,
                           published_profile=applies_published(prof, spec), failure=state.failure,
-                          anchor=spec.kind is Kind.ANCHOR)
+                          anchor=spec.kind is Kind.ANCHOR, recovered=recovered)
     decl = spec.as_record()
     message = state.message.splitlines()[0] if state.message else ""
-    if verdict is Verdict.NOT_APPLICABLE and state.failure is not Failure.DRIFT:
-        message = _not_applicable(spec)
+    if verdict in UNJUDGED and state.failure is not Failure.DRIFT:
+        message = ""  # why published values do not apply is said once, in the run's banner
     return Entry(
         nodeid=item.nodeid, **{k: decl[k] for k in ("id", "kind", "source", "statement",
                                                    "section", "published", "provenance",

@@ -11,7 +11,7 @@ import jinja2
 from harness.reporting import history as run_history
 from harness.reporting.changes import what_changed
 from harness.reporting.figures import figure_for
-from harness.reporting.record import Entry, RunRecord, read_record
+from harness.reporting.record import Entry, RunRecord, banner, read_record
 from harness.sources import registered
 from harness.verdicts import Verdict
 
@@ -77,7 +77,7 @@ def render(record: RunRecord, hist: run_history.History,
     count_rows = [{"name": k, "counts": v, "total": sum(v.values())}
                   for k, v in sorted(record.counts.items(), key=lambda kv: kv[0] == "all")]
     template = jinja2.Template(TEMPLATE.read_text(), autoescape=True)
-    return template.render(env=record.environment, run=record.run,
+    return template.render(env=record.environment, run=record.run, banner=banner(record),
                            sections=sections, count_rows=count_rows, verdict_names=list(Verdict),
                            warnings=hist.warnings, history_len=30, canary=canary,
                            changes=what_changed(record, hist),

@@ -21,11 +21,11 @@ def test_transplant(judge):
 '''
 
 
-def test_a_planted_mechanism_recovered_on_the_organism_is_recorded_beside_the_verdict(tester):
+def test_a_planted_mechanism_recovered_on_the_organism_reads_recovered(tester):
     tester.makepyfile(test_claims=KNOWN.replace("BLOCK", "1"))  # the heads manifest plants 1
     tester.runpytest("--snapshot-update").assert_outcomes(passed=1)
     entry = results(tester)["tests"][0]
-    assert entry["verdict"] == "not applicable"
+    assert entry["verdict"] == "recovered"
     assert entry["known_answer"] == {"planted": {"retrieval_block": 1}, "outcome": "recovered",
                                      "detail": "retrieval_block: measured 1, published 1"}
 
@@ -36,7 +36,7 @@ def test_a_missed_planted_mechanism_fails_with_its_own_verdict_and_message(teste
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*known answers: 0 recovered, 1 missed (heads.fake-transplant)*"])
     entry = results(tester)["tests"][0]
-    assert entry["verdict"] == "known answer missed" and entry["known_answer"]["outcome"] == "missed"
+    assert entry["verdict"] == "missed" and entry["known_answer"]["outcome"] == "missed"
     assert "heads.fake-transplant missed the organism's planted" in entry["message"]
 
 

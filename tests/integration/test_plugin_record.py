@@ -39,12 +39,17 @@ def test_results_json_matches_its_schema(tester):
     assert data["counts"]["all"] == {"anchor failed": 1, "blocked": 1, "replicated": 2}
 
 
-def test_tiny_profile_claims_are_not_applicable(tester):
+def test_a_tiny_profile_finding_without_a_known_answer_is_not_applicable(tester):
     tester.makepyfile(test_claims=PUBLISHED_ONLY)
-    tester.runpytest("--snapshot-update", "-m", "not hub", "--profile=tiny")
-    verdict, message = verdicts(tester)["cot.needs-gpu"]
-    assert verdict == "not applicable"
-    assert message == "not applicable (published values are for Qwen/Qwen3-4B-Thinking-2507)"
+    result = tester.runpytest("--snapshot-update", "-m", "not hub", "--profile=tiny")
+    assert verdicts(tester)["cot.needs-gpu"] == ("not applicable", "")
+    result.stdout.fnmatch_lines(["tiny profile: published values are for the notebooks' models*"])
+
+
+def test_a_tiny_profile_anchor_that_passes_reads_held(tester):
+    tester.makepyfile(test_claims=PUBLISHED_ONLY)
+    tester.runpytest("--snapshot-update", "--profile=tiny", "-k", "test_hub")
+    assert verdicts(tester)["lookback.needs-tokenizer"] == ("held", "")
 
 
 @pytest.mark.meta  # a process of its own: make test-meta (it sets torch's global state)

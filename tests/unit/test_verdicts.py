@@ -24,3 +24,15 @@ def test_an_anchor_that_fails_its_criterion_says_the_machinery_failed():
 
 def test_a_crash_is_an_error():
     assert verdict_for("failed", published_profile=True, failure=Failure.CRASH) is Verdict.ERROR
+
+
+def test_an_anchor_that_passes_on_an_organism_held():
+    assert verdict_for("passed", published_profile=False, anchor=True) is Verdict.HELD
+
+
+def test_a_study_that_recovers_its_planted_answer_reads_recovered():
+    assert verdict_for("passed", published_profile=False, recovered=True) is Verdict.RECOVERED
+
+
+def test_a_recovered_answer_never_reads_replicated_where_published_values_apply():
+    assert verdict_for("passed", published_profile=True, recovered=True) is Verdict.REPLICATED
