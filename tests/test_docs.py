@@ -1,0 +1,105 @@
+"""README.md, reports/README.md and docs/: every make target, harness module, flag and file they
+name exists (issue 37: docs that say what is not so)."""
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from harness.sources import get_profile
+from tests.paths import ROOT
+
+DOCS = [ROOT / "README.md", ROOT / "reports" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+# Flags of tools other than the suite's own, which the docs pass to them.
+OTHER_TOOLS = {"--snapshot-update", "--require-hashes", "--no-index", "--no-deps", "--target",
+               "--find-links", "--system-site-packages", "--extra-index-url", "--index-url",
+               "--only-binary", "--python-version", "--platform", "--generate-hashes",
+               "--universal", "--python-platform", "--upgrade", "--strip-extras"}
+
+
+def code_spans(path: Path) -> list[str]:
+    """Inline code and shell blocks."""
+    text = path.read_text()
+    return re.findall(r"```\w*\n(.*?)```", text, re.S) + re.findall(r"`([^`\n]+)`", text)
+
+
+def named(pattern: str) -> list[tuple[str, str]]:
+    """(doc, match) for each match of `pattern` in the docs' code."""
+    return [(d.relative_to(ROOT).as_posix(), m) for d in DOCS for code in code_spans(d)
+            for m in re.findall(pattern, code)]
+
+
+def plugin_flags() -> set[str]:
+    """Every option the suite's pytest plugin, xdist and syrupy register."""
+    import importlib
+
+    from _pytest.config.argparsing import Parser
+
+    import harness.plugin
+
+    parser = Parser()
+    modules = [harness.plugin, *map(importlib.import_module, harness.plugin.pytest_plugins),
+               importlib.import_module("xdist.plugin"), importlib.import_module("syrupy")]
+    for module in modules:
+        if hasattr(module, "pytest_addoption"):
+            module.pytest_addoption(parser) if module.pytest_addoption.__code__.co_argcount == 1 \
+                else module.pytest_addoption(parser=parser, pluginmanager=None)
+    return {name for group in [parser._anonymous, *parser._groups] for option in group.options
+            for name in option.names()}
+
+
+def module_flags(module: str) -> set[str]:
+    """The --flags a `python -m` module's argparse declares, in its package's files."""
+    spec = importlib.util.find_spec(module)
+    main = importlib.util.find_spec(f"{module}.__main__") if spec.submodule_search_locations \
+        else None
+    origin = Path((main or spec).origin)
+    files = origin.parent.glob("*.py") if main else [origin]
+    return {f for path in files for f in re.findall(r"add_argument\(\s*\"(--[\w-]+)\"",
+                                                     path.read_text())}
+
+
+def test_every_make_target_named_exists():
+    targets = set(re.findall(r"^([a-z][\w-]*):", (ROOT / "Makefile").read_text(), re.M))
+    assert [(d, t) for d, t in named(r"\bmake ([a-z][\w-]*)") if t not in targets] == []
+
+
+def test_every_module_named_exists():
+    assert [(d, m) for d, m in named(r"python3? -m (harness[\w.]*)")
+            if importlib.util.find_spec(m) is None] == []
+
+
+def test_every_flag_given_to_a_harness_module_is_its_own():
+    wrong = []
+    for doc, (module, args) in named(r"python3? -m (harness[\w.]*)([^`\n|;]*)"):
+        if importlib.util.find_spec(module) is None:
+            continue
+        flags = set(re.findall(r"(?<![\w-])(--[a-z][\w-]*)", args)) - OTHER_TOOLS
+        wrong += [(doc, module, f) for f in flags - module_flags(module)]
+    assert wrong == []
+
+
+def test_every_pytest_flag_named_is_registered():
+    known = plugin_flags() | OTHER_TOOLS
+    flags = {(d, f) for d, args in named(r"pytest([^`\n|;]*)")
+             for f in re.findall(r"(?<![\w-])(--[a-z][\w-]*)", args)}
+    assert sorted((d, f) for d, f in flags if f not in known) == []
+
+
+# What runs write (reports/README.md lists them) and names that are not repository files.
+GENERATED = re.compile(r"^(reports/|snapshots/[\w-]+/$|\.offline/|wheelhouse/|history/|hub/|"
+                       r"canary/|[\w-]+\.json$|packages\.txt$)")
+MODELS = {spec.hf_id for p in ("published",) for spec in get_profile(p).models.values()}
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_file_named_exists(doc: Path):
+    names = {span for span in code_spans(doc)
+             if re.fullmatch(r"[\w./-]+", span) and not span.startswith(("../", "/", "-"))
+             and ("/" in span or re.search(r"\.(py|md|lock|yml|j2|toml|ini|in)$", span))}
+    missing = [n for n in sorted(names) if not GENERATED.match(n) and n not in MODELS
+               and not (ROOT / n).exists()
+               and not list(ROOT.glob(f"**/{n}"))]
+    assert missing == []
