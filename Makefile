@@ -178,7 +178,8 @@ bench: $(STAMP)
 report: $(STAMP)
 	$(PY) -m harness.reporting.report reports/results.json
 
+# Everything the runs wrote under reports/ (all but its README), the environments and caches.
 clean:
-	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) .offline reports/results.json reports/claims.html reports/history \
-	  reports/canary reports/canary.json
+	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) .offline
+	find reports -mindepth 1 -maxdepth 1 ! -name README.md -exec rm -rf {} +
 	find . -name __pycache__ -type d -not -path "./.venv/*" -prune -exec rm -rf {} +

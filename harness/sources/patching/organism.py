@@ -96,3 +96,6 @@ def make(root: Path = ORGANISMS) -> dict[str, Any]:
 
 # Manifest key → the measurement that produced it, re-measured by tests/integration/test_organisms.py.
 MEASURES = {"io_preference": io_preference}
+# The least share of held-out sentences whose indirect object outscores the subject, for the
+# patching studies to have a preference to move (issue 19's bar), on the manifest's rate.
+COMPETENCE_FLOORS = {"io_preference": 0.9}
