@@ -2,6 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# The suite's one command (the interp-claims console script), run as a module so that it works
+# where nothing is installed too; every target below that runs a tool of the suite calls it.
+CLI := $(PY) -m harness.cli
 # The locked environment: every package pinned with its sha256 (pip-compile --generate-hashes from
 # pyproject.toml). requirements.lock has the CPU build of torch; requirements-cuda.lock the CUDA
 # build of the same torch. Each command installs the one this machine needs: the CUDA lock where
@@ -49,15 +52,15 @@ $(LINT_STAMP): requirements-lint.lock
 # records before it rather than run them again.
 test: $(STAMP) $(LINT_STAMP)
 	$(LINT)/bin/ruff check .
-	@$(PY) -m harness.cost.budget reset
-	$(PY) -m harness.cost.budget time rehearsal -- $(PY) -m harness.rehearsal --device cpu --audit none \
+	@$(CLI) budget reset
+	$(CLI) budget time rehearsal -- $(CLI) rehearse --device cpu --audit none \
 	  --out reports/rehearsal.json
-	HF_HUB_OFFLINE=1 $(PY) -m harness.cost.budget time hub -- $(PY) -m pytest --profile=published \
+	HF_HUB_OFFLINE=1 $(CLI) budget time hub -- $(PY) -m pytest --profile=published \
 	  -m hub claims -p no:cacheprovider --results=reports/hub/results.json
 	INTERP_CLAIMS_REHEARSAL=reports/rehearsal.json INTERP_CLAIMS_HUB=reports/hub/results.json \
-	  $(PY) -m harness.cost.budget time tiny -- \
+	  $(CLI) budget time tiny -- \
 	  $(PY) -m pytest --profile=tiny -n 2 -m "not slow and not meta" -p no:cacheprovider
-	$(PY) -m harness.cost.budget check
+	$(CLI) budget check
 
 # The checks that re-run whole families or pytest itself to test a mechanism (fast mode equals
 # faithful, the NDIF simulation equals local, the default CPU kernels give the same verdicts, a
@@ -100,12 +103,12 @@ OFFLINE_ENV = PYTHONPATH=$(CURDIR):$(abspath $(OFFLINE_SITE))$(if $(PYTHONPATH),
   PYTEST_PLUGINS=harness.plugin
 gpu-rehearsal: $(if $(filter 1,$(OFFLINE)),,$(STAMP))
 ifeq ($(OFFLINE),1)
-	$(PYTHON) -m harness.offline install --wheelhouse $(WHEELHOUSE) --target $(OFFLINE_SITE)
-	$(OFFLINE_ENV) $(PYTHON) -m harness.offline check
-	$(OFFLINE_ENV) $(PYTHON) -m harness.offline versions --out $(OFFLINE_RECORD)
-	$(OFFLINE_ENV) $(PYTHON) -m harness.rehearsal $(GPU_REHEARSAL_ARGS) $(if $(SOURCES),--sources $(SOURCES))
+	$(PYTHON) -m harness.cli offline install --wheelhouse $(WHEELHOUSE) --target $(OFFLINE_SITE)
+	$(OFFLINE_ENV) $(PYTHON) -m harness.cli offline check
+	$(OFFLINE_ENV) $(PYTHON) -m harness.cli offline versions --out $(OFFLINE_RECORD)
+	$(OFFLINE_ENV) $(PYTHON) -m harness.cli rehearse $(GPU_REHEARSAL_ARGS) $(if $(SOURCES),--sources $(SOURCES))
 else
-	$(PY) -m harness.rehearsal $(GPU_REHEARSAL_ARGS) $(if $(SOURCES),--sources $(SOURCES))
+	$(CLI) rehearse $(GPU_REHEARSAL_ARGS) $(if $(SOURCES),--sources $(SOURCES))
 endif
 
 # The wheels an offline GPU machine lacks (`make gpu-rehearsal OFFLINE=1`), on a machine with
@@ -114,14 +117,14 @@ endif
 # default; PY names a version here, not an interpreter), each sha256 checked against the lock.
 # Prints each wheel and the total; carry $(WHEELHOUSE)/ with the repository.
 wheelhouse:
-	$(PYTHON) -m harness.offline wheelhouse --dest $(WHEELHOUSE) \
+	$(PYTHON) -m harness.cli offline wheelhouse --dest $(WHEELHOUSE) \
 	  $(if $(filter command line,$(origin PY)),--python-version $(PY))
 
 # The claims on the best profile this machine has (published with CUDA, else tiny).
 replicate: $(STAMP)
 	$(PY) -m pytest claims -p no:cacheprovider; status=$$?; \
 	  if [ $$status -eq 5 ]; then echo "no claim tests were collected"; status=0; fi; \
-	  $(PY) -m harness.reporting.report reports/results.json; exit $$status
+	  $(CLI) report reports/results.json; exit $$status
 
 # Re-resolve the locks after pyproject.toml changed, keeping the pins that still fit;
 # `make lock UPGRADE=1` moves every pin to the newest release. requirements.lock takes torch's CPU
@@ -157,26 +160,26 @@ canary: $(STAMP)
 	$(PY) $(CANARY_PYTEST) --results=reports/results.json; \
 	$(CANARY)/bin/python $(CANARY_PYTEST) --results=reports/canary/results.json; \
 	set -e; \
-	$(PY) -m harness.reporting.canary --locked reports/results.json --canary reports/canary/results.json \
+	$(CLI) canary --locked reports/results.json --canary reports/canary/results.json \
 	  --locked-packages $(LOCK) --canary-packages reports/canary/packages.txt \
 	  --note "torch kept at the locked $$torch: newer torch on PyPI for Linux is a CUDA build only (GBs of nvidia-* wheels)" \
 	  --wall-s $$(( $$(date +%s) - start )); \
-	$(PY) -m harness.reporting.report reports/results.json
+	$(CLI) report reports/results.json
 
 # The cost plan: each source's and claim's model work and estimated GPU time, in both modes, for
 # the published and the tiny profile; loads configs and tokenizers (HF_HOME, else
 # ../shared/hf-cache), no weights. PLAN_GPU=A6000 prices it on another GPU.
 PLAN_GPU ?= H200
 plan: $(STAMP)
-	HF_HUB_OFFLINE=1 $(PY) -m pytest --plan --plan-gpu=$(PLAN_GPU) --profile=published claims -q -p no:cacheprovider
-	$(PY) -m pytest --plan --plan-gpu=$(PLAN_GPU) --profile=tiny claims -q -p no:cacheprovider
+	HF_HUB_OFFLINE=1 $(CLI) plan --plan-gpu=$(PLAN_GPU) --profile=published
+	$(CLI) plan --plan-gpu=$(PLAN_GPU) --profile=tiny
 
 # Speed ratios on the CPU organisms, measured side by side (reports/bench.json); asserts nothing.
 bench: $(STAMP)
-	$(PY) -m harness.sources.cot.bench --out reports/bench.json
+	$(CLI) bench --out reports/bench.json
 
 report: $(STAMP)
-	$(PY) -m harness.reporting.report reports/results.json
+	$(CLI) report reports/results.json
 
 # Everything the runs wrote under reports/ (all but its README), the environments and caches.
 clean:
