@@ -103,3 +103,10 @@ def test_every_file_named_exists(doc: Path):
                and not (ROOT / n).exists()
                and not list(ROOT.glob(f"**/{n}"))]
     assert missing == []
+
+
+def test_every_interp_claims_command_named_exists():
+    from harness import cli
+
+    commands = set(cli.TOOLS) | {"status", "plan"}
+    assert [(d, c) for d, c in named(r"interp-claims ([a-z][\w-]*)") if c not in commands] == []
