@@ -29,7 +29,7 @@ TOOLS: dict[str, tuple[str, str]] = {
 USAGE = "\n".join(
     ["usage: interp-claims <command> [its flags]", "", "commands:",
      "  status CLAIM_ID [--results PATH]   one claim's verdict, drift, known answer and message",
-     "  plan [--profile P] [pytest flags]  each claim's model work and GPU time, no model loaded",
+     "  plan [--claims-profile P] [...]    each claim's model work and GPU time, no model loaded",
      *(f"  {name:<33}  {what}" for name, (_, what) in TOOLS.items())])
 
 
@@ -64,8 +64,10 @@ def status(claim_id: str, results: Path) -> int:
 
 
 def plan(args: list[str]) -> int:
-    """`pytest --plan` over claims/, on the published profile unless --profile says otherwise."""
-    profile = [] if any(a.startswith("--profile") for a in args) else ["--profile=published"]
+    """`pytest --plan` over claims/, on the published profile unless --claims-profile says
+    otherwise."""
+    chosen = any(a.startswith("--claims-profile") for a in args)
+    profile = [] if chosen else ["--claims-profile=published"]
     return subprocess.call([sys.executable, "-m", "pytest", "claims", "--plan", "-q",
                             "-p", "no:cacheprovider", *profile, *args])
 

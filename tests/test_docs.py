@@ -37,15 +37,13 @@ def plugin_flags() -> set[str]:
 
     from _pytest.config.argparsing import Parser
 
-    import harness.plugin
-
     parser = Parser()
-    modules = [harness.plugin, *map(importlib.import_module, harness.plugin.pytest_plugins),
-               importlib.import_module("xdist.plugin"), importlib.import_module("syrupy")]
-    for module in modules:
-        if hasattr(module, "pytest_addoption"):
-            module.pytest_addoption(parser) if module.pytest_addoption.__code__.co_argcount == 1 \
-                else module.pytest_addoption(parser=parser, pluginmanager=None)
+    for name in ("harness.plugin.options", "xdist.plugin", "syrupy"):
+        module = importlib.import_module(name)
+        if module.pytest_addoption.__code__.co_argcount == 1:
+            module.pytest_addoption(parser)
+        else:
+            module.pytest_addoption(parser=parser, pluginmanager=None)
     return {name for group in [parser._anonymous, *parser._groups] for option in group.options
             for name in option.names()}
 

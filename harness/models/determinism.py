@@ -12,6 +12,12 @@ from typing import Any
 CUBLAS_WORKSPACE_CONFIG = ":4096:8"
 
 
+def wanted(devices: list[str], cuda: bool) -> bool:
+    """Where a profile puts a model on CUDA and CUDA is there: elsewhere torch is left as it was
+    (a CPU run's kernels, and another session in the same process, stay untouched)."""
+    return cuda and "cuda" in devices
+
+
 def apply() -> None:
     """Deterministic algorithms (warn only: an operation with no deterministic CUDA kernel warns
     rather than aborting the run, and an exact anchor it moves fails, blaming the tool), the

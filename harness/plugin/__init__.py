@@ -1,114 +1,48 @@
-"""The pytest plugin: options, profile and markers here; ordering and blocking, judging and the
-run record in the modules beside it, which pytest registers as plugins of their own
-(`pytest_plugins`)."""
+"""The pytest plugin's entry point: a good citizen of other projects' pytest sessions. It always
+registers the suite's options (harness.plugin.options), and registers the suite's plugin
+(harness.plugin.suite: profiles, markers, ordering and blocking, judging, the run record) only
+for a session that runs the suite: one rooted in this repository, naming a path inside it,
+passing one of the suite's options, or selecting its markers. Elsewhere it imports no torch,
+initialises no CUDA and runs no git."""
 from __future__ import annotations
 
-import dataclasses
+import re
 import sys
+from pathlib import Path
 
 import pytest
 
-from harness.models import determinism
-from harness.models.backends import Backend, register_trace_code
-from harness.claims import Kind, Needs, spec_of
-from harness.generalisation import Override, generalised
-from harness.models.loaded import Loaded, load
-from harness.plugin.splitting import UNITS_FILE, make_store, remove_store, worker_count
-from harness.plugin.state import SESSION, SPEC, ClaimsSession, claims_session
-from harness.profiles import Mode, Profile, ProfileName
-from harness.sources import get_profile
+from harness.plugin.options import DEFAULTS, pytest_addoption  # noqa: F401 (a hook)
 
-pytest_plugins = ("harness.plugin.blocking", "harness.plugin.device_audit", "harness.plugin.judging",
-                  "harness.plugin.metering", "harness.plugin.planning", "harness.plugin.recording",
-                  "harness.plugin.scheduling")
-
-MARKERS = {
-    "gpu": "the nightly's published replication: needs the published weights (and CUDA, but for "
-           "the CPU-sized ones, also marked hub)",
-    "hub": "needs the published tokenizer or weights files (hub or a warm Hugging Face cache)",
-    "anchor": "checks the experiment's own machinery; claims that require it are blocked if it fails",
-    "claim": "a published scientific finding",
-    "measurement": "a number the notebook reports about its own method",
-    "slow": "takes minutes (organism re-training)",
-    "meta": "a slow check of a mechanism that re-runs families or pytest itself (fast mode, NDIF "
-            "simulation and backend, CPU kernels, splitting, organism competence, xdist "
-            "selections, the published plan, the device audit, the CUDA rehearsal's dry run): "
-            "`make test-meta`, which CI runs after `make test`",
-}
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("interp-claims")
-    group.addoption("--profile", choices=[p.value for p in ProfileName], default=None,
-                    help="published (the notebooks' models, CUDA) or tiny (CPU organisms); "
-                         "default: published with CUDA or when -m selects gpu/hub, else tiny")
-    group.addoption("--mode", choices=[m.value for m in Mode], default=Mode.FAITHFUL.value,
-                    help="faithful: the notebooks' batch sizes; fast: batched where a notebook "
-                         "went one prompt at a time (same tokens on fp32 organisms; pinned "
-                         "under its own snapshot profile where batching changes bf16 tokens)")
-    group.addoption("--backend", choices=[b.value for b in Backend], default=Backend.LOCAL.value,
-                    help="where traces run: here; ndif-local, through nnsight's serialise-and-run "
-                         "simulation of an NDIF request on the model loaded here; or ndif")
-    group.addoption("--model", action="append", default=[], metavar="SOURCE=ORG/NAME[@REV]",
-                    help="re-run a source's published claims on another model of its "
-                         "architecture class, layers mapped by relative depth: a generalisation "
-                         "test, pinned under its own snapshot profile (repeatable)")
-    group.addoption("--rehearsal-dtype", choices=("float32", "bfloat16"), default=None,
-                    help="the rehearsal profile's models in this dtype instead of their declared "
-                         "one (the CPU rehearsal on a CPU without native bf16 arithmetic)")
-    group.addoption("--rehearsal-sizes", choices=("rehearsal", "published"), default="rehearsal",
-                    help="the rehearsal profile's experiment sizes: its own (CPU-sized) or the "
-                         "published ones (the full-size CUDA rehearsal, still judged by no "
-                         "published value)")
-    group.addoption("--rehearsal-decode-cap", type=int, default=None, metavar="TOKENS",
-                    help="the rehearsal profile's decode steps stop at this many tokens (the "
-                         "full-size CUDA rehearsal: random weights decode every step to its cap)")
-    group.addoption("--results", default="reports/results.json",
-                    help="where the run record is written (relative to the rootdir)")
-    group.addoption("--gpus", default=None,
-                    help="comma-separated GPU ids to spread xdist workers over (default: "
-                         "CUDA_VISIBLE_DEVICES, else every CUDA device); each worker gets its own")
-    group.addoption("--device-audit", action="store_true", default=False,
-                    help="fail a test whose source code made a tensor without naming its device "
-                         "(the rehearsal runs with it)")
-    parser.addini("snapshot_warn_unused", type="bool", default=False,
-                  help="syrupy's --snapshot-warn-unused where syrupy is installed (as an addopts "
-                       "entry, that option is a usage error without it)")
-    group.addoption("--fail-on-drift", action="store_true", default=False,
-                    help="on the published profile, fail a test whose numbers drifted from their "
-                         "snapshot (drift never changes a verdict; on organisms it always fails)")
-
-
-def _selects_published(markexpr: str) -> bool:
-    """Whether `-m` asks for the published tests: it selects a test marked gpu or hub, evaluated
-    by pytest's own mark expressions, and not a test with neither mark."""
-    if not markexpr.strip():
-        return False
-    from harness.private import mark_expression
-
-    expression = mark_expression(markexpr)
-
-    def selects(*marks: str) -> bool:
-        return expression.evaluate(lambda name, **kwargs: name in marks)
-
-    return (selects("gpu") or selects("hub")) and not selects()
-
-
-def resolve_profile(config: pytest.Config) -> Profile:
-    """--profile if given; published when -m asks for gpu/hub tests or CUDA exists; else tiny."""
-    chosen = config.getoption("profile")
-    if chosen:
-        return get_profile(chosen)
-    if _selects_published(config.getoption("markexpr") or ""):
-        return get_profile("published")
-    import torch
-
-    return get_profile("published" if torch.cuda.is_available() else "tiny")
-
-
+SUITE = Path(__file__).resolve().parents[2]  # the repository: harness/, claims/, tests/
+MARKS = re.compile(r"\b(gpu|hub|anchor|claim|measurement|meta|slow)\b")
 # The names this plugin loads under: its entry point's (installed) and its module's
 # (`-p harness.plugin`, or PYTEST_PLUGINS=harness.plugin with the repo on PYTHONPATH and no install).
 NAMES = ("interp_claims", __name__)
+
+
+def _inside(path: Path) -> bool:
+    return path == SUITE or SUITE in path.parents
+
+
+def wanted(config: pytest.Config) -> bool:
+    """Whether this session runs the suite."""
+    given = [dest for dest, default in DEFAULTS.items() if config.getoption(dest) != default]
+    paths = [Path(a.split("::")[0]).resolve() for a in config.args if not a.startswith("-")]
+    return bool(given or _inside(config.rootpath.resolve()) or any(map(_inside, paths))
+                or MARKS.search(config.getoption("markexpr") or ""))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """A plan runs nothing, so it runs in this process: no xdist workers (-n is ignored)."""
+    if config.getoption("plan"):
+        config.option.numprocesses, config.option.dist, config.option.tx = None, "no", []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if wanted(config) and not config.pluginmanager.has_plugin("harness.plugin.suite"):
+        config.pluginmanager.import_plugin("harness.plugin.suite")
 
 
 def pytest_plugin_registered(plugin: object, manager: pytest.PytestPluginManager) -> None:
@@ -120,115 +54,11 @@ def pytest_plugin_registered(plugin: object, manager: pytest.PytestPluginManager
                 manager.set_blocked(name)
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    if config.getini("snapshot_warn_unused") and hasattr(config.option, "warn_unused_snapshots"):
-        config.option.warn_unused_snapshots = True  # syrupy's --snapshot-warn-unused
-    for name, text in MARKERS.items():
-        config.addinivalue_line("markers", f"{name}: {text}")
-    profile, retarget_reasons = retarget(config, rehearsal_variant(config, resolve_profile(config)))
-    if any(spec.device == "cuda" for spec in profile.models.values()):
-        determinism.apply()  # before any model loads or cuBLAS call
-    session = config.stash[SESSION] = ClaimsSession(
-        profile, Mode(config.getoption("mode")), Backend(config.getoption("backend")),
-        retarget_reasons)
-    if session.backend is not Backend.LOCAL:
-        register_trace_code()
-    make_store(config)
-    if getattr(config.option, "dist", "no") == "load":
-        config.option.dist = "loadfile"  # grouped by source folder: see scheduling.py
+def __getattr__(name: str):
+    """The suite plugin's helpers for the claims' conftests (model_for, …), imported when first
+    asked for; never a hook or a dunder, which pytest and Python look up on every module."""
+    if name.startswith(("pytest_", "__")):
+        raise AttributeError(name)
+    import importlib
 
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    remove_store(config)
-
-
-def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None:
-    """A source's unit items (splitting.py) exist only under xdist."""
-    return True if collection_path.name == UNITS_FILE and not worker_count(config) else None
-
-
-def rehearsal_variant(config: pytest.Config, profile: Profile) -> Profile:
-    """The rehearsal profile with --rehearsal-dtype's dtype for every model, with
-    --rehearsal-sizes=published the published sizes, and with --rehearsal-decode-cap each decode
-    step capped (other profiles unchanged)."""
-    dtype, sizes = config.getoption("rehearsal_dtype"), config.getoption("rehearsal_sizes")
-    cap = config.getoption("rehearsal_decode_cap")
-    if dtype is None and sizes == "rehearsal" and cap is None:
-        return profile
-    if profile.name is not ProfileName.REHEARSAL:
-        raise pytest.UsageError("--rehearsal-dtype and --rehearsal-sizes are for "
-                                "--profile=rehearsal")
-    if dtype is not None:
-        profile = dataclasses.replace(profile, models={
-            name: dataclasses.replace(spec, dtype=dtype) for name, spec in profile.models.items()})
-    if sizes == "published":
-        profile = dataclasses.replace(profile, sizes=dict(get_profile("published").sizes))
-    if cap is not None:
-        profile = dataclasses.replace(profile, sizes={
-            name: s.decode_capped(cap) if hasattr(s, "decode_capped") else s
-            for name, s in profile.sizes.items()})
-    return profile
-
-
-def retarget(config: pytest.Config, profile: Profile) -> tuple[Profile, dict[str, str]]:
-    """The profile with --model's other models, and why any source could not take its model."""
-    overrides = [Override.parse(text) for text in config.getoption("model")]
-    if not overrides:
-        return profile, {}
-    if not profile.published:
-        raise pytest.UsageError("--model re-runs published claims: use it with the published "
-                                "profile (--profile=published, or -m gpu/hub)")
-    return generalised(profile, overrides)
-
-
-def pytest_report_header(config: pytest.Config) -> str:
-    session = claims_session(config)
-    return (f"interp-claims profile: {session.profile.name.value}, mode: {session.mode.value}"
-            + ("" if session.backend is Backend.LOCAL else f", backend: {session.backend.value}")
-            + "".join(f", generalisation: {s} on {m}"
-                      for s, m in session.profile.generalisation.items()))
-
-
-@pytest.fixture(scope="session")
-def profile(request: pytest.FixtureRequest) -> Profile:
-    """The profile this session runs on."""
-    return claims_session(request.config).profile
-
-
-@pytest.fixture(scope="session")
-def mode(request: pytest.FixtureRequest) -> Mode:
-    """The mode this session runs in (--mode)."""
-    return claims_session(request.config).mode
-
-
-@pytest.fixture(scope="session")
-def backend(request: pytest.FixtureRequest) -> Backend:
-    """Where this session's traces run (--backend)."""
-    return claims_session(request.config).backend
-
-
-def model_for(request: pytest.FixtureRequest, source: str) -> Loaded:
-    """`source`'s model on the session's profile, its provenance kept for the run record; a skip
-    when the profile has none (for a source's session model fixture)."""
-    session = claims_session(request.config)
-    spec = session.profile.models.get(source)
-    if spec is None:
-        pytest.skip(f"profile {session.profile.name.value} has no model for source {source!r}")
-    loaded = load(spec, session.backend)
-    session.models[source] = loaded.provenance
-    return loaded
-
-
-def pytest_itemcollected(item: pytest.Item) -> None:
-    spec = spec_of(getattr(item, "function", None))
-    if spec is None:
-        return
-    item.stash[SPEC] = spec
-    item.add_marker(pytest.mark.anchor if spec.kind is Kind.ANCHOR else
-                    pytest.mark.measurement if spec.kind is Kind.MEASUREMENT else pytest.mark.claim)
-    if spec.needs is not Needs.CPU:
-        item.add_marker(getattr(pytest.mark, spec.needs.value))
-    if spec.needs is Needs.HUB and not spec.tokenizer_only:
-        item.add_marker(pytest.mark.gpu)  # it loads published weights: the nightly runs it too
-    item.add_marker(pytest.mark.xdist_group(name=spec.source_name))
-    item.extra_keyword_matches.add(spec.id)
+    return getattr(importlib.import_module("harness.plugin.suite"), name)

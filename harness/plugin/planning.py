@@ -16,25 +16,6 @@ from harness.private import fixture_definitions
 from harness.snapshots import read_snapshot, snapshot_path
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("interp-claims")
-    group.addoption("--plan", action="store_true", default=False,
-                    help="print each source's and claim's model work and estimated GPU time "
-                         "(both modes), load no model, run no test; writes reports/plan-<profile>.json")
-    group.addoption("--plan-gpu", choices=sorted(GPUS), default="H200",
-                    help="the GPU the plan prices the work on")
-    group.addoption("--plan-utilisation", type=float, default=Assumptions.utilisation,
-                    help="the fraction of the GPU's dense bf16 throughput the arithmetic reaches")
-    group.addoption("--plan-overhead-ms", type=float, default=Assumptions.overhead_s * 1000,
-                    help="fixed cost of one forward outside the arithmetic (Python, generate, "
-                         "nnsight)")
-    group.addoption("--plan-gpus", type=int, default=8,
-                    help="the GPUs the plan's several-GPU figures assume (one xdist worker each)")
-    group.addoption("--plan-calibration", default=None,
-                    help="a GPU rehearsal's summary (reports/gpu-rehearsal.json): fit the "
-                         "utilisation and overhead to its measured runs instead of assuming them")
-
-
 def _fixture_deps(items: list[pytest.Item]) -> dict[str, frozenset[str]]:
     """Each fixture the items use, with the fixtures it asks for directly."""
     return {name: frozenset(defs[-1].argnames) for item in items
@@ -55,13 +36,6 @@ def _values(items: list[pytest.Item], root) -> tuple[Any, Any]:
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_cmdline_main(config: pytest.Config) -> None:
-    """A plan runs nothing, so it runs in this process: no xdist workers (-n is ignored)."""
-    if config.getoption("plan"):
-        config.option.numprocesses, config.option.dist, config.option.tx = None, "no", []
-
-
-@pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
     config = session.config
     if not config.getoption("plan"):
@@ -69,10 +43,15 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     items = [i for i in session.items if SPEC in i.stash]
     uses = [plan_build.ClaimUse(i.stash[SPEC].id, i.stash[SPEC].source_name,
                                 frozenset(i.fixturenames)) for i in items]
+    if config.getoption("plan_gpu") not in GPUS:
+        raise pytest.UsageError(f"--plan-gpu {config.getoption('plan_gpu')!r}: one of "
+                                f"{', '.join(sorted(GPUS))}")
     gpu, fitted = GPUS[config.getoption("plan_gpu")], config.getoption("plan_calibration")
+    utilisation, overhead_ms = config.getoption("plan_utilisation"), config.getoption(
+        "plan_overhead_ms")
     a = (plan_build.calibrated(Path(fitted), gpu) if fitted else
-         Assumptions(gpu, config.getoption("plan_utilisation"),
-                     config.getoption("plan_overhead_ms") / 1000))
+         Assumptions(gpu, Assumptions.utilisation if utilisation is None else utilisation,
+                     Assumptions.overhead_s if overhead_ms is None else overhead_ms / 1000))
     profile = claims_session(config).profile
     published, pinned = _values(items, config.rootpath)
     built = plan_build.build(config.rootpath, profile, uses, a, published, pinned, fitted)

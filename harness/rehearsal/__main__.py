@@ -5,10 +5,13 @@ architectures, one source at a time, with time and peak memory per source and pe
 sizes (float32 where the CPU has no native bf16), under the device audit. --device cuda (`make
 gpu-rehearsal`): full-size models drawn on the GPU, the rehearsal profile with the published sizes
 and layer indices (no published value judges random weights) in bf16, fast then faithful, each
-decode step capped and the full-size time extrapolated; the device audit runs after as a pass of
-its own. --dry-run-of cuda runs that path here on the CPU, narrowed. Where a behavioural filter
-keeps nothing on random weights, the rehearsal profile forces its declared rows past it, so every
-test reaches a verdict. Either fails on any test that errors or fails."""
+decode step capped (cot's chosen from the plan to fit each mode's budget) and the full-size decode
+time extrapolated; the device audit runs after as a pass of its own. --dry-run-of cuda runs that
+path here on the CPU, narrowed. Each source is built, run and deleted in turn, each mode within a
+budget of its own, and the summary is rewritten after each step. Where a behavioural filter keeps
+nothing on random weights, the rehearsal profile forces its declared rows past it, so every test
+reaches a verdict. Either fails on any test that errors or fails, on a test skipped or blocked
+for a reason it does not expect, and on a source or mode left unrun."""
 from __future__ import annotations
 
 import argparse
@@ -30,10 +33,13 @@ def main() -> None:
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     parser.add_argument("--dry-run-of", choices=("cuda",), default=None,
                         help="run that device's setting (published sizes, modes, capped decoding, "
-                             "separate audit, per-mode budget) here on the CPU, narrowed")
+                             "separate audit, a budget per source and mode) here on the CPU, "
+                             "narrowed")
     parser.add_argument("--decode-cap", type=int, default=None,
-                        help=f"tokens each decode step stops at (default: {FULL_SIZE_DECODE_CAP} "
-                             "at full size; the CPU rehearsal's sizes are already short)")
+                        help="tokens each decode step stops at (default at full size: cot's "
+                             "chosen from the plan to fit each mode's budget, at most "
+                             f"{FULL_SIZE_DECODE_CAP}; the CPU rehearsal's sizes are already "
+                             "short)")
     parser.add_argument("--audit", choices=("inline", "separate", "none"), default=None,
                         help="the device audit: over the timed runs (the CPU default), as a pass "
                              "of its own after them (the CUDA default), or not at all (make test, "
@@ -48,9 +54,19 @@ def main() -> None:
                         help="sources run at once (default: the CPU count on the CPU, where "
                              "each runs on one thread; 1 on CUDA, one GPU)")
     parser.add_argument("--budget", type=int, default=None,
-                        help="seconds for each pass, the build not counted (default: "
-                             f"{Setting.for_device('cpu').budget_s} on the CPU, "
+                        help="seconds for each source in each mode, the build not counted "
+                             f"(default: {Setting.for_device('cpu').budget_s} on the CPU, "
                              f"{Setting.for_device('cuda').budget_s} on CUDA)")
+    parser.add_argument("--build-budget", type=int, default=None,
+                        help="seconds for each source's build (default: "
+                             f"{Setting.for_device('cpu').build_budget_s} on the CPU, "
+                             f"{Setting.for_device('cuda').build_budget_s} on CUDA)")
+    parser.add_argument("--deadline", type=float, default=None,
+                        help="seconds for the whole rehearsal: nothing starts past it (a short "
+                             "GPU lease; default: none)")
+    parser.add_argument("--runs", type=Path, default=None,
+                        help="keep each run's log, results and streamed tests here (default: a "
+                             "temporary folder)")
     args = parser.parse_args()
     if args.device == "cuda":
         import torch
@@ -61,13 +77,16 @@ def main() -> None:
     if args.dry_run_of:
         setting = setting.dry_run(args.decode_cap or FULL_SIZE_DECODE_CAP)
     elif args.decode_cap:
-        setting = replace(setting, decode_cap=args.decode_cap)
+        setting = replace(setting, decode_cap=args.decode_cap, cap_from_plan=False)
     if args.modes:
         setting = replace(setting, modes=tuple(args.modes))
     if args.audit:
         setting = replace(setting, audit=args.audit)
+    if args.build_budget:
+        setting = replace(setting, build_budget_s=args.build_budget)
     summary = rehearse(args.sources, setting, args.published_cache, args.out,
-                       args.budget or setting.budget_s, args.jobs or setting.jobs)
+                       args.budget or setting.budget_s, args.jobs or setting.jobs, args.deadline,
+                       args.runs)
     if summary["ok"] is None:
         print(f"rehearsal skipped: {summary['skipped']}")
         return
@@ -77,16 +96,24 @@ def main() -> None:
     for label, s in runs:
         verdicts: dict[str, int] = {}
         for t in s["tests"]:
-            verdicts[t["verdict"]] = verdicts.get(t["verdict"], 0) + 1
+            verdicts[str(t["verdict"])] = verdicts.get(str(t["verdict"]), 0) + 1
         extra = f", {s['extrapolated']}" if s.get("extrapolated") else ""
-        print(f"{label}: {s['seconds']} s, max RSS {s['max_rss_bytes']}, peak GPU "
+        cut = ", CUT OFF (its streamed tests kept)" if s["timed_out"] else ""
+        print(f"{label}: {s['seconds']} s{cut}, max RSS {s['max_rss_bytes']}, peak GPU "
               f"{s['peak_gpu_bytes']}, {s['throughput']['positions_per_s']} positions/s, "
               f"{verdicts}, {s['forced']} on forced rows{extra}"
-              + "".join(f"\n  {e}" for e in s["errors"]))
+              + "".join(f"\n  {e}" for e in s["errors"])
+              + "".join(f"\n  hole: {h}" for h in s["holes"]))
+    for name, built in summary["build"].items():
+        if "error" in built:
+            print(f"{name}: not built: {built['error'][-500:]}")
+    for name, caps in summary["decode_caps"].items():
+        for mode, chosen in caps.items():
+            print(f"{name} ({mode}) decode cap {chosen['why']}")
     for line in summary["not_run"]:
         print(f"not run, out of time: {line}")
-    print(f"rehearsal {'passed' if summary['ok'] else 'FAILED'} (build {summary['build_seconds']} s, "
-          f"not counted in the per-mode budget); summary: {args.out}")
+    print(f"rehearsal {'passed' if summary['ok'] else 'FAILED'} (builds {summary['build_seconds']} "
+          f"s, not counted in the budgets, in {summary['scratch']['path']}); summary: {args.out}")
     sys.exit(0 if summary["ok"] else 1)
 
 

@@ -3,11 +3,15 @@ throwaway Hugging Face cache beside the published tokenizer, chat template and c
 published loader (`from_pretrained(hf_id, revision=…)`, offline) runs on them."""
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +74,7 @@ class Built:
     parameters: int
     seconds: float
     device: str = "cpu"
+    gpu: str | None = None  # the CUDA device's name, where it was drawn on one
 
 
 def published_files(snapshot: Path) -> list[Path]:
@@ -106,20 +111,66 @@ def build_model(published_cache: Path, out: Path, spec: ModelSpec, full_size: bo
         model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(target),
                                                  dtype=DTYPES[spec.dtype])
     silence_end_of_sequence(model, end_of_sequence_ids(target))
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory(dir=out) as scratch:  # on out's disk: the move renames
         model.save_pretrained(scratch)
         for weights in Path(scratch).glob("model*.safetensors*"):
             shutil.move(weights, target / weights.name)
     count = sum(p.numel() for p in model.parameters())
     del model
+    gpu = None
     if device != "cpu":
         torch.cuda.empty_cache()
+        gpu = torch.cuda.get_device_name(0)
     return Built(spec.hf_id or "", str(target), count, round(time.perf_counter() - start, 2),
-                 device)
+                 device, gpu)
 
 
-def build_cache(published_cache: Path, out: Path, specs: dict[str, ModelSpec], full_size: bool,
-                seed: int = 0, device: str = "cpu") -> dict[str, Built]:
-    """A rehearsal cache at `out` holding every spec's model (by source name)."""
-    return {name: build_model(published_cache, out, spec, full_size, seed, device)
-            for name, spec in specs.items() if spec.hf_id}
+def build_in_child(name: str, published_cache: Path, out: Path, full_size: bool, device: str,
+                   timeout: float, log: Path, seed: int = 0) -> dict[str, Any]:
+    """Build source `name`'s rehearsal model into `out` in a process of its own, killed past
+    `timeout` seconds: what it built (Built's fields), or `error`, with its wall time."""
+    result = log.with_suffix(".json")
+    result.unlink(missing_ok=True)
+    args = [sys.executable, "-m", "harness.rehearsal.build", name, "--published-cache",
+            str(published_cache), "--out", str(out), "--device", device, "--seed", str(seed),
+            "--result", str(result), *(["--full-size"] if full_size else [])]
+    start = time.perf_counter()
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("w") as output:
+        try:
+            status = subprocess.run(args, stdout=output, stderr=subprocess.STDOUT, env=os.environ,
+                                    timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            status = None
+    seconds = round(time.perf_counter() - start, 1)
+    if status is None:
+        return {"error": f"the build took more than its {timeout:.0f} s", "wall_seconds": seconds,
+                "timed_out": True}
+    if status or not result.is_file():
+        tail = log.read_text(errors="replace")[-2000:]
+        return {"error": f"the build exited {status}: {tail}", "wall_seconds": seconds,
+                "timed_out": False}
+    return {**json.loads(result.read_text()), "wall_seconds": seconds, "timed_out": False}
+
+
+def main() -> None:
+    """One source's rehearsal model, built by `build_in_child`: its Built as JSON in --result."""
+    from harness.sources import get_profile
+
+    parser = argparse.ArgumentParser(description=build_in_child.__doc__)
+    parser.add_argument("source")
+    parser.add_argument("--published-cache", type=Path, required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--full-size", action="store_true")
+    parser.add_argument("--result", type=Path, required=True)
+    args = parser.parse_args()
+    spec = get_profile("rehearsal").models[args.source]
+    built = build_model(args.published_cache, args.out, spec, args.full_size, args.seed,
+                        args.device)
+    args.result.write_text(json.dumps(asdict(built)))
+
+
+if __name__ == "__main__":
+    main()

@@ -136,7 +136,7 @@ def tracked_changes() -> str:
 
 def pin_judge_report(root: Path) -> dict:
     """Pin the extra source's snapshots in `root`, re-run it against them, render its report."""
-    pytest_args = ["-m", "pytest", "--profile=tiny", "-p", "no:cacheprovider", "claims/extra"]
+    pytest_args = ["-m", "pytest", "--claims-profile=tiny", "-p", "no:cacheprovider", "claims/extra"]
     pinned = run([*pytest_args, "--snapshot-update"], root)
     judged = run(pytest_args, root)
     report = run(["-m", "harness.reporting.report", "reports/results.json"], root)

@@ -20,7 +20,7 @@ from tests.paths import ROOT
 @pytest.fixture
 def tester(pytester: pytest.Pytester) -> pytest.Pytester:
     """A pytester project on the tiny profile, without the cache provider."""
-    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider --profile=tiny\n")
+    pytester.makeini("[pytest]\naddopts = -p no:cacheprovider --claims-profile=tiny\n")
     return pytester
 
 
@@ -38,7 +38,7 @@ class PairedRun:
 
 def micro_run(tmp_path_factory: pytest.TempPathFactory, name: str, *args: str,
               env: dict[str, str] | None = None) -> PairedRun:
-    """`pytest --profile=micro <args>`, run once per test session under the name `name` even
+    """`pytest --claims-profile=micro <args>`, run once per test session under the name `name` even
     across xdist workers (a lock in their shared base temp), so two meta tests that need the
     same run (the faithful one) share it."""
     base = tmp_path_factory.getbasetemp()
@@ -49,7 +49,7 @@ def micro_run(tmp_path_factory: pytest.TempPathFactory, name: str, *args: str,
         done = shared / "done.json"
         if not done.exists():
             proc = subprocess.run(
-                [sys.executable, "-m", "pytest", "--profile=micro", "-p", "no:cacheprovider", "-q",
+                [sys.executable, "-m", "pytest", "--claims-profile=micro", "-p", "no:cacheprovider", "-q",
                  "-p", "tests.work_counter", f"--results={shared / 'results.json'}", *args],
                 cwd=ROOT, env=os.environ | (env or {}) | {"WORK_COUNTER_DIR": str(shared / "counts")},
                 capture_output=True, text=True)

@@ -18,7 +18,7 @@ def ndif_run(tmp_path, profile: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k != "NDIF_API_KEY"}
     env |= {"NNSIGHT_CONFIG": str(tmp_path / "no-config.yaml"), "HF_HUB_OFFLINE": "1"}
     out = tmp_path / "results.json"
-    subprocess.run([sys.executable, "-m", "pytest", "claims/patching", f"--profile={profile}",
+    subprocess.run([sys.executable, "-m", "pytest", "claims/patching", f"--claims-profile={profile}",
                     "--backend=ndif", "-p", "no:cacheprovider", "-q", f"--results={out}"],
                    cwd=ROOT, env=env, capture_output=True, text=True)
     return json.loads(out.read_text())

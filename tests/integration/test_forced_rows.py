@@ -69,7 +69,7 @@ def test_the_rehearsal_forces_its_declared_rows_and_labels_each_test_that_reads_
     monkeypatch.setenv("HF_HOME", str(cache))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     tester.makepyfile(test_claims=HOLDS)
-    tester.runpytest_subprocess("--profile=rehearsal")  # the hub reads HF_HOME at import
+    tester.runpytest_subprocess("--claims-profile=rehearsal")  # the hub reads HF_HOME at import
     entries = {t["id"]: t for t in results(tester)["tests"]}
     control, identity = entries["cot.fake-control"], entries["cot.fake-identity"]
     assert control["measured"]["n"] == 2  # the rehearsal profile's forced_rows, first ones

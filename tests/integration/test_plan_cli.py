@@ -16,7 +16,7 @@ from tests.paths import ROOT, SHARED_CACHE
 def plan(profile: str, *extra: str) -> tuple[subprocess.CompletedProcess, dict]:
     env = os.environ | {"HF_HOME": str(SHARED_CACHE), "HF_HUB_OFFLINE": "1"}
     proc = subprocess.run([sys.executable, "-m", "pytest", "claims", "--plan",
-                           f"--profile={profile}", "-p", "no:cacheprovider", "-q", *extra],
+                           f"--claims-profile={profile}", "-p", "no:cacheprovider", "-q", *extra],
                           cwd=ROOT, env=env, capture_output=True, text=True)
     return proc, json.loads((ROOT / "reports" / f"plan-{profile}.json").read_text())
 

@@ -64,7 +64,7 @@ def test_blocking_holds_under_xdist_with_k(tester):
 def test_gpu_test_skips_with_reason_on_published_profile(tester, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     tester.makepyfile(test_claims=PUBLISHED_ONLY)
-    result = tester.runpytest("--profile=published", "-m", "gpu and not hub", "-rs")
+    result = tester.runpytest("--claims-profile=published", "-m", "gpu and not hub", "-rs")
     result.assert_outcomes(skipped=1, deselected=1)
     result.stdout.fnmatch_lines(["*SKIPPED*no CUDA device*"])
     assert verdicts(tester)["cot.needs-gpu"] == ("skipped", "no CUDA device")
@@ -77,7 +77,7 @@ def test_hub_test_skips_with_reason_when_cache_is_cold(tester, monkeypatch, tmp_
     monkeypatch.delenv("HF_TOKEN", raising=False)
     monkeypatch.setenv("HF_TOKEN_PATH", str(tmp_path / "no-stored-token"))
     tester.makepyfile(test_claims=PUBLISHED_ONLY)
-    result = tester.runpytest_subprocess("-m", "hub", "-rs", "--profile=published")
+    result = tester.runpytest_subprocess("-m", "hub", "-rs", "--claims-profile=published")
     result.assert_outcomes(skipped=1, deselected=1)
     verdict, message = verdicts(tester)["lookback.needs-tokenizer"]
     assert verdict == "skipped"

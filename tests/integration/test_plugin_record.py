@@ -41,23 +41,28 @@ def test_results_json_matches_its_schema(tester):
 
 def test_a_tiny_profile_finding_without_a_known_answer_is_not_applicable(tester):
     tester.makepyfile(test_claims=PUBLISHED_ONLY)
-    result = tester.runpytest("--snapshot-update", "-m", "not hub", "--profile=tiny")
+    result = tester.runpytest("--snapshot-update", "-m", "not hub", "--claims-profile=tiny")
     assert verdicts(tester)["cot.needs-gpu"] == ("not applicable", "")
     result.stdout.fnmatch_lines(["tiny profile: published values are for the notebooks' models*"])
 
 
 def test_a_tiny_profile_anchor_that_passes_reads_held(tester):
     tester.makepyfile(test_claims=PUBLISHED_ONLY)
-    tester.runpytest("--snapshot-update", "--profile=tiny", "-k", "test_hub")
+    tester.runpytest("--snapshot-update", "--claims-profile=tiny", "-k", "test_hub")
     assert verdicts(tester)["lookback.needs-tokenizer"] == ("held", "")
 
 
 @pytest.mark.meta  # a process of its own: make test-meta (it sets torch's global state)
 def test_a_profile_on_cuda_applies_and_records_deterministic_settings(tester, monkeypatch, tmp_path):
+    import torch
+
+    if not torch.cuda.is_available():
+        pytest.skip("needs CUDA: the deterministic settings are applied only where a model runs "
+                    "on it (harness.models.determinism.wanted, unit-tested on the CPU)")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.delenv("CUBLAS_WORKSPACE_CONFIG", raising=False)
     tester.makepyfile(test_claims=PUBLISHED_ONLY)
-    tester.runpytest_subprocess("--profile=published", "-m", "hub")
+    tester.runpytest_subprocess("--claims-profile=published", "-m", "hub")
     settings = results(tester)["environment"]["determinism"]
     assert settings["deterministic_algorithms"] and settings["cublas_workspace_config"] == ":4096:8"
 

@@ -22,10 +22,10 @@ def test_snapshot_inside_tolerance_passes(tester, monkeypatch):
     tester.makepyfile(test_m=with_tolerance(MEASURES, "Tolerance(abs=0.1)"))
     pin_published_snapshot(tester, 0.5)
     monkeypatch.setenv("MEASURED", "0.55")
-    tester.runpytest("--profile=published").assert_outcomes(failed=1)  # criterion: exact 0.5
+    tester.runpytest("--claims-profile=published").assert_outcomes(failed=1)  # criterion: exact 0.5
     assert entry(tester)["verdict"] == "not replicated"
     monkeypatch.setenv("MEASURED", "0.5")
-    tester.runpytest("--profile=published").assert_outcomes(passed=1)
+    tester.runpytest("--claims-profile=published").assert_outcomes(passed=1)
     assert (entry(tester)["snapshot"], entry(tester)["drift"]) == ("exact", "no drift")
 
 
@@ -33,7 +33,7 @@ def test_snapshot_within_tolerance_is_reported_as_such(tester, monkeypatch):
     tester.makepyfile(test_m=judged_on_n(with_tolerance(MEASURES, "Tolerance(abs=0.1)")))
     pin_published_snapshot(tester, 0.5)
     monkeypatch.setenv("MEASURED", "0.55")
-    tester.runpytest("--profile=published").assert_outcomes(passed=1)
+    tester.runpytest("--claims-profile=published").assert_outcomes(passed=1)
     assert (entry(tester)["snapshot"], entry(tester)["drift"]) == ("within tolerance", "no drift")
 
 
@@ -41,7 +41,7 @@ def test_published_drift_is_shown_but_never_changes_the_verdict(tester, monkeypa
     tester.makepyfile(test_m=judged_on_n(with_tolerance(MEASURES, "Tolerance(abs=0.1)")))
     pin_published_snapshot(tester, 0.5)
     monkeypatch.setenv("MEASURED", "0.7")
-    result = tester.runpytest("--profile=published")
+    result = tester.runpytest("--claims-profile=published")
     result.assert_outcomes(passed=1)
     e = entry(tester)
     assert (e["verdict"], e["drift"], e["snapshot"]) == ("replicated", "drifted", "outside")
@@ -53,7 +53,7 @@ def test_fail_on_drift_fails_the_test_and_keeps_the_verdict(tester, monkeypatch)
     tester.makepyfile(test_m=judged_on_n(with_tolerance(MEASURES, "Tolerance(abs=0.1)")))
     pin_published_snapshot(tester, 0.5)
     monkeypatch.setenv("MEASURED", "0.7")
-    result = tester.runpytest("--profile=published", "--fail-on-drift")
+    result = tester.runpytest("--claims-profile=published", "--fail-on-drift")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*drifted from its snapshot*"])
     assert (entry(tester)["verdict"], entry(tester)["drift"]) == ("replicated", "drifted")
@@ -64,7 +64,7 @@ def test_published_counts_compare_exactly(tester, monkeypatch):
     pin_published_snapshot(tester, 0.5)
     path = tester.path / "snapshots" / "published" / "cot" / "test_measured.json"
     path.write_text(path.read_text().replace('"n": 20', '"n": 21'))
-    tester.runpytest("--profile=published").assert_outcomes(passed=1)
+    tester.runpytest("--claims-profile=published").assert_outcomes(passed=1)
     assert entry(tester)["drift_detail"] == [".n: pinned 21, measured 20"]
 
 

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from harness.catalogue import ORGANISMS_ONLY
 from harness.sources import get_profile
 from harness.models.resources import snapshot_dir
 from harness.rehearsal.build import build_model, narrowed, published_files
+from harness.rehearsal.cap import COUNTED
+from harness.rehearsal.run import DRY_RUN_OWN_SIZES, EXPECTED_SKIPS
 from tests.paths import ROOT, SHARED_CACHE
 
 PUBLISHED = get_profile("published").models
@@ -100,9 +101,7 @@ def test_every_fire_once_anchor_holds_on_the_published_shapes(dry_run):
         assert fired and set(fired.values()) == {"held"}, (name, fired)
 
 
-# Skips that say nothing of the model's behaviour: the catalogue runs on organisms only, and
-# TransformerLens converts the weights into its own published-width GPT-2.
-NOT_BEHAVIOURAL = (ORGANISMS_ONLY, "the TransformerLens cross-check")
+NOT_BEHAVIOURAL = EXPECTED_SKIPS  # skips that say nothing of the model's behaviour (run.py)
 
 
 def test_every_test_reaches_a_verdict_past_the_behavioural_filters(dry_run):
@@ -142,27 +141,37 @@ def test_without_the_published_files_the_rehearsal_says_what_is_missing(tmp_path
 @pytest.mark.meta
 def test_the_cuda_rehearsals_dry_run_takes_its_path_on_the_cpu(tmp_path):
     """The CUDA setting (published sizes, fast then faithful, capped decoding with its
-    extrapolation, each mode's own budget, the audit as a separate pass, the build on the run's
-    device) on cot, narrowed, on the CPU."""
+    extrapolation, a budget per source and mode, the audit as a separate pass, each source built
+    on the run's device, run and deleted) on every source, narrowed, on the CPU; heads and lookback
+    at their own sizes (DRY_RUN_OWN_SIZES), whose published ones take many minutes here."""
     published_config("cot")
     out = tmp_path / "gpu-rehearsal.json"
     proc = subprocess.run([sys.executable, "-m", "harness.rehearsal", "--dry-run-of", "cuda",
-                           "--sources", "cot", "--decode-cap", "8", "--published-cache",
-                           str(SHARED_CACHE), "--out", str(out)], cwd=ROOT, capture_output=True,
-                          text=True)
+                           "--decode-cap", "8", "--published-cache", str(SHARED_CACHE),
+                           "--out", str(out), "--runs", str(tmp_path / "runs")], cwd=ROOT,
+                          capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     summary = json.loads(out.read_text())
     setting = summary["setting"]
     assert setting["published_sizes"] and setting["audit"] == "separate" and setting["decode_cap"] == 8
-    assert summary["build"]["cot"]["device"] == "cpu" and summary["budget_per_mode_s"]
-    runs = summary["sources"]["cot"]
-    assert list(runs) == ["fast", "faithful"]
-    for run in runs.values():
-        assert not run["device_audit"] and run["decode_cap"] == 8
+    assert tuple(setting["own_sizes"]) == DRY_RUN_OWN_SIZES and summary["finished"]
+    assert summary["budget_per_source_and_mode_s"] and summary["scratch"]["path"]
+    assert set(summary["sources"]) == set(summary["audit"]) == set(PUBLISHED)
+    for name, runs in summary["sources"].items():
+        assert summary["build"][name]["device"] == "cpu" and summary["build"][name]["parameters"]
+        assert list(runs) == ["fast", "faithful"]
+        for run in runs.values():
+            assert not run["device_audit"] and run["decode_cap"] == 8 and run["ok"], run["holes"]
+        assert (tmp_path / "runs" / name / "fast" / "tests.jsonl").is_file()
+        audit = summary["audit"][name]
+        assert audit["device_audit"] and not audit["errors"], audit["errors"]
+    for run in summary["sources"]["cot"].values():
         assert run["extrapolated_seconds"] > run["seconds"] and "upper bound" in run["extrapolated"]
-        assert not [t for t in run["tests"] if t["verdict"] in ("skipped", "blocked")
-                    and not t["message"].startswith(NOT_BEHAVIOURAL)]
-    assert summary["audit"]["cot"]["device_audit"] and not summary["audit"]["cot"]["errors"]
+    # cot's pinned decode counts (cap.py) are what this run counted at its cap.
+    for mode, counted in COUNTED["cot"].items():
+        work = summary["sources"]["cot"][mode]["throughput"]
+        assert abs(counted.other + counted.per_cap_token * 8 - work["forwards"]) <= 1, (mode, work)
+    assert summary["decode_caps"]["cot"]["faithful"]["cap"] == 8
 
 
 @pytest.mark.meta

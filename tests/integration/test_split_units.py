@@ -21,7 +21,7 @@ COUNTED = ("forwards", "prompt_tokens", "decode_tokens", "padding")
 
 
 def pytest_run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "--profile=tiny", "-p",
+    return subprocess.run([sys.executable, "-m", "pytest", "--claims-profile=tiny", "-p",
                            "no:cacheprovider", "-q", "-rA", *args], cwd=ROOT, capture_output=True,
                           text=True)
 

@@ -49,7 +49,8 @@ def loop_rows(refs: list[Reference], prompts: list[list[int]]) -> list[tuple[int
 def declared_noise(runner: CotRunner) -> torch.Tensor:
     """§6's noise re-drawn here from its declared seed and scale, not by the experiment's helper:
     N(0, 1) on the hidden size from a CPU generator seeded NOISE_SEED, times the noise scale."""
-    draw = torch.randn(runner.hidden_size, generator=torch.Generator().manual_seed(NOISE_SEED))
+    draw = torch.randn(runner.hidden_size, generator=torch.Generator().manual_seed(NOISE_SEED),
+                       device="cpu")
     return draw.to(runner.dtype) * runner.sizes.noise_scale
 
 

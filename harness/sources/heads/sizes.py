@@ -1,7 +1,7 @@
 """Seed 001's experiment sizes, per profile."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from harness.sources.heads.task import MAIN_FAMILIES, OPENING_FAMILIES
 
@@ -32,6 +32,15 @@ class HeadsSizes:
         rule picks the block; the published and tiny profiles have no smoke-test block)."""
         return self
 
+    def on_random_weights(self) -> "HeadsSizes":
+        """These sizes on random weights (the full-size rehearsal at the published sizes): §2's
+        rule selects no block there, so the notebook's smoke-test block serves where none is set,
+        and §2–§7 still run."""
+        return self if self.smoke_block is not None else replace(self, smoke_block=SMOKE_BLOCK)
+
+
+# The notebook's RUN_ALL_FAMILIES=False smoke test runs its later studies at block 31.
+SMOKE_BLOCK = 31
 
 PUBLISHED = HeadsSizes(smoke_block=None)
 # The organism answers, so §2's rule picks its block as on published: no smoke-test block.
@@ -43,6 +52,6 @@ MICRO = HeadsSizes(smoke_block=None, opening_families=2, main_families=4)
 # before the first, a middle and the last block (a random model's rule selects none of them, so
 # every later study runs at the smoke-test block); every screen, and the machinery anchors at block
 # 31 (the published retrieval block), on the first, the published (31.7, 32.7) and the last head.
-REHEARSAL = HeadsSizes(smoke_block=31, opening_families=1, main_families=1,
+REHEARSAL = HeadsSizes(smoke_block=SMOKE_BLOCK, opening_families=1, main_families=1,
                        anchor_blocks=(31,), anchor_heads=(0, 7, 15), sweep_blocks=(0, 18, 35),
                        screen_heads=(0, 7, 15))

@@ -32,3 +32,9 @@ def test_a_workspace_the_environment_sets_is_kept(restored, monkeypatch):
     monkeypatch.setenv("CUBLAS_WORKSPACE_CONFIG", ":16:8")
     determinism.apply()
     assert determinism.settings()["cublas_workspace_config"] == ":16:8"
+
+
+def test_wanted_only_where_a_model_runs_on_cuda_and_cuda_is_there():
+    assert determinism.wanted(["cuda", "cpu"], cuda=True)
+    assert not determinism.wanted(["cuda"], cuda=False)
+    assert not determinism.wanted(["cpu"], cuda=True)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 
-from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting
+from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting, run_order
 
 
 def test_the_cuda_rehearsal_runs_one_source_at_a_time_at_full_size():
     cuda = Setting.for_device("cuda")
     assert cuda.jobs == 1 and cuda.full_size and cuda.published_sizes
-    assert cuda.decode_cap == FULL_SIZE_DECODE_CAP and cuda.separate_audit
+    assert cuda.decode_cap == FULL_SIZE_DECODE_CAP and cuda.separate_audit and cuda.cap_from_plan
 
 
 def test_the_cpu_rehearsal_runs_a_source_per_core_under_the_audit():
@@ -22,3 +22,10 @@ def test_the_dry_run_keeps_the_cuda_path_on_the_cpu_narrowed():
     dry = Setting.for_device("cuda").dry_run(8)
     assert (dry.device, dry.full_size, dry.decode_cap) == ("cpu", False, 8)
     assert dry.published_sizes and dry.modes == ("fast", "faithful") and dry.separate_audit
+    assert not dry.cap_from_plan
+
+
+def test_one_at_a_time_the_most_informative_source_goes_first_and_several_the_largest():
+    sources = ["cot", "heads", "lookback", "patching", "extra"]
+    assert run_order(sources, 1) == ["patching", "cot", "heads", "lookback", "extra"]
+    assert run_order(sources, 2)[:2] == ["extra", "lookback"]

@@ -28,7 +28,7 @@ def kv_head_of(config: Any) -> list[int]:
     """The KV head each query head reads, as transformers' own repeat_kv expands them: repeat_kv
     applied to the KV heads' indices, with n_rep = num_attention_heads // num_key_value_heads."""
     n_kv = config.num_key_value_heads
-    index = torch.arange(n_kv, dtype=torch.float32).view(1, n_kv, 1, 1)
+    index = torch.arange(n_kv, dtype=torch.float32, device="cpu").view(1, n_kv, 1, 1)
     return [int(k) for k in repeat_kv(index, config.num_attention_heads // n_kv).flatten()]
 
 
@@ -49,7 +49,8 @@ def donor_bank(values: torch.Tensor, block: int) -> torch.Tensor:
     """The foreign bank for `block`: D's values [1, seq, kv heads, d_head] plus unit noise seeded
     by the block. D alone would not do on the organism: its unused groups' v_proj rows are zero,
     so O's and D's banks agree there and a wrong group would go unseen."""
-    noise = torch.randn(values.shape, generator=torch.Generator().manual_seed(DONOR_SEED + block))
+    noise = torch.randn(values.shape, generator=torch.Generator().manual_seed(DONOR_SEED + block),
+                        device="cpu")
     return values + noise.to(values)
 
 

@@ -34,7 +34,8 @@ def p_labels(model: Loaded, ids: list[int], labels: list[str],
 
 
 def zeroed(model: Loaded, block: int, head: int) -> list[Patch]:
-    return [head_output_patch(block, head, torch.zeros(Geometry.of(model).d_head))]
+    return [head_output_patch(block, head, torch.zeros(Geometry.of(model).d_head,
+                                                       device=model.device))]
 
 
 def sweep_readback(model: Loaded, lab: HeadsLab, sweep: ResidualSweep,
