@@ -8,6 +8,7 @@ from typing import Any
 
 import jinja2
 
+from harness.reporting import seeds
 from harness.reporting import history as run_history
 from harness.reporting.changes import what_changed
 from harness.reporting.figures import figure_for
@@ -50,8 +51,10 @@ def _headline(e: Entry) -> str:
 
 
 def render(record: RunRecord, hist: run_history.History,
-           canary: dict[str, Any] | None = None) -> str:
-    """The page for one run record and its history (and the upgrade canary's comparison, if any)."""
+           canary: dict[str, Any] | None = None,
+           seed_lines: dict[str, dict[str, int]] | None = None) -> str:
+    """The page for one run record and its history (and the upgrade canary's comparison, if any);
+    `seed_lines` names the notebooks written beside it (harness.reporting.seeds)."""
     by_id = {e.id: e for e in record.tests}
     plain = {e.id: e.to_json() for e in record.tests}  # what figures read, as results.json has it
     sections = []
@@ -66,6 +69,8 @@ def render(record: RunRecord, hist: run_history.History,
                          "measured_text": _text(e.measured), "anchors": anchors,
                          "headline_text": _headline(e),
                          "cells": _cells(hist, e.id), "since": hist.since(e.id, e.verdict),
+                         "seed_href": seeds.href(source.seed_file, e.section, seed_lines or {})
+                         if source else None,
                          "drift_since": hist.drift_since(e.id)})
             svg = figure_for(plain[e.id], plain)
             if svg:
@@ -92,7 +97,9 @@ def write_report(results: Path, out: Path | None = None, history_dir: Path | Non
     hist = run_history.load(history_dir or results.parent / "history")
     canary_file = results.with_name("canary.json")  # written by `make canary`
     canary = json.loads(canary_file.read_text()) if canary_file.exists() else None
-    out.write_text(render(record, hist, canary))
+    lines = seeds.write_pages(out.parent, {s.seed_file for name, s in registered().items()
+                                           if any(e.source == name for e in record.tests)})
+    out.write_text(render(record, hist, canary, lines))
     return out
 
 
