@@ -99,6 +99,8 @@ def _entry(item: pytest.Item, spec: ClaimSpec, state: TestState) -> Entry:
     verdict = verdict_for(state.outcome, skip_reason=state.message,
                           published_profile=applies_published(prof, spec), failure=state.failure,
                           anchor=spec.kind is Kind.ANCHOR, recovered=recovered)
+    if verdict is Verdict.HELD and state.holds_check and state.holds_check.get("ok") is None:
+        verdict = Verdict.NOT_APPLICABLE  # its own check was not judged (forced rows): not held
     decl = spec.as_record()
     message = state.message.splitlines()[0] if state.message else ""
     if verdict in UNJUDGED and state.failure is not Failure.DRIFT:
