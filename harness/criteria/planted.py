@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from harness.criteria.base import Check, Criterion
 
@@ -104,3 +105,19 @@ class KnownAnswer:
 
     def describe(self) -> str:
         return f"{self.criterion.describe()}, against the organism's planted {self.planted}"
+
+
+def known_answer_checks(known: dict[str, KnownAnswer], studies: dict[str, Any],
+                        planted: dict[str, Any]) -> dict[str, Any]:
+    """For each claim in `known`, a check (no failures: an empty list) that runs its study (a
+    callable in `studies` returning what the claim's known answer reads) and judges the result
+    against `planted`, the organism's manifest block."""
+
+    def judged(claim_id: str):
+        def check() -> list[str]:
+            result = known[claim_id].criterion.judge(studies[claim_id](), planted)
+            return [] if result.ok else [f"missed the planted {known[claim_id].planted}: "
+                                         f"{result.detail}"]
+        return check
+
+    return {f"{claim_id} (known answer)": judged(claim_id) for claim_id in known}

@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any, Callable
 
 from harness.criteria import Every, Exact, IsPlanted, KnownAnswer, all_of
+from harness.criteria.planted import known_answer_checks
 from harness.models.loaded import Loaded
 from harness.sources.heads import (challenged_screen, content_effects, crossings, grid, readouts,
                                    screens, sweep)
@@ -67,13 +68,4 @@ def checks(model: Loaded, sizes: HeadsSizes, planted: dict[str, Any]
            ) -> dict[str, Callable[[], list[str]]]:
     """For each claim in KNOWN, a check (no failures: an empty list) that runs its study and
     judges the result against `planted`."""
-    run = studies(model, sizes)
-
-    def judged(claim_id: str) -> Callable[[], list[str]]:
-        def check() -> list[str]:
-            result = KNOWN[claim_id].criterion.judge(run[claim_id](), planted)
-            return [] if result.ok else [f"missed the planted {KNOWN[claim_id].planted}: "
-                                         f"{result.detail}"]
-        return check
-
-    return {f"{claim_id} (known answer)": judged(claim_id) for claim_id in KNOWN}
+    return known_answer_checks(KNOWN, studies(model, sizes), planted)

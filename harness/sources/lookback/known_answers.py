@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any, Callable
 
 from harness.criteria import KnownAnswer
+from harness.criteria.planted import known_answer_checks
 from harness.criteria import FittedNotRandom, StepAt, Window
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.interchange import binding_sweep, source_sweep
@@ -55,16 +56,7 @@ def studies(runner: LookbackRunner, planted: dict[str, Any]
 def checks(runner: LookbackRunner, planted: dict[str, Any]) -> dict[str, Callable[[], list[str]]]:
     """For each claim in KNOWN, a check (no failures: an empty list) that runs its study and
     judges the result against `planted`."""
-    run = studies(runner, planted)
-
-    def judged(claim_id: str) -> Callable[[], list[str]]:
-        def check() -> list[str]:
-            result = KNOWN[claim_id].criterion.judge(run[claim_id](), planted)
-            return [] if result.ok else [f"missed the planted {KNOWN[claim_id].planted}: "
-                                         f"{result.detail}"]
-        return check
-
-    return {f"{claim_id} (known answer)": judged(claim_id) for claim_id in KNOWN}
+    return known_answer_checks(KNOWN, studies(runner, planted), planted)
 
 
 def curves(runner: LookbackRunner, planted: dict[str, Any]) -> dict[str, float]:
