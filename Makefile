@@ -5,16 +5,22 @@ PY := $(VENV)/bin/python
 # The suite's one command (the interp-claims console script), run as a module so that it works
 # where nothing is installed too; every target below that runs a tool of the suite calls it.
 CLI := $(PY) -m harness.cli
-# The locked environment: every package pinned with its sha256 (pip-compile --generate-hashes from
-# pyproject.toml). requirements.lock has the CPU build of torch; requirements-cuda.lock the CUDA
-# build of the same torch. Each command installs the one this machine needs: the CUDA lock where
-# an NVIDIA driver lists a GPU (`python3 -m harness.lock`), the CPU lock elsewhere; `make setup
-# LOCK=...` chooses. The stamp names its lock, so another lock re-creates .venv; the run record
-# names the lock and its sha256.
-LOCK ?= $(shell $(PYTHON) -m harness.lock)
-STAMP := $(VENV)/.installed-$(LOCK)
+# The locked environment: every package pinned with its sha256, one lock per platform and Python
+# (harness/lock.py lists them). requirements.lock (Linux x86-64, Python 3.11) has torch's CPU build
+# and names PyTorch's CPU index, its source, at its top; requirements-cuda.lock has PyPI's
+# CUDA build of the same torch; locks/ the other platforms and Pythons. Each command installs the
+# one this machine needs (`python3 -m harness.lock` says which, and names the supported platforms
+# where none fits): the CUDA lock where an NVIDIA driver lists a GPU, the CPU lock elsewhere;
+# `make setup LOCK=...` chooses. An index the lock names that does not answer is left out of the
+# install (`harness.lock pip-file`): pip would retry it for every package. The stamp names its
+# lock, so another lock re-creates .venv; the run record names the lock and its sha256.
+ifeq ($(origin LOCK),undefined)
+LOCK := $(shell $(PYTHON) -m harness.cli lock)
+endif
+STAMP := $(VENV)/.installed-$(subst /,-,$(LOCK))
 LOCK_TOOLS := .lock-tools
 PIP_TOOLS := pip-tools==7.6.2
+UV := uv==0.13.9
 CANARY := .canary
 # The linter, in a venv of its own from its own hashed lock (requirements-lint.in names it), so the
 # locked test environment stays as it is.
@@ -30,8 +36,10 @@ unexport PYTHONDONTWRITEBYTECODE
 .PHONY: test test-meta test-slow replicate setup report clean gpu-rehearsal lock canary plan bench wheelhouse
 
 $(STAMP): $(LOCK) pyproject.toml
+	@test -n "$(LOCK)" || { echo "no lock fits this machine (see above); make setup LOCK=<file>" >&2; exit 2; }
 	$(PYTHON) -m venv --clear $(VENV)
-	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	file=$$($(PYTHON) -m harness.cli lock pip-file $(LOCK) $(VENV)) && \
+	  $(PY) -m pip install --quiet --require-hashes -r "$$file"
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(PY) -c "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest(), sys.argv[1])" \
 	  $(LOCK) > $(VENV)/interp-claims-lock.sha256
@@ -55,11 +63,11 @@ test: $(STAMP) $(LINT_STAMP)
 	@$(CLI) budget reset
 	$(CLI) budget time rehearsal -- $(CLI) rehearse --device cpu --audit none \
 	  --out reports/rehearsal.json
-	HF_HUB_OFFLINE=1 $(CLI) budget time hub -- $(PY) -m pytest --profile=published \
+	HF_HUB_OFFLINE=1 $(CLI) budget time hub -- $(PY) -m pytest --claims-profile=published \
 	  -m hub claims -p no:cacheprovider --results=reports/hub/results.json
 	INTERP_CLAIMS_REHEARSAL=reports/rehearsal.json INTERP_CLAIMS_HUB=reports/hub/results.json \
 	  $(CLI) budget time tiny -- \
-	  $(PY) -m pytest --profile=tiny -n 2 -m "not slow and not meta" -p no:cacheprovider
+	  $(PY) -m pytest --claims-profile=tiny -n 2 -m "not slow and not meta" -p no:cacheprovider
 	$(CLI) budget check
 
 # The checks that re-run whole families or pytest itself to test a mechanism (fast mode equals
@@ -69,14 +77,14 @@ test: $(STAMP) $(LINT_STAMP)
 # number; the CPU rehearsal under the device audit, the CUDA rehearsal's dry run; every test that
 # starts a process of its own, tests/test_tiers.py checks): CI runs them after `make test`.
 test-meta: $(STAMP)
-	INTERP_CLAIMS_TINY=reports/results.json $(PY) -m pytest --profile=tiny -n 2 -m meta \
+	INTERP_CLAIMS_TINY=reports/results.json $(PY) -m pytest --claims-profile=tiny -n 2 -m meta \
 	  -p no:cacheprovider
 
 # The organisms re-trained from their recipes (about 20 minutes on 2 cores: cot and patching are
 # trained, heads and lookback compiled): bit-identical under the ATen CPU capability each manifest
 # records, where this CPU has it, and as competent on any CPU. The nightly's CPU job runs it.
 test-slow: $(STAMP)
-	$(PY) -m pytest --profile=tiny -m slow -p no:cacheprovider tests/integration/test_organisms.py
+	$(PY) -m pytest --claims-profile=tiny -m slow -p no:cacheprovider tests/integration/test_organisms.py
 
 # The published code path at full size on CUDA, on seeded random weights drawn on the GPU (no hub
 # needed; the published configs and tokenizers come from HF_HOME or ../shared/hf-cache, never their
@@ -127,24 +135,29 @@ replicate: $(STAMP)
 	  $(CLI) report reports/results.json; exit $$status
 
 # Re-resolve the locks after pyproject.toml changed, keeping the pins that still fit;
-# `make lock UPGRADE=1` moves every pin to the newest release. requirements.lock takes torch's CPU
-# build from the index or find-links pip is configured with (here: this machine's wheels; elsewhere
-# PIP_EXTRA_INDEX_URL=<PyTorch's CPU index>); requirements-cuda.lock is resolved against PyPI alone.
+# `make lock UPGRADE=1` moves every pin to the newest release. Network: PyPI for all;
+# requirements.lock takes torch's CPU build from PyTorch's CPU index where it answers, else from the
+# index or find-links pip is configured with (here: this machine's wheels), and fails if neither has
+# it; requirements-cuda.lock is resolved against PyPI alone. Then `harness.lock compile` writes
+# requirements.lock's index line and resolves locks/ with uv for each platform and Python,
+# constrained to those two locks' pins: the CUDA and macOS locks from PyPI, the Linux CPU ones
+# (locks/linux-<machine>-py<version>.lock) with PyTorch's CPU index too, and only where it answers.
 PIP_COMPILE = $(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
   --no-reuse-hashes --no-emit-find-links --no-emit-index-url $(if $(UPGRADE),--upgrade)
 lock:
 	$(PYTHON) -m venv $(LOCK_TOOLS)
-	$(LOCK_TOOLS)/bin/pip install --quiet $(PIP_TOOLS)
-	$(PIP_COMPILE) --extra test -o requirements.lock pyproject.toml
+	$(LOCK_TOOLS)/bin/pip install --quiet $(PIP_TOOLS) $(UV)
+	$(PIP_COMPILE) $$($(PYTHON) -m harness.cli lock index-option) --extra test -o requirements.lock pyproject.toml
 	env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
 	  $(PIP_COMPILE) --extra test -o requirements-cuda.lock pyproject.toml
 	$(PIP_COMPILE) -o requirements-lint.lock requirements-lint.in
+	$(PYTHON) -m harness.cli lock compile --uv $(LOCK_TOOLS)/bin/uv $(if $(UPGRADE),--upgrade)
 
 # Upgrade canary: the tiny profile in the locked environment (reports/results.json) and in .canary/
 # with the newest release of every dependency (pyproject.toml's names, not its ranges, not the
 # lock), compared by harness.reporting.canary into reports/canary.json. torch stays at the locked version:
 # PyPI serves newer torch for Linux only as CUDA builds (GBs of nvidia-* wheels). Not part of `make test`.
-CANARY_PYTEST = -m pytest --profile=tiny claims -p no:cacheprovider -q
+CANARY_PYTEST = -m pytest --claims-profile=tiny claims -p no:cacheprovider -q
 canary: $(STAMP)
 	@start=$$(date +%s); set -e; \
 	$(PYTHON) -m venv --clear $(CANARY); \
@@ -171,8 +184,8 @@ canary: $(STAMP)
 # ../shared/hf-cache), no weights. PLAN_GPU=A6000 prices it on another GPU.
 PLAN_GPU ?= H200
 plan: $(STAMP)
-	HF_HUB_OFFLINE=1 $(CLI) plan --plan-gpu=$(PLAN_GPU) --profile=published
-	$(CLI) plan --plan-gpu=$(PLAN_GPU) --profile=tiny
+	HF_HUB_OFFLINE=1 $(CLI) plan --plan-gpu=$(PLAN_GPU) --claims-profile=published
+	$(CLI) plan --plan-gpu=$(PLAN_GPU) --claims-profile=tiny
 
 # Speed ratios on the CPU organisms, measured side by side (reports/bench.json); asserts nothing.
 bench: $(STAMP)

@@ -37,4 +37,4 @@ def test_the_environment_block_has_the_lock(monkeypatch, tmp_path):
 def test_the_makefile_writes_the_marker_record_reads():
     makefile = (ROOT / "Makefile").read_text()
     assert f"$(VENV)/{environment.LOCK_MARKER}" in makefile
-    assert "--require-hashes -r $(LOCK)" in makefile
+    assert "--require-hashes -r" in makefile and "$(LOCK) > $(VENV)/" in makefile
