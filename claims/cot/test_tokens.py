@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from claims.cot.shared import NB
 from harness.claims import Holds, claim
-from harness.criteria import Exact, Length, all_of
+from harness.criteria import Exact, Length, NoneOf, all_of
 from harness.sources.cot import readouts
 
 ALL = "that it holds for every problem (failing = []) is the notebook's assumption"
@@ -20,7 +20,7 @@ ALL = "that it holds for every problem (failing = []) is the notebook's assumpti
                   "first_tokens": 34, "failing": []},
        provenance=NB.format("1 (problem 0's decoded prompt) and §6 (prompt length 34); " + ALL),
        criterion=all_of(Exact("first"), Exact("first_tokens"), Exact("failing")),
-       holds=Holds(Exact("failing")), requires=("cot.problem-set",),
+       holds=Holds(NoneOf("failing", of="n")), requires=("cot.problem-set",),
        decisions=("'ends with the generation prompt's ids' = the last ids equal "
                   "tokenizing '<|im_start|>assistant\\n<think>\\n' alone, and `</think>` is not "
                   "among the prompt's ids",))
@@ -34,7 +34,8 @@ def test_prompt_tokens(judge, cot_tokenizer):
        published={"think_close": [151668], "round_trip": True, "failing": []},
        provenance=NB.format("setup (`</think>` is token id 151668) and §1's FORCE; " + ALL),
        criterion=all_of(Exact("think_close"), Exact("round_trip"), Exact("failing")),
-       holds=Holds(all_of(Length("think_close", 1), Exact("round_trip"), Exact("failing"))),
+       holds=Holds(all_of(Length("think_close", 1), Exact("round_trip"),
+                          NoneOf("failing", of="answers"))),
        requires=("cot.problem-set",),
        decisions=("the answers are, per problem, a*b+c, §4's corrupt(a*b+c) and the faithful "
                   "corrupt(a*b)+c of §4–§5: 60 in all",))
@@ -49,7 +50,7 @@ def test_forced_suffix(judge, cot_tokenizer):
        provenance=NB.format("3 (problem 0's product tokens ['3', '2', '5']; 'so the number of "
                             "tokens is unchanged'), §7 (K = 3); " + ALL),
        criterion=all_of(Exact("first_product"), Exact("failing")),
-       holds=Holds(Exact("failing")), requires=("cot.problem-set", "cot.donor-pairs"),
+       holds=Holds(NoneOf("failing", of="values")), requires=("cot.problem-set", "cot.donor-pairs"),
        decisions=("the contexts are those of §3's printed trace ('250 plus 75 is 325. Wait', "
                   "'250+75=325. Yeah', 'So 325 plus 46', '= 325\\n$$', '\\boxed{371}'): the "
                   "value's ids there must equal its ids alone, which the splice "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
-from harness.criteria import AtMost, Every, Exact, Recorded, all_of
+from harness.criteria import AtMost, Every, Exact, NoneOf, Recorded, all_of
 from harness.sources.patching import readouts
 
 SEED = "seed 004's code and comments (it prints no numbers)"
@@ -27,7 +27,7 @@ ROUNDED = {"organism_tolerance": Tolerance(abs=1e-4, rel=1e-5),
        published={"multi_token": []},
        provenance=SEED + ": '# expect \"Mary\"' reads one next token; that every word is one "
                   "token is the seed's assumption",
-       criterion=Exact("multi_token"), holds=Holds(Exact("multi_token")),
+       criterion=Exact("multi_token"), holds=Holds(NoneOf("multi_token", of="words")),
        decisions=("the words are those of every pair the experiments run (the seed's and the "
                   "corrected IOI pair) and of the IOI sentences the organism learns",))
 def test_single_token_words(judge, patching_tokenizer):
@@ -41,7 +41,7 @@ def test_single_token_words(judge, patching_tokenizer):
        published={"misaligned": []},
        provenance=SEED + ": patch_hook returns clean_cache[hook.name] to the corrupted run, which "
                   "needs equal shapes; that the pair differs only at the names is its assumption",
-       criterion=Exact("misaligned"), holds=Holds(Exact("misaligned")),
+       criterion=Exact("misaligned"), holds=Holds(NoneOf("misaligned", of="pairs")),
        decisions=("BOS first, as TransformerLens prepends it and pair_ids builds the ids",
                   "checked for the seed's pair and the corrected IOI pair, every pair the "
                   "experiments run"))

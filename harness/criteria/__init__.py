@@ -1,6 +1,6 @@
 """Criteria: how a measured value is judged against a published one, from its uncertainty."""
 from harness.criteria.base import AllOf, Check, Criterion, all_of
-from harness.criteria.exact import (AtMost, Every, Exact, Length, NoneFailed, Recorded,
+from harness.criteria.exact import (AtMost, Every, Exact, Length, NoneFailed, NoneOf, Recorded,
                                     Same)
 from harness.criteria.intervals import (Binomial, BinomialAtMost, BinomialRate, CoversPublished,
                                         CurveBinomial, InInterval, NeighbourOf, PeakLayer,
@@ -10,7 +10,7 @@ from harness.criteria.planted import FittedNotRandom, IsPlanted, KnownAnswer, St
 __all__ = [
     "AllOf", "AtMost", "Binomial", "BinomialAtMost", "BinomialRate", "Check", "CoversPublished",
     "Criterion", "CurveBinomial", "Every", "Exact", "FittedNotRandom", "InInterval", "IsPlanted", "KnownAnswer",
-    "Length", "NeighbourOf", "NoneFailed", "PeakLayer", "PoissonMean", "Recorded", "Same",
+    "Length", "NeighbourOf", "NoneFailed", "NoneOf", "PeakLayer", "PoissonMean", "Recorded", "Same",
     "StepAt", "Window", "all_of",
     "clopper_pearson", "garwood", "published_interval",
 ]

@@ -110,6 +110,24 @@ class NoneFailed:
 
 
 @dataclass(frozen=True)
+class NoneOf:
+    """A machinery check's measured list of failing cases is empty, of at least one case checked
+    (`of` names the measured count, or a measured list to count): an empty list of nothing is
+    no evidence."""
+
+    key: str
+    of: str
+
+    def describe(self) -> str:
+        return f"{self.key} is empty, of at least one {self.of}"
+
+    def judge(self, measured, published) -> Check:
+        failing, of = measured[self.key], measured[self.of]
+        n = len(of) if isinstance(of, (list, tuple, dict)) else of
+        return Check(not failing and n > 0, f"{self.key}: {failing!r} of {n} {self.of}")
+
+
+@dataclass(frozen=True)
 class Recorded:
     """No published number exists: the value is recorded and snapshot-pinned, never judged."""
 

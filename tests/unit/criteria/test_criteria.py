@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from harness.criteria import (Binomial, CurveBinomial, Every, Exact, FittedNotRandom, InInterval,
                               IsPlanted,
-                              Length, NeighbourOf, NoneFailed, PeakLayer, PoissonMean, Same, StepAt, Window,
+                              Length, NeighbourOf, NoneFailed, NoneOf, PeakLayer, PoissonMean, Same, StepAt, Window,
                               all_of, clopper_pearson, garwood)
 
 clopper_pearson(1, 2)  # loads scipy, which criteria import when first judged, before hypothesis
@@ -164,3 +164,14 @@ def test_fitted_not_random_wants_random_subspaces_up_to_a_quarter_of_the_width_t
 def test_is_planted_compares_a_measured_value_with_the_manifests():
     assert IsPlanted("site", "head").judge({"site": "1.0"}, {"head": "1.0"}).ok
     assert not IsPlanted("site", "head").judge({"site": "1.2"}, {"head": "1.0"}).ok
+
+
+def test_none_of_holds_for_an_empty_list_of_at_least_one_case():
+    assert NoneOf("failing", of="n").judge({"failing": [], "n": 20}, {}).ok
+    assert NoneOf("failing", of="pairs").judge({"failing": [], "pairs": ["seed"]}, {}).ok
+
+
+def test_none_of_fails_on_a_failure_or_on_nothing_checked():
+    assert not NoneOf("failing", of="n").judge({"failing": ["p3"], "n": 20}, {}).ok
+    assert not NoneOf("failing", of="n").judge({"failing": [], "n": 0}, {}).ok
+    assert not NoneOf("failing", of="pairs").judge({"failing": [], "pairs": []}, {}).ok
