@@ -15,6 +15,7 @@ from pathlib import Path
 # command -> (the module it runs as `python -m`, what it does)
 TOOLS: dict[str, tuple[str, str]] = {
     "rehearse": ("harness.rehearsal", "the published code path on random weights, per source"),
+    "lease": ("harness.rehearsal.lease", "a short GPU lease: check, rehearse what fits, one folder"),
     "report": ("harness.reporting.report", "render a run record (results.json) as claims.html"),
     "organisms": ("harness.organisms", "re-train or re-compile a source's organism"),
     "diff": ("harness.reporting.run_diff", "every difference between two run records but timing"),
