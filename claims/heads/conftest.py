@@ -137,6 +137,12 @@ def heads_sweep_readback(heads_model: Loaded, heads_lab: HeadsLab, heads_sweep: 
 
 
 @pytest.fixture(scope="package")
+def heads_native_answers(heads_lab: HeadsLab, heads_main_screen: screens.MainScreen) -> dict:
+    """§3–§6: the main families' native O answers, once the main screen has run them."""
+    return readback.native_answers(heads_lab)
+
+
+@pytest.fixture(scope="package")
 def heads_screen_readback(heads_model: Loaded, heads_lab: HeadsLab, heads_opening: screens.OpeningScreen,
                           heads_main_screen: screens.MainScreen) -> machinery.Checks:
     """§2–§3: both screens' first family in O against the reference forward, and their rankings."""

@@ -17,7 +17,9 @@ CONTENT = MAIN + ("heads.head-identity", "heads.av-identity", "heads.kv-groups")
 # block is chosen, and which would read "blocked" where the rule chose none).
 SWEPT = ("heads.sweep-readback",)
 RECORDED = SWEPT + ("heads.record-counts", "heads.screen-readback")
-STUDIED = CONTENT + RECORDED
+# §3–§6 read moves away from the native answer L: the model must give it (behavioural).
+NATIVE = ("heads.native-answers",)
+STUDIED = CONTENT + RECORDED + NATIVE
 PROB = Tolerance(abs=0.02)
 EVERY_CHECK = Holds(NoneFailed())  # §1–§7: an anchor's every exact check holds, on every profile
 ANCHOR_SITES = ("a profile's sizes may name the blocks and heads a machinery anchor checks "

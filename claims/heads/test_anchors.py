@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from claims.heads.declarations import (ANCHOR_SITES, CONTENT, EVERY_CHECK, MACHINERY, MAIN, NB,
                                        SETUP)
-from harness.claims import claim
-from harness.criteria import Exact, all_of
+from harness.claims import Holds, claim
+from harness.criteria import Binomial, Every, Exact, all_of
 from harness.sources.heads.anchors import layouts
 from harness.sources.heads.anchors import setup
 from harness.sources.heads.anchors.readback import TOLERANCE as SCREEN_TOLERANCE
@@ -193,6 +193,20 @@ def test_kv_groups(judge, heads_kv_groups):
                   "p(U), p(L) and p(D) within " + str(SCREEN_TOLERANCE) + " of a probability"))
 def test_sweep_readback(judge, heads_sweep_readback):
     judge(heads_sweep_readback.measured())
+
+
+@claim("heads.native-answers", kind="anchor", section="4", needs="gpu",
+       statement="Every main family's native O prompt is answered with its own label L, the answer every crossing and deletion of §3–§6 reads a move away from.",
+       headline="{native_L}/{n} native O answers are L",
+       published={"native_L": 32, "n": 32},
+       provenance=NB.format(4) + " (cohort table: native L answers 32/32)",
+       criterion=Binomial("native_L"), requires=MAIN,
+       holds=Holds(Every("native_L"), behavioural=True),
+       decisions=("a behavioural anchor (issue 36): where the model does not answer L natively, "
+                  "a crossing that moves p(C) has no direction to be judged in, so the findings "
+                  "that read one are blocked rather than 'not replicated'",))
+def test_native_answers(judge, heads_native_answers):
+    judge(heads_native_answers)
 
 
 @claim("heads.screen-readback", kind="anchor", section="2", needs="gpu",

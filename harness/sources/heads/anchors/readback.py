@@ -77,3 +77,10 @@ def screen_readback(model: Loaded, screen: Screen, family: Family) -> Checks:
         checks.add(f"ranking:{context}", all(means[a] >= means[b] - TOLERANCE
                                              for a, b in zip(ranking, ranking[1:])))
     return checks
+
+
+def native_answers(lab: HeadsLab) -> dict[str, int]:
+    """§3–§6: how many main families' native O run predicts L (the answer every crossing and
+    deletion moves away from), of how many."""
+    return {"native_L": sum(lab.observation(f, "native.O").predicts("L") for f in lab.main),
+            "n": len(lab.main)}
