@@ -67,6 +67,8 @@ class Rules:
     # is pinned against the same snapshots; else (bf16) it has its own, `<profile>-fast`
     forced_rows: int = 0  # where a behavioural filter keeps nothing (random weights), this many
     # rows are taken as if they had passed, so every later step runs; 0 skips, saying why
+    competent: bool = True  # its models answer the tasks (organisms, the published ones); random
+    # weights do not, so an anchor's behavioural check is not judged on them
 
 
 RULES = {
@@ -77,7 +79,8 @@ RULES = {
     # The published loader, files and code path on seeded random weights, on whatever device the
     # published loading arguments give (the CPU here).
     ProfileName.REHEARSAL: Rules(published_values=False, published_files=True, needs_cuda=False,
-                                 pinning=Pinning.NONE, batching_exact=False, forced_rows=2),
+                                 pinning=Pinning.NONE, batching_exact=False, forced_rows=2,
+                                 competent=False),
     # The organisms at each source's micro sizes: the meta tests' paired runs (fast against
     # faithful, the default CPU kernels against these, split against whole), which compare two
     # fresh runs with each other, so nothing is pinned.

@@ -179,6 +179,10 @@ class Judge:
             state.holds_check = {"ok": None, "detail": "not judged: a behavioural check, which "
                                  "the published criterion makes where the published values apply"}
             return None
+        if holds.behavioural and not self.profile.rules.competent:
+            state.holds_check = {"ok": None, "detail": "not judged: a behavioural check, on "
+                                 "random weights that answer no task"}
+            return None
         if holds.behavioural and forced_notes(self.item):
             state.holds_check = {"ok": None, "detail": "not judged: a behavioural check on rows "
                                  "forced past a behavioural filter"}
