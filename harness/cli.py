@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -99,17 +98,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(module: str) -> int:
-    """The tool's main() where it has one (its package's __main__ for a package), else the
-    module run as `python -m` would; with sys.argv already the tool's."""
-    spec = importlib.util.find_spec(module)
-    if spec.submodule_search_locations is not None:
+    """The tool's main() (its package's __main__'s for a package), with sys.argv already the
+    tool's."""
+    if importlib.util.find_spec(module).submodule_search_locations is not None:
         module = f"{module}.__main__"
-    main = getattr(importlib.import_module(module), "main", None)
-    if main is None:  # a tool whose work sits under `if __name__ == "__main__"`
-        sys.modules.pop(module)
-        runpy.run_module(module, run_name="__main__", alter_sys=True)
-        return 0
-    return main() or 0
+    return importlib.import_module(module).main() or 0
 
 
 if __name__ == "__main__":
