@@ -130,9 +130,7 @@ def heads_main_screen(heads_lab: HeadsLab, heads_site: sweep.Site) -> screens.Ma
 def heads_sweep_readback(heads_model: Loaded, heads_lab: HeadsLab, heads_sweep: sweep.ResidualSweep,
                          heads_sizes: HeadsSizes) -> machinery.Checks:
     """§2: the sweep's blocks against the config or the sizes, and its first family read back."""
-    blocks = heads_model.hf.config.num_hidden_layers
-    declared = list(range(blocks)) if heads_sizes.sweep_blocks is None else [
-        b % blocks for b in heads_sizes.sweep_blocks]
+    declared = readback.declared_blocks(heads_model, heads_sizes.sweep_blocks)
     return readback.sweep_readback(heads_model, heads_lab, heads_sweep, declared)
 
 

@@ -66,8 +66,7 @@ def checks(model: Loaded, sizes) -> Checks:
         lab = HeadsLab(model, sets.opening[:2], sets.main[:1], sizes.sweep_blocks,
                        sizes.screen_heads)
         swept = sweep.residual_sweep(lab)
-        declared = list(range(model.hf.config.num_hidden_layers)) if sizes.sweep_blocks is None \
-            else [b % model.hf.config.num_hidden_layers for b in sizes.sweep_blocks]
+        declared = readback.declared_blocks(model, sizes.sweep_blocks)
         failed = readback.sweep_readback(model, lab, swept, declared).failed
         site = sweep.site_for(swept, lab.geometry.n_blocks, sizes.smoke_block)
         if failed or site is None:

@@ -38,6 +38,13 @@ def zeroed(model: Loaded, block: int, head: int) -> list[Patch]:
                                                        device=model.device))]
 
 
+def declared_blocks(model: Loaded, sweep_blocks) -> list[int]:
+    """The blocks §2's sweep must cover: every block of the model's config, or those the
+    profile's sizes name (sweep_blocks), read here from the config rather than the lab."""
+    blocks = model.hf.config.num_hidden_layers
+    return list(range(blocks)) if sweep_blocks is None else [b % blocks for b in sweep_blocks]
+
+
 def sweep_readback(model: Loaded, lab: HeadsLab, sweep: ResidualSweep,
                    declared: list[int]) -> Checks:
     """§2: the swept blocks against `declared` (every block of the config, or the sizes' own),
