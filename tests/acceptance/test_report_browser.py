@@ -95,7 +95,8 @@ def test_browser_shows_why_a_claim_is_blocked(page):
 
 
 def test_browser_shows_the_organism_banner(page):
-    assert visible(page, "tiny-banner") == "organism run: published values do not apply"
+    assert visible(page, "tiny-banner").startswith(
+        "tiny profile: published values are for the notebooks' models, so none applies here")
 
 
 def test_the_curve_claims_figure_renders_at_nonzero_size(page):
