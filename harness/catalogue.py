@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 if TYPE_CHECKING:
-    from harness.sources import Source
+    from harness.source import Source
 
 Checks = dict[str, Callable[[], list[str]]]
 

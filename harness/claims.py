@@ -7,7 +7,8 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from harness.criteria import Criterion, KnownAnswer
 from harness.snapshots import EXACT, ORGANISM_FLOATS, ORGANISM_FLOATS_REASON, Tolerance
-from harness.sources import Source, registered, source_names
+from harness.source import Source
+from harness.registry import registered, source_names
 
 CLAIM_ATTR = "__interp_claim__"
 

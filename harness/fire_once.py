@@ -216,6 +216,18 @@ def measured(result: FireOnce | dict[str, FireOnce]) -> dict[str, Any]:
             "failures": failures(result)[:5]}
 
 
+def claim_fields(statement: str, provenance: str) -> dict[str, Any]:
+    """What every fire-once anchor declares beside its id, section, requirements and decisions."""
+    from harness.criteria import Exact, all_of
+
+    return {"kind": "anchor", "statement": statement, "published": FIRES_ONCE,
+            "provenance": provenance,
+            "criterion": all_of(*(Exact(key) for key in FIRES_ONCE)),
+            "headline": ("written value there: {site_holds_value}; nothing else moved: "
+                         "{untouched_identical}; output moved: {output_changed}; plain-hook "
+                         "reference equal: {reference_equal}")}
+
+
 def judge_fires_once(judge: Callable[[dict[str, Any]], None],
                      result: FireOnce | dict[str, FireOnce]) -> None:
     """A fire-once anchor's body: fail naming every failure (on every profile: the machinery

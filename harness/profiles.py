@@ -1,7 +1,7 @@
 """Profiles: which model each source runs on, and the experiment sizes that go with it.
 
 The numbers live in each source's declaration (`harness/sources/<name>/__init__.py`); a profile
-is the view across the registered sources, which `harness.sources.get_profile` gathers (this
+is the view across the registered sources, which `harness.registry.get_profile` gathers (this
 module imports no source: the imports run one way)."""
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from nnsight.modeling import huggingface
 
 from harness.models.backends import Backend
 from harness.models.loaded import load
-from harness.sources import get_profile
+from harness.registry import get_profile
 
 
 class ServingRevision:

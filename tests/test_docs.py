@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.sources import get_profile
+from harness.registry import get_profile
 from tests.paths import ROOT
 
 DOCS = [ROOT / "README.md", ROOT / "reports" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

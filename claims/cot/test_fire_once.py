@@ -5,30 +5,26 @@ from __future__ import annotations
 
 from claims.cot.shared import NB, SETUP
 from harness.claims import claim
-from harness.criteria import Exact, all_of
-from harness.fire_once import FIRES_ONCE, judge_fires_once
+from harness.fire_once import claim_fields, judge_fires_once
 
 RULE = "the suite's fire-once rule: " + NB.format("6") + "'s fire-once audit, applied to §{}"
-CHECKS = all_of(*(Exact(key) for key in FIRES_ONCE))
-HEADLINE = ("written value there: {site_holds_value}; nothing else moved: {untouched_identical}; "
-            "output moved: {output_changed}; plain-hook reference equal: {reference_equal}")
 PROMPTS = ("decodes the first 2 problems' prompts, whatever the model answers: it needs no "
            "behaviour, so it holds on random weights too",
            "two steps are decoded after the last write, where nothing may be written")
 
 
-@claim("cot.noise-fires-once", kind="anchor", section="6",
-       statement="The §6 noise edit adds its vector at the anchor layer's last position of each row at exactly the steps of its arm.",
-       headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(6), criterion=CHECKS,
+@claim("cot.noise-fires-once", section="6",
+       **claim_fields("The §6 noise edit adds its vector at the anchor layer's last position of each row at exactly the steps of its arm.",
+                      RULE.format(6)),
        requires=SETUP, decisions=PROMPTS + ("arms (1, 1) and (0, 2): one step, and three from "
                                             "the prefill",))
 def test_noise_fires_once(judge, cot_noise_fires):
     judge_fires_once(judge, cot_noise_fires)
 
 
-@claim("cot.vector-write-fires-once", kind="anchor", section="7",
-       statement="The §7 patch writes each row's vector at the patch layer's last position for its first 3 steps, and at no later step.",
-       headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(7), criterion=CHECKS,
+@claim("cot.vector-write-fires-once", section="7",
+       **claim_fields("The §7 patch writes each row's vector at the patch layer's last position for its first 3 steps, and at no later step.",
+                      RULE.format(7)),
        requires=SETUP, decisions=PROMPTS + ("the vectors are seeded normal draws at the "
                                             "self-patch layer",))
 def test_vector_write_fires_once(judge, cot_vector_fires):

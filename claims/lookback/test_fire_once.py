@@ -3,15 +3,11 @@ function on a few rows, writes exactly its sites (harness.fire_once; seed 000 §
 from __future__ import annotations
 
 from harness.claims import claim
-from harness.criteria import Exact, all_of
-from harness.fire_once import FIRES_ONCE, judge_fires_once
+from harness.fire_once import claim_fields, judge_fires_once
 
 RULE = "the suite's fire-once rule, seed 000 §6's second prerequisite applied to seed 003 §{}"
-CHECKS = all_of(*(Exact(key) for key in FIRES_ONCE))
 AT = ("lookback.samples", "lookback.single-token-entities", "lookback.aligned-prompts",
       "lookback.intervention-tokens")
-HEADLINE = ("written value there: {site_holds_value}; nothing else moved: {untouched_identical}; "
-            "output moved: {output_changed}; plain-hook reference equal: {reference_equal}")
 ROWS = ("runs on the first 2 rows of the sample set, unfiltered: it needs no behaviour from the "
         "model, so it holds on random weights too",
         "the counterfactual and clean runs a value comes from, and the rows it is written to, are "
@@ -21,41 +17,41 @@ SWEPT = ("the sweep runs through the experiment's own function at its first, mid
          "model)",)
 
 
-@claim("lookback.interchange-fires-once", kind="anchor", section="4",
-       statement="Each §4 sweep (reversed, same position, opaque) writes the counterfactual's values at each swept block, at its own positions of the clean rows, in that block's forward, and nothing else.",
-       headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(4), criterion=CHECKS,
+@claim("lookback.interchange-fires-once", section="4",
+       **claim_fields("Each §4 sweep (reversed, same position, opaque) writes the counterfactual's values at each swept block, at its own positions of the clean rows, in that block's forward, and nothing else.",
+                      RULE.format(4)),
        requires=AT, decisions=ROWS + SWEPT)
 def test_interchange_fires_once(judge, lookback_interchange_fires):
     judge_fires_once(judge, lookback_interchange_fires)
 
 
-@claim("lookback.source-swap-fires-once", kind="anchor", section="5",
-       statement="The §5 source swap to L writes the counterfactual's reversed-slot entity values at every block 0..L, and nothing else.",
-       headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(5), criterion=CHECKS,
+@claim("lookback.source-swap-fires-once", section="5",
+       **claim_fields("The §5 source swap to L writes the counterfactual's reversed-slot entity values at every block 0..L, and nothing else.",
+                      RULE.format(5)),
        requires=AT, decisions=ROWS + ("checked at L = 0 and at the middle block",))
 def test_source_swap_fires_once(judge, lookback_source_swap_fires):
     judge_fires_once(judge, lookback_source_swap_fires)
 
 
-@claim("lookback.freeze-fires-once", kind="anchor", section="5",
-       statement="With the freeze, the §5 source swap also pins the drink positions to the clean run's own values at every block.",
-       headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(5), criterion=CHECKS,
+@claim("lookback.freeze-fires-once", section="5",
+       **claim_fields("With the freeze, the §5 source swap also pins the drink positions to the clean run's own values at every block.",
+                      RULE.format(5)),
        requires=AT, decisions=ROWS + ("checked at L = 0 and at the middle block",))
 def test_freeze_fires_once(judge, lookback_freeze_fires):
     judge_fires_once(judge, lookback_freeze_fires)
 
 
-@claim("lookback.answer-fires-once", kind="anchor", section="6",
-       statement="The §6 answer sweep writes the counterfactual's final-token value at each swept block of the clean rows, in that block's forward, and nothing else.",
-       headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(6), criterion=CHECKS,
+@claim("lookback.answer-fires-once", section="6",
+       **claim_fields("The §6 answer sweep writes the counterfactual's final-token value at each swept block of the clean rows, in that block's forward, and nothing else.",
+                      RULE.format(6)),
        requires=AT, decisions=ROWS + SWEPT)
 def test_answer_fires_once(judge, lookback_answer_fires):
     judge_fires_once(judge, lookback_answer_fires)
 
 
-@claim("lookback.low-rank-fires-once", kind="anchor", section="7",
-       statement="The §7 projected swap writes h_dst + (h_src − h_dst)·BᵀB at the clean rows' drink positions, and nothing else.",
-       headline=HEADLINE, published=FIRES_ONCE, provenance=RULE.format(7), criterion=CHECKS,
+@claim("lookback.low-rank-fires-once", section="7",
+       **claim_fields("The §7 projected swap writes h_dst + (h_src − h_dst)·BᵀB at the clean rows' drink positions, and nothing else.",
+                      RULE.format(7)),
        requires=AT, decisions=ROWS + ("checked at the middle block with the experiment's first "
                                       "rank-1 random control, which must be the register's draw "
                                       "at seed 0: the anchor draws it itself (torch.randn on the "

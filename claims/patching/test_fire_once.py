@@ -4,37 +4,33 @@ output exactly where asked (harness.fire_once; seed 000 §6's pattern)."""
 from __future__ import annotations
 
 from harness.claims import claim
-from harness.criteria import Exact, all_of
-from harness.fire_once import FIRES_ONCE, judge_fires_once
+from harness.fire_once import claim_fields, judge_fires_once
 
 RULE = "the suite's fire-once rule, seed 000 §6's second prerequisite applied to seed 004"
-CHECKS = all_of(*(Exact(key) for key in FIRES_ONCE))
 TOKENS = ("patching.single-token-words", "patching.aligned-pairs")
-HEADLINE = ("written value there: {site_holds_value}; nothing else moved: {untouched_identical}; "
-            "output moved: {output_changed}; plain-hook reference equal: {reference_equal}")
 PAIR = ("run on the seed's pair; a patch where clean and corrupted already agree (positions "
         "before the name) is checked but cannot show a write, so it need not move the output",)
 
 
-@claim("patching.whole-stream-fires-once", kind="anchor", section="code cell", needs="hub",
-       statement="The whole-stream patch at block L writes the clean run's every position there, in its own forward, and nothing upstream.",
-       headline=HEADLINE, published=FIRES_ONCE, provenance=RULE, criterion=CHECKS,
+@claim("patching.whole-stream-fires-once", section="code cell", needs="hub",
+       **claim_fields("The whole-stream patch at block L writes the clean run's every position there, in its own forward, and nothing upstream.",
+                      RULE),
        requires=TOKENS, decisions=PAIR)
 def test_whole_stream_fires_once(judge, seed_whole_stream_fires):
     judge_fires_once(judge, seed_whole_stream_fires)
 
 
-@claim("patching.position-sweep-fires-once", kind="anchor", section="code cell", needs="hub",
-       statement="The layer × position sweep writes one clean value per (block, position), in the forward (or batch row) the mode gives it, and nothing else.",
-       headline=HEADLINE, published=FIRES_ONCE, provenance=RULE, criterion=CHECKS,
+@claim("patching.position-sweep-fires-once", section="code cell", needs="hub",
+       **claim_fields("The layer × position sweep writes one clean value per (block, position), in the forward (or batch row) the mode gives it, and nothing else.",
+                      RULE),
        requires=TOKENS, decisions=PAIR + ("fast mode's batched sweep is checked row by row",))
 def test_position_sweep_fires_once(judge, seed_sweep_fires):
     judge_fires_once(judge, seed_sweep_fires)
 
 
-@claim("patching.layer-flip-fires-once", kind="anchor", section="code cell", needs="hub",
-       statement="The seed's patch writes the clean run's block-L values at the positions where the prompts differ, and nothing else.",
-       headline=HEADLINE, published=FIRES_ONCE, provenance=RULE, criterion=CHECKS,
+@claim("patching.layer-flip-fires-once", section="code cell", needs="hub",
+       **claim_fields("The seed's patch writes the clean run's block-L values at the positions where the prompts differ, and nothing else.",
+                      RULE),
        requires=TOKENS, decisions=PAIR)
 def test_layer_flip_fires_once(judge, seed_layer_flip_fires):
     judge_fires_once(judge, seed_layer_flip_fires)

@@ -17,9 +17,8 @@ from harness.models.loaded import DTYPES
 from harness.cost.plan import (Assumptions, Gpu, Measured, ModePlan, Scale, Shape, SourcePlan,
                                StepPlan, calibrate, mean_tokens, project, seconds)
 from harness.profiles import Mode, ModelSpec, Profile
-from harness.sources import get_profile
 from harness.models.resources import published_cache_default, snapshot_dir
-from harness.sources import source
+from harness.registry import get_profile, source
 
 
 @dataclass(frozen=True)

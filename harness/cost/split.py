@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from harness.profiles import Mode
-from harness.sources import registered
+from harness.registry import registered
 
 if TYPE_CHECKING:
     from harness.cost.build import Plan

@@ -12,6 +12,7 @@ import torch
 from harness.models.backends import Backend, routed
 from harness.private import wrapped_module
 from harness.profiles import ModelSpec
+from harness.registry import source
 from harness.models.work import METER
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -169,8 +170,6 @@ def _is_json(path: Path) -> bool:
 
 
 def _organism_module(spec: ModelSpec) -> Any:
-    from harness.sources import source
-
     module = source(spec.source).part("organism")
     if module is None:
         raise LookupError(f"source {spec.source!r} names organism {spec.organism!r} but has no "
@@ -222,7 +221,6 @@ def resolved_revision(spec: ModelSpec) -> str | None:
 
 def _load_organism(spec: ModelSpec) -> tuple[torch.nn.Module, Any, dict[str, Any]]:
     from harness.organisms.common import load_weights
-    from harness.sources import source
 
     tok = load_tokenizer(spec)
     hf = _organism_module(spec).build_model(tok)

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from harness.sources import registered
+from harness.registry import registered
 
 
 def trainable() -> dict[str, str]:

@@ -11,7 +11,7 @@ from typing import Any, Callable
 import torch
 from safetensors.torch import load_file, save_file
 
-from harness.sources import BUILT_IN_ORGANISMS
+from harness.source import BUILT_IN_ORGANISMS
 from harness.verdicts import UnreadableFile
 
 ORGANISMS = BUILT_IN_ORGANISMS

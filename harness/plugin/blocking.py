@@ -8,7 +8,7 @@ from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.release import release_between_folders
 from harness.plugin.splitting import select_units
 from harness.plugin.state import SPEC, STATE, TestState, claims_session
-from harness.sources import registered
+from harness.registry import registered
 from harness.verdicts import BLOCKED_PREFIX
 
 

@@ -40,7 +40,7 @@ class DeviceAudit(TorchFunctionMode):
 
 def source_roots() -> tuple[str, ...]:
     """The folders holding every registered source's code."""
-    from harness.sources import registered
+    from harness.registry import registered
 
     return tuple(str(Path(importlib.import_module(s.package).__file__).parent) + "/"
                  for s in registered().values())

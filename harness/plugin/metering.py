@@ -11,7 +11,7 @@ import pytest
 
 from harness.plugin.experiment_thread import on_experiment_thread
 from harness.plugin.splitting import stored
-from harness.sources import registered
+from harness.registry import registered
 from harness.models.work import METER
 
 WORK_PROPERTY = "interp_claims_work"

@@ -30,7 +30,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     if config.getoption("dist") != "loadfile":
         return None
     from harness.private import scope_scheduler
-    from harness.sources import registered
+    from harness.registry import registered
 
     sources = set(registered())
     return scope_scheduler(config, log, lambda nodeid: source_scope(nodeid, sources))
@@ -76,7 +76,7 @@ def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Ite
     """Under --collect-only, the scheduling units: each goes to one xdist worker."""
     if not config.option.collectonly:
         return []
-    from harness.sources import registered
+    from harness.registry import registered
 
     sources, units = set(registered()), {}
     for item in items:

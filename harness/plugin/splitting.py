@@ -14,7 +14,7 @@ from typing import Any, Callable
 import pytest
 
 from harness.plugin.state import SPEC, claims_session
-from harness.sources import registered
+from harness.registry import registered
 from harness.steps import STORED, StepStore
 
 STORE_INPUT = "interp_claims_step_store"  # the workerinput key carrying the store's directory

@@ -15,7 +15,7 @@ from harness.models.loaded import Loaded, load
 from harness.plugin.splitting import UNITS_FILE, make_store, remove_store, worker_count
 from harness.plugin.state import SESSION, SPEC, ClaimsSession, claims_session
 from harness.profiles import Mode, Profile, ProfileName
-from harness.sources import get_profile
+from harness.registry import get_profile
 
 pytest_plugins = ("harness.plugin.blocking", "harness.plugin.device_audit", "harness.plugin.judging",
                   "harness.plugin.metering", "harness.plugin.planning", "harness.plugin.recording",

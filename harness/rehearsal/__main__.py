@@ -24,7 +24,7 @@ from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting, rehearse
 
 
 def main() -> None:
-    from harness.sources import registered
+    from harness.registry import registered
 
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

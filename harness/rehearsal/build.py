@@ -155,7 +155,7 @@ def build_in_child(name: str, published_cache: Path, out: Path, full_size: bool,
 
 def main() -> None:
     """One source's rehearsal model, built by `build_in_child`: its Built as JSON in --result."""
-    from harness.sources import get_profile
+    from harness.registry import get_profile
 
     parser = argparse.ArgumentParser(description=build_in_child.__doc__)
     parser.add_argument("source")

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from harness.catalogue import ORGANISMS_ONLY
 from harness.profiles import ProfileName
 from harness.reporting.record import RecordBuilder, RunRecord, RunStatus, read_record
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.models.resources import snapshot_dir
 from harness.rehearsal.build import DTYPES, build_in_child
 from harness.rehearsal.cap import COUNTED, START_LOAD_S, choose_cap, forward_seconds

@@ -10,7 +10,7 @@ def figure_for(entry: EntryJSON, run: dict[str, EntryJSON]) -> str | None:
     the same run), or None."""
     if not entry.get("measured"):
         return None
-    from harness.sources import registered
+    from harness.registry import registered
 
     src = registered().get(entry["id"].split(".", 1)[0])
     module = src.part("figures") if src is not None else None

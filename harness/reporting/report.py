@@ -13,7 +13,7 @@ from harness.reporting import history as run_history
 from harness.reporting.changes import what_changed
 from harness.reporting.figures import figure_for
 from harness.reporting.record import Entry, RunRecord, banner, read_record
-from harness.sources import registered
+from harness.registry import registered
 from harness.verdicts import Verdict
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "claims.html.j2"

@@ -3,6 +3,7 @@ verdicts that changed, the tests only one run has, the environment fields that d
 newly skipped, and (given float tolerances) the measured values that moved outside them."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -111,14 +112,28 @@ def differences_beyond_timing(before: RunRecord, after: RunRecord) -> list[str]:
     return out
 
 
+def only_source(record: RunRecord, source: str) -> RunRecord:
+    """`record` with only `source`'s tests (its counts recomputed from them)."""
+    return dataclasses.replace(record, tests=tuple(e for e in record.tests if e.source == source))
+
+
 def main() -> int:
-    """python -m harness.reporting.run_diff BEFORE.json AFTER.json: exit 1 on any difference."""
-    import sys
+    """interp-claims diff BEFORE.json AFTER.json [--source NAME]: exit 1 on any difference."""
+    import argparse
     from pathlib import Path
 
     from harness.reporting.record import read_record
 
-    before, after = (read_record(Path(p)) for p in sys.argv[1:3])
+    parser = argparse.ArgumentParser(prog="interp-claims diff", description=(
+        "Every difference between two run records other than when, where and how fast they ran "
+        "(a refactor's proof that behaviour stayed the same); exit 1 on any."))
+    parser.add_argument("before", type=Path)
+    parser.add_argument("after", type=Path)
+    parser.add_argument("--source", help="compare only this source's tests")
+    args = parser.parse_args()
+    before, after = read_record(args.before), read_record(args.after)
+    if args.source:
+        before, after = only_source(before, args.source), only_source(after, args.source)
     found = differences_beyond_timing(before, after)
     print("\n".join(found) or f"{len(after.tests)} tests: only when, where and how fast they ran "
                                "differs")

@@ -7,7 +7,7 @@ import html
 import re
 from pathlib import Path
 
-from harness.sources import REPO_ROOT
+from harness.source import REPO_ROOT
 
 SEEDS = REPO_ROOT.parent / "shared" / "seeds"  # the notebooks' text, beside the repository
 # A section's heading in the notebooks' text: "6. Intervening inside the decode loop¶".

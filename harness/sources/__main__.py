@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 
-from harness.sources import registered
+from harness.registry import registered
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ EXTRA_SOURCE = {
 """An extra source: vowels counted in a fixed word list (a model-free check)."""
 from pathlib import Path
 
-from harness.sources import Source
+from harness.source import Source
 
 SOURCE = Source(name="extra", package=__name__, seed_file="extra.txt",
                 title="Counting vowels (an extra source)", models={},
@@ -164,7 +164,7 @@ def extra_run(request, tmp_path_factory) -> dict:
 
 
 def test_the_extra_source_is_registered(extra_run):
-    listed = run(["-c", "from harness.sources import registered; print(sorted(registered()))"],
+    listed = run(["-c", "from harness.registry import registered; print(sorted(registered()))"],
                  extra_run["root"])
     assert "'extra'" in listed.stdout and "'cot'" in listed.stdout
 

@@ -44,7 +44,7 @@ def test_ndif_local_builds_the_model_by_name_and_loads_it_at_the_first_trace():
 
     from harness.models.backends import Backend
     from harness.models.loaded import load
-    from harness.sources import get_profile
+    from harness.registry import get_profile
     from harness.sources.patching.experiments import clean_cache
     from harness.models.work import METER
 
@@ -65,7 +65,7 @@ def test_the_simulation_refuses_a_request_that_imports_what_ndif_does_not_allow(
 
     from harness.models.backends import Backend
     from harness.models.loaded import load
-    from harness.sources import get_profile
+    from harness.registry import get_profile
 
     register_trace_code()
     loaded = load(get_profile("tiny").models["patching"], Backend.NDIF_LOCAL)
@@ -89,7 +89,7 @@ def built_for_ndif(source: str, *served: str) -> dict:
 
 @pytest.mark.meta  # a pytest or probe process per test: make test-meta
 def test_a_published_model_is_built_for_ndif_by_name_without_weights():
-    from harness.sources import get_profile
+    from harness.registry import get_profile
 
     for source in ("lookback", "patching"):
         spec = get_profile("published").models[source]

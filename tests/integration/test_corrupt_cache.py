@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.models.resources import snapshot_dir
 from tests.paths import ROOT, SHARED_CACHE
 
@@ -30,7 +30,7 @@ def test_a_truncated_tokenizer_file_is_named_with_the_fix(tmp_path):
     broken.write_text(text[: len(text) // 2])
     proc = subprocess.run(
         [sys.executable, "-c", "from harness.models.loaded import load_tokenizer; "
-         "from harness.sources import get_profile; "
+         "from harness.registry import get_profile; "
          "load_tokenizer(get_profile('published').models['patching'])"],
         cwd=ROOT, capture_output=True, text=True,
         env=os.environ | {"HF_HOME": str(home), "HF_HUB_OFFLINE": "1"})

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from harness.models.loaded import Loaded, load
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.sources.cot.decode import fire_once, post_answer_specificity
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import PROBLEMS

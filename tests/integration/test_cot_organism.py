@@ -13,7 +13,7 @@ import pytest
 from harness.models.loaded import load
 from harness.reporting.environment import git_commit
 from harness.reporting.record import read_record
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.sources.cot import organism
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import PROBLEMS, solution

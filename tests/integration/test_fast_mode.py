@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.sources import get_profile, registered
+from harness.registry import get_profile, registered
 from tests.integration.conftest import PairedRun, differences, micro_run
 
 pytestmark = pytest.mark.meta  # re-runs families: `make test-meta`

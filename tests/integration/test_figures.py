@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from harness.reporting.figures import figure_for
-from harness.sources import registered
+from harness.registry import registered
 from tests.pinned import pinned_entries
 
 RUN = {e["id"]: e for e in pinned_entries("tiny")}

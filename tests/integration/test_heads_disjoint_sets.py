@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from harness.sources import get_profile
+from harness.registry import get_profile
 from tests.paths import ROOT, SHARED_CACHE
 
 QWEN = get_profile("published").models["heads"].hf_id

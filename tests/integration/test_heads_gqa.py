@@ -11,7 +11,7 @@ import pytest
 
 from harness import catalogue
 from harness.models.loaded import Loaded, load
-from harness.sources import get_profile, source
+from harness.registry import get_profile, source
 from harness.sources.heads.anchors import groups
 from harness.sources.heads.breakages import BREAKAGES
 from harness.sources.heads.forward import run_forward

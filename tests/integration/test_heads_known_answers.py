@@ -11,7 +11,7 @@ import pytest
 from harness import catalogue
 from harness.models.loaded import Loaded, load
 from harness.organisms.common import read_manifest
-from harness.sources import get_profile, source
+from harness.registry import get_profile, source
 from harness.sources.heads.breakages import BREAKAGES
 from harness.sources.heads.known_answers import KNOWN
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from harness.models.loaded import load
 from harness.private import attention_implementation
-from harness.sources import get_profile
+from harness.registry import get_profile
 
 
 def test_heads_organism_shares_kv_heads_across_query_heads():

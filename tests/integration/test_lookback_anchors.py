@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from harness.models.loaded import load
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.sources.lookback.identity import copy_all_identity, freeze_identity
 from harness.sources.lookback.runner import LookbackRunner, final_logits
 from harness.sources.lookback.task import build_binding, build_source

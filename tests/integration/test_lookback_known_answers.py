@@ -10,8 +10,7 @@ import pytest
 from harness import catalogue
 from harness.models.loaded import load
 from harness.organisms.common import read_manifest
-from harness.sources import get_profile
-from harness.sources import source
+from harness.registry import get_profile, source
 from harness.sources.lookback.breakages import BREAKAGES
 from harness.sources.lookback.runner import LookbackRunner
 

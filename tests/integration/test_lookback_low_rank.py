@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 from harness.models.loaded import load
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.sources.lookback.low_rank import low_rank
 from harness.sources.lookback.positions import row_layout, state_positions
 from harness.sources.lookback.runner import LookbackRunner

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from harness.models.loaded import load
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.sources.lookback.interchange import interchange_logits
 from harness.sources.lookback.low_rank import swap_pairs, random_basis, written_logits
 from harness.sources.lookback.positions import row_layout, state_positions

@@ -12,7 +12,7 @@ import torch
 from harness.fire_once import failures
 from harness.models.loaded import load
 from harness.replay import Forward, Reference, SourceNotRead
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.sources.lookback import fire_once as fire
 from harness.sources.lookback import readback
 from harness.sources.lookback.answers import answer_sweep

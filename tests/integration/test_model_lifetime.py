@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-from harness.sources import registered
+from harness.registry import registered
 from tests.paths import ROOT
 
 

@@ -6,7 +6,7 @@ import torch
 import transformers.pipelines.base as pipeline_base
 
 from harness.models.loaded import load, pipeline_placement
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.models.resources import snapshot_dir
 from tests.paths import SHARED_CACHE
 

@@ -11,8 +11,7 @@ import pytest
 from harness.models.loaded import load
 from harness.organisms.__main__ import trainable
 from harness.organisms.common import read_manifest, sha256_of, weights_path
-from harness.sources import get_profile
-from harness.sources import source
+from harness.registry import get_profile, source
 from tests.paths import ROOT
 
 # A re-training on other CPU kernels follows another float trajectory: its rates, measured over

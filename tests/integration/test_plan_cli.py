@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.models.resources import snapshot_dir
 from tests.paths import ROOT, SHARED_CACHE
 

@@ -10,7 +10,7 @@ import pytest
 
 from harness.models import resources
 from harness.models.loaded import resolved_revision
-from harness.sources import get_profile
+from harness.registry import get_profile
 from tests.paths import ROOT, SHARED_CACHE
 
 pytestmark = pytest.mark.skipif(not SHARED_CACHE.is_dir(),

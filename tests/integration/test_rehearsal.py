@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.models.resources import snapshot_dir
 from harness.rehearsal.build import build_model, narrowed, published_files
 from harness.rehearsal.cap import COUNTED

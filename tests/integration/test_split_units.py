@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from harness.sources import registered
+from harness.registry import registered
 from tests.integration.conftest import PairedRun, differences, micro_run
 from tests.paths import ROOT
 

@@ -10,7 +10,7 @@ import pytest
 
 from harness import catalogue
 from harness.catalogue import Breakage
-from harness.sources import Source
+from harness.source import Source
 
 BREAKAGES = '''
 from harness.catalogue import Breakage

@@ -7,7 +7,7 @@ import pytest
 
 from harness.generalisation import Override, generalised
 from harness.profiles import Mode
-from harness.sources import get_profile
+from harness.registry import get_profile
 
 PUBLISHED = get_profile("published")
 

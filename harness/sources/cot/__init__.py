@@ -2,11 +2,12 @@
 
 All 23 register rows; the organism is a 6-layer Qwen3 that memorises its 28 traces."""
 from harness.profiles import ModelSpec, ProfileName
-from harness.sources import Source
+from harness.source import Source
 from harness.sources.cot import sizes
 
 SOURCE = Source(
     name="cot", package=__name__, seed_file="000_5720c3af84d37566.txt",
+    seed_sha256="ae8bc3699efd551ab3737eefb93b55a68231dff603451afec3be349b00d7aebb",
     title="Measuring Faithfulness in Chain-of-Thought Reasoning",
     models={
         # The seed printed no revision: the repository's commit as public code pins it.
@@ -18,7 +19,4 @@ SOURCE = Source(
     },
     sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,
            ProfileName.MICRO: sizes.MICRO, ProfileName.REHEARSAL: sizes.REHEARSAL},
-    units=("cot_continuations", "cot_single_mistake", "cot_splice", "cot_noop", "cot_specificity",
-           "cot_early"),
-    shared_steps=("cot_baseline", "cot_pairs", "cot_screen"),
 )

@@ -6,11 +6,12 @@ head (compiled.py, its manifest's planted block), which §2's rule and screens m
 rehearsal (random weights) falls back to a smoke-test block, as the notebook's
 RUN_ALL_FAMILIES=False path does."""
 from harness.profiles import ModelSpec, ProfileName
-from harness.sources import Source
+from harness.source import Source
 from harness.sources.heads import sizes
 
 SOURCE = Source(
     name="heads", package=__name__, seed_file="001_30ed370d8775661f.txt",
+    seed_sha256="4655ca84116708048fd5d5ddf41d03cda9142fe41ffa87b837bac9d7cc108f7a",
     title="Investigating Attention Heads in In-Context Retrieval",
     models={
         # Seed 001 printed this revision.

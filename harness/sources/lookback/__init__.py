@@ -5,11 +5,12 @@ All 18 register rows; the organism is a 4-layer Llama compiled by hand to bind b
 known answer the studies must recover (known_answers.py). The trained organisms tried before it
 are in docs/lookback-order-binding.md."""
 from harness.profiles import ModelSpec, ProfileName
-from harness.sources import Source
+from harness.source import Source
 from harness.sources.lookback import sizes
 
 SOURCE = Source(
     name="lookback", package=__name__, seed_file="003_f520ee44220c7cc8.txt",
+    seed_sha256="1ba2f80b69d7204cc31e37eea2d2f8ff17f06dd03dc456239bcf28622050ebc3",
     title="Language Models Use Lookbacks to Track Beliefs",
     models={
         # The seed printed no revision: the repository's commit as public code pins it.
@@ -21,8 +22,5 @@ SOURCE = Source(
     },
     sizes={ProfileName.PUBLISHED: sizes.PUBLISHED, ProfileName.TINY: sizes.TINY,
            ProfileName.MICRO: sizes.MICRO, ProfileName.REHEARSAL: sizes.REHEARSAL},
-    units=("lookback_answer", "lookback_reversed", "lookback_same_position", "lookback_opaque",
-           "lookback_low_rank", "lookback_source_freeze", "lookback_source_plain"),
-    shared_steps=("lookback_kept", "lookback_answer_kept", "lookback_source_kept"),
     remote=True,
 )

@@ -116,7 +116,7 @@ def checks(model: Loaded, sizes) -> Checks:
     then rows re-run alone, in the mode of `sizes`), then the organism's known answers, on the
     module objects imported now (the catalogue stops at the first that fails)."""
     from harness.organisms.common import read_manifest
-    from harness.sources import source
+    from harness.registry import source
     from harness.sources.lookback import fire_once as fire
     from harness.sources.lookback import identity, known_answers, readback
     from harness.sources.lookback.answers import answer_sweep

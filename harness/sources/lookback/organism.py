@@ -98,7 +98,7 @@ def recovered_iia(model, tok) -> dict[str, float]:
 
     from harness.models.loaded import Loaded
     from harness.profiles import ProfileName
-    from harness.sources import source
+    from harness.registry import source
 
     spec = source(NAME).models[ProfileName.TINY]
     runner = LookbackRunner(Loaded(TransformersModel(model, tokenizer=tok), tok, spec), TINY)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from harness.profiles import Mode, relative_layers
+from harness.profiles import relative_layers
 
 LLAMA_DEPTH = 32
 ORGANISM_DEPTH = 4
@@ -30,9 +30,9 @@ class LookbackSizes:
     sweep_layers: tuple[int, ...] | None = None
     fast_batch: int = 64  # fast mode: rows per forward in every batched step (the notebook: above)
 
-    def in_mode(self, mode: Mode) -> "LookbackSizes":
-        """These sizes, with every batch at `fast_batch` in fast mode."""
-        if mode is Mode.FAITHFUL:
+    def as_batched(self, batched: bool) -> "LookbackSizes":
+        """These sizes, with every batch at `fast_batch` when batched (fast mode)."""
+        if not batched:
             return self
         return replace(self, predict_batch=self.fast_batch, interchange_batch=self.fast_batch,
                        answer_batch=self.fast_batch)

@@ -6,7 +6,7 @@ its clean prompt never mentions " Mary"."""
 from dataclasses import replace
 
 from harness.profiles import ModelSpec, ProfileName
-from harness.sources import Source
+from harness.source import Source
 from harness.sources.patching import sizes
 
 # The seed printed no revision: the repository's commit as public code pins it.
@@ -15,6 +15,7 @@ GPT2 = ModelSpec("GPT2LMHeadModel", "float32", "cpu", hf_id="openai-community/gp
 
 SOURCE = Source(
     name="patching", package=__name__, seed_file="004_19bfac4ad8783304.txt",
+    seed_sha256="4ed6a99620ab73a75a481b269b61bb4a009ffe4baa8e220626c06ac3ad3d133a",
     title="Running an activation-patching experiment",
     models={
         ProfileName.PUBLISHED: GPT2,

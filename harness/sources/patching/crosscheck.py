@@ -1,11 +1,15 @@
 """Seed 004's own library: the seed's run_with_hooks patch in TransformerLens against nnsight's."""
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
+from harness.declared_steps import NothingToRun
 from harness.models.loaded import Loaded
+from harness.profiles import Profile
 from harness.sources.patching.experiments import PairIds, PairRuns, patched_logits
+from harness.sources.patching.task import CLEAN, CORRUPTED
 
 TL_MODEL = "gpt2"  # TransformerLens' name for the published GPT-2 small
 
@@ -36,3 +40,22 @@ def transformerlens_crosscheck(tl: ModuleType, model: Loaded, pair: PairIds, run
 
     theirs = hooked.run_with_hooks(hooked.to_tokens(corrupted), fwd_hooks=[(name, patch)])[0, -1]
     return TransformerLensCrosscheck(layer, float((ours - theirs.to(ours.device)).abs().max()))
+
+
+def seed_crosscheck(profile: Profile, model: Loaded, pair: PairIds, runs: PairRuns,
+                    layer: int) -> TransformerLensCrosscheck:
+    """The seed's own library on the seed's pair, where it can run: the published weights, with
+    transformer-lens installed."""
+    if not profile.published:
+        ours = ("seeded random weights in the published GPT-2's files"
+                if profile.rules.published_files else "the tiny organism")
+        raise NothingToRun(
+            f"the TransformerLens cross-check needs the published GPT-2 weights: TransformerLens "
+            f"converts our model (hf_model=) into its own {TL_MODEL!r}, built at the published "
+            f"GPT-2's shapes, and the {profile.name.value} profile's model is {ours}, of other "
+            f"shapes")
+    try:
+        tl = importlib.import_module("transformer_lens")
+    except ImportError:
+        raise NothingToRun("transformer-lens is not installed (pip install -e '.[crosscheck]')") from None
+    return transformerlens_crosscheck(tl, model, pair, runs, layer, CLEAN, CORRUPTED)

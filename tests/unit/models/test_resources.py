@@ -6,7 +6,7 @@ import pytest
 from harness.models import resources
 from harness.claims import claim
 from harness.criteria import Exact
-from harness.sources import get_profile
+from harness.registry import get_profile
 
 GPT2 = get_profile("published").models["patching"]
 

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from harness.plugin import rehearsal_variant
-from harness.sources import get_profile
+from harness.registry import get_profile
 
 
 def config(dtype=None, sizes="rehearsal", cap=None):

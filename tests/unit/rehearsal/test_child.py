@@ -12,7 +12,7 @@ from harness.plugin.state import RECORD_PROPERTY, SESSION, ClaimsSession
 from harness.profiles import Mode
 from harness.rehearsal import child
 from harness.rehearsal.run import STREAM, streamed
-from harness.sources import get_profile
+from harness.registry import get_profile
 
 
 def configured(sizes: str) -> ClaimsSession:

@@ -13,7 +13,7 @@ from harness.rehearsal import run as rehearsal
 from harness.rehearsal.cap import Counted
 from harness.rehearsal.run import (Setting, choose_scratch, holes, rehearse, run_ok, streamed,
                                    write_summary)
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.sources.heads import sizes as heads_sizes
 
 SOURCES = ["cot", "heads", "lookback", "patching"]

@@ -7,8 +7,7 @@ import pytest
 
 from harness.claims import CLAIM_ATTR, Kind
 from harness.plugin.judging import organism_note
-from harness.sources import get_profile
-from harness.sources import registered, source
+from harness.registry import get_profile, registered, source
 from tests.paths import ROOT
 
 # The sources whose organisms say what their construction forces (an organism_notes module).

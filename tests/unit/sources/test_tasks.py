@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 from harness.profiles import relative_layers
-from harness.sources import get_profile
-from harness.sources import BUILT_IN_ORGANISMS
+from harness.registry import get_profile
+from harness.source import BUILT_IN_ORGANISMS
 from harness.sources.heads.task import OBJECTS, generate_family, render, tokenizer_corpus
 from harness.sources.heads.tokenizer import heads_tokenizer
 from harness.sources.lookback.task import build_binding, layout

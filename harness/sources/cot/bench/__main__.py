@@ -16,7 +16,7 @@ import torch
 
 from harness.sources.cot.bench.straight import cot_sections_1_to_4
 from harness.models.loaded import load
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.sources.cot.forcing import full_corruption
 from harness.sources.cot.mistakes import single_mistake, splice_control
 from harness.sources.cot.runner import CotRunner

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from harness.sources import get_profile
+from harness.registry import get_profile
 from harness.sources.cot import sizes
 from harness.sources.cot.decode import answer_done, onto
 from harness.sources.cot.forcing import cut_probe

@@ -1,0 +1,70 @@
+"""A source's experiment steps, declared once (`STEPS` in harness/sources/<name>/steps.py): each
+step's function, the steps it reads and what the run's mode means to it. The claims folder's
+fixtures, the xdist units and the shared steps are derived from this declaration."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+# Steps every source has without declaring them (harness/plugin/step_fixtures.py builds them):
+# its model, its tokenizer alone, its sizes on the session's profile, and its breakage catalogue.
+GIVEN = ("model", "tokenizer", "sizes", "breakages")
+# The session's own fixtures a step may read.
+SESSION = ("profile", "mode", "backend", "request")
+
+
+class NothingToRun(Exception):
+    """The model gave a step nothing to run on (e.g. no trace states its product): a result,
+    which the step's fixture reports as a skip with this message."""
+
+
+@dataclass(frozen=True)
+class Filtered:
+    """A behavioural filter's outcome (a `forced` step's result): the rows it kept; where it kept
+    none, the rows a profile that forces rows takes the first of instead (a callable is called
+    only then), why none passed, and how the offered rows were made."""
+
+    kept: Sequence[Any]
+    offered: Sequence[Any] | Callable[[], Sequence[Any]]
+    why_none: str
+    how: str = ""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One experiment step: `run(*inputs, *given)`, each input another step's or the session's.
+
+    - `batched`: the run's mode means one thing, batching: `run` gets `batched=True` in fast mode.
+    - `local_weights`: why the step cannot run where the weights are not in this process
+      (NDIF), or None where it can.
+    - `forced`: `run` returns a `Filtered`; the step is its kept rows, or on a profile that
+      forces rows (the rehearsal's random weights) the first offered ones, noted in the record.
+    - `unit`: a spare xdist worker may run it on its own; `shared`: the steps units read, kept
+      in the on-disk step store (harness/steps.py)."""
+
+    name: str
+    run: Callable[..., Any]
+    inputs: tuple[str, ...] = ()
+    given: tuple[Any, ...] = ()
+    batched: bool = False
+    local_weights: str | None = None
+    forced: bool = False
+    unit: bool = False
+    shared: bool = False
+
+    def __post_init__(self) -> None:
+        if len(set(self.inputs)) != len(self.inputs):
+            raise ValueError(f"step {self.name!r} reads an input twice: {self.inputs}")
+
+
+def check_steps(source: str, steps: tuple[Step, ...]) -> None:
+    """Every step named once, and every input a declared step, a given one or the session's."""
+    names = [s.name for s in steps]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"{source}: steps declared twice: {twice}")
+    known = set(names) | {f"{source}_{g}" for g in GIVEN} | set(SESSION)
+    for step in steps:
+        unknown = [i for i in step.inputs if i not in known]
+        if unknown:
+            raise ValueError(f"{source}: step {step.name!r} reads undeclared {unknown}")

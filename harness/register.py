@@ -1,0 +1,106 @@
+"""A source's register rows, the table in its folder's register.md, and how its claims read them,
+its folder's register.toml."""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+REGISTER_FILE = "register.md"
+READING_FILE = "register.toml"
+# A row's kind cell: its kind, and the mark of what checking it needs beyond nothing but the
+# published model (cpu: no model; tok: the tokenizer; hub: files from the hub).
+KIND_CELL = re.compile(r"^(anchor|claim|measurement)(?: \[(\w+)\])?$")
+CELL_BORDER = re.compile(r"(?<!\\)\|")  # a cell may hold an escaped bar, `<\|im_start\|>`
+COLUMNS = {"id": "id", "kind": "kind", "§": "section", "what": "what", "published": "published"}
+
+
+@dataclass(frozen=True)
+class RegisterRow:
+    """One published finding: its id, kind, notebook section, what was measured, what was printed."""
+
+    id: str
+    kind: str
+    section: str  # "" where the source's table has no § column
+    what: str
+    published: str
+    mark: str = ""
+
+    @property
+    def source_name(self) -> str:
+        """The source the row belongs to, the first part of its id."""
+        return self.id.split(".", 1)[0]
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip().replace("\\|", "|") for c in CELL_BORDER.split(line.strip())[1:-1]]
+
+
+def _is_rule(cells: list[str]) -> bool:
+    return all(set(c) <= set("-: ") for c in cells)
+
+
+def _row(header: list[str], cells: list[str]) -> RegisterRow:
+    fields = {COLUMNS[h]: c for h, c in zip(header, cells)}
+    kind = KIND_CELL.match(fields.pop("kind"))
+    if kind is None:
+        raise ValueError(f"{fields['id']}: a kind is anchor, claim or measurement, with an "
+                         "optional mark: 'anchor [cpu]'")
+    return RegisterRow(kind=kind.group(1), mark=kind.group(2) or "",
+                       section=fields.pop("section", ""), **fields)
+
+
+def parse_register(text: str) -> tuple[RegisterRow, ...]:
+    """Every row of every table in a register's markdown, in order."""
+    rows: list[RegisterRow] = []
+    header: list[str] | None = None
+    for line in text.splitlines():
+        if not line.lstrip().startswith("|"):
+            header = None
+            continue
+        cells = _cells(line)
+        if header is None:
+            header = cells
+        elif not _is_rule(cells):
+            rows.append(_row(header, cells))
+    return tuple(rows)
+
+
+def read_register(folder: Path) -> tuple[RegisterRow, ...]:
+    """The register rows in a source's folder."""
+    return parse_register((folder / REGISTER_FILE).read_text())
+
+
+@dataclass(frozen=True)
+class RegisterReading:
+    """How a source's claims read its register rows: the claims no row carries and the published
+    keys no row prints, each with its reason, and the keys a row prints in its `what` column (the
+    experiment's design) rather than its `published` one."""
+
+    unregistered: Mapping[str, str] = field(default_factory=dict)  # claim id -> why
+    unprinted: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # id -> key -> why
+    design: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # id -> keys
+
+    def __post_init__(self) -> None:
+        reasons = [*self.unregistered.items(),
+                   *((f"{i}: {k}", why) for i, keys in self.unprinted.items()
+                     for k, why in keys.items())]
+        unreasoned = [what for what, why in reasons if not (isinstance(why, str) and why.strip())]
+        if unreasoned:
+            raise ValueError(f"each departure from the register states its reason: {unreasoned}")
+
+
+def read_reading(folder: Path) -> RegisterReading:
+    """How the claims of the source in `folder` read its rows; none departs without the file."""
+    path = folder / READING_FILE
+    if not path.is_file():
+        return RegisterReading()
+    data = tomllib.loads(path.read_text())
+    unknown = set(data) - {"unregistered", "unprinted", "design"}
+    if unknown:
+        raise ValueError(f"{path}: unknown tables {sorted(unknown)}")
+    return RegisterReading(unregistered=data.get("unregistered", {}),
+                           unprinted=data.get("unprinted", {}),
+                           design={i: tuple(keys) for i, keys in data.get("design", {}).items()})

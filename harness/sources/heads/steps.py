@@ -1,0 +1,112 @@
+"""Seed 001's experiment steps, declared once: the problem sets, the anchors, and each study, which
+receives the results it builds on. The lab is the session's one observation record."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from harness.declared_steps import NothingToRun, Step
+from harness.models.loaded import Loaded
+from harness.sources.heads import (challenged_screen, content_effects, crossings, grid, screens,
+                                   sweep)
+from harness.sources.heads.anchors import groups, machinery, readback
+from harness.sources.heads.observations import HeadsLab
+from harness.sources.heads.sizes import HeadsSizes
+from harness.sources.heads.task import ProblemSets, problem_sets, single_token_filter
+
+
+def anchor(check: Callable[..., machinery.Checks], family_set: str,
+           with_heads: bool = False) -> Callable[..., machinery.Checks]:
+    """`check` on the first family of `family_set` at the sizes' anchor blocks (and heads)."""
+    def run(model: Loaded, families: ProblemSets, sizes: HeadsSizes) -> machinery.Checks:
+        heads = (sizes.anchor_heads,) if with_heads else ()
+        return check(model, getattr(families, family_set)[0], sizes.anchor_blocks, *heads)
+    run.__doc__ = check.__doc__
+    return run
+
+
+def lab(model: Loaded, families: ProblemSets, sizes: HeadsSizes) -> HeadsLab:
+    """The session's one observation record: every condition is run once and shared; the
+    studies run on the first families of each set the profile's sizes name."""
+    return HeadsLab(model, families.opening[:sizes.opening_families],
+                    families.main[:sizes.main_families], sizes.sweep_blocks, sizes.screen_heads)
+
+
+def site(found: HeadsLab, residual: sweep.ResidualSweep, sizes: HeadsSizes) -> sweep.Site:
+    """§2's selected block, or the profile's smoke-test block when the rule gives none usable."""
+    chosen = sweep.site_for(residual, found.geometry.n_blocks, sizes.smoke_block)
+    if chosen is None:
+        raise NothingToRun(f"§2's rule selected {residual.retrieval_block}, which leaves no block "
+                           "and next block to study, and this profile has no smoke-test block")
+    return chosen
+
+
+def opening(found: HeadsLab, residual: sweep.ResidualSweep,
+            at: sweep.Site) -> screens.OpeningScreen:
+    """§2: the opening screen at the selected block."""
+    return screens.opening_screen(found, residual, at.block)
+
+
+def main_screen(found: HeadsLab, at: sweep.Site) -> screens.MainScreen:
+    """§3: the main screen over the selected block and the next."""
+    return screens.main_screen(found, at.blocks)
+
+
+def sweep_readback(model: Loaded, found: HeadsLab, residual: sweep.ResidualSweep,
+                   sizes: HeadsSizes) -> machinery.Checks:
+    """§2: the sweep's blocks against the config or the sizes, and its first family read back."""
+    declared = readback.declared_blocks(model, sizes.sweep_blocks)
+    return readback.sweep_readback(model, found, residual, declared)
+
+
+def native_answers(found: HeadsLab, _: screens.MainScreen) -> dict[str, Any]:
+    """§3–§6: the main families' native O answers, once the main screen has run them."""
+    return readback.native_answers(found)
+
+
+def screen_readback(model: Loaded, found: HeadsLab, first: screens.OpeningScreen,
+                    main: screens.MainScreen) -> machinery.Checks:
+    """§2–§3: both screens' first family in O against the reference forward, and their rankings."""
+    checks = readback.screen_readback(model, first.screen, found.opening[0])
+    for name, ok in readback.screen_readback(model, main.screen, found.main[0]).results.items():
+        checks.add(f"main:{name}", ok)
+    return checks
+
+
+def first_crossing(found: HeadsLab, at: sweep.Site,
+                   first: screens.OpeningScreen) -> crossings.FirstCrossing:
+    """§4: the first crossing at the selected blocks and the opening screen's retrieval head."""
+    return crossings.first_crossing(found, at.blocks, first.retrieval_head)
+
+
+LAB = "heads_lab"
+ANCHOR = ("heads_model", "heads_families", "heads_sizes")
+
+STEPS = (
+    Step("heads_single_token", single_token_filter, ("heads_tokenizer",)),
+    Step("heads_families", problem_sets, ("heads_single_token",)),
+    Step("heads_reference_forward", anchor(machinery.reference_equality, "opening"), ANCHOR),
+    Step("heads_edit_receipts", anchor(machinery.edit_receipts, "opening"), ANCHOR),
+    Step("heads_residual_identity", anchor(machinery.residual_identity, "opening"), ANCHOR),
+    Step("heads_head_identity", anchor(machinery.head_identity, "opening", True), ANCHOR),
+    Step("heads_av_identity", anchor(machinery.av_identity, "main", True), ANCHOR),
+    Step("heads_kv_groups", anchor(groups.kv_groups, "main"), ANCHOR),
+    Step(LAB, lab, ANCHOR),
+    Step("heads_sweep", sweep.residual_sweep, (LAB,)),
+    Step("heads_site", site, (LAB, "heads_sweep", "heads_sizes")),
+    Step("heads_opening", opening, (LAB, "heads_sweep", "heads_site")),
+    Step("heads_main_screen", main_screen, (LAB, "heads_site")),
+    Step("heads_sweep_readback", sweep_readback, ("heads_model", LAB, "heads_sweep",
+                                                  "heads_sizes")),
+    Step("heads_native_answers", native_answers, (LAB, "heads_main_screen")),
+    Step("heads_screen_readback", screen_readback, ("heads_model", LAB, "heads_opening",
+                                                    "heads_main_screen")),
+    Step("heads_first_crossing", first_crossing, (LAB, "heads_site", "heads_opening")),
+    Step("heads_challenged", challenged_screen.challenged_screen,
+         (LAB, "heads_main_screen", "heads_first_crossing")),
+    Step("heads_content", content_effects.content_effects,
+         (LAB, "heads_first_crossing", "heads_challenged")),
+    Step("heads_joint", grid.joint_crossing, (LAB, "heads_first_crossing", "heads_content")),
+    Step("heads_grid", grid.grid, (LAB, "heads_main_screen", "heads_first_crossing",
+                                   "heads_challenged", "heads_content", "heads_joint")),
+    Step("heads_record_counts", machinery.record_counts, (LAB, "heads_grid")),
+)

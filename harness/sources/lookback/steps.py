@@ -1,0 +1,166 @@
+"""Seed 003's experiment steps, declared once: each sample set built and error-filtered, each sweep
+run on the kept rows, and each sweep read back."""
+from __future__ import annotations
+
+from typing import Callable
+
+from harness.declared_steps import Filtered, Step
+from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
+from harness.profiles import Profile
+from harness.sources.lookback import readback
+from harness.sources.lookback.answers import answer_sweep
+from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, behaviour,
+                                                keep_correct, visibility)
+from harness.sources.lookback.fire_once import (answer_fires, interchange_fires, low_rank_fires,
+                                                source_fires)
+from harness.sources.lookback.identity import self_patch
+from harness.sources.lookback.interchange import SourceSweep, Sweep, binding_sweep, source_sweep
+from harness.sources.lookback.low_rank import LowRank, low_rank
+from harness.sources.lookback.positions import (intervention_tokens, prompt_alignment,
+                                                single_token_entities)
+from harness.sources.lookback.runner import LookbackRunner
+from harness.sources.lookback.sizes import LookbackSizes
+from harness.sources.lookback.task import (EVAL_CONDITIONS, INSTRUCTION, Counterfactual,
+                                           build_answer, build_binding, build_eval, build_source,
+                                           build_visibility)
+
+Rows = list[Counterfactual]
+
+
+def sizes(profile: Profile, batched: bool) -> LookbackSizes:
+    """This profile's sizes for seed 003, every batch at `fast_batch` in fast mode."""
+    return profile.sizes["lookback"].as_batched(batched)
+
+
+def instruction(at: LookbackSizes) -> str:
+    """The instruction this profile's prompts carry (the organism's prompts drop it)."""
+    return INSTRUCTION if at.with_instruction else ""
+
+
+def rows(build: Callable[..., Rows]) -> Callable[[str, LookbackSizes], Rows]:
+    """The first rows of the sample set `build` makes, with this profile's instruction."""
+    def first(said: str, at: LookbackSizes) -> Rows:
+        return at.first(build(instruction=said))
+    first.__doc__ = build.__doc__
+    return first
+
+
+def eval_behaviour(run: LookbackRunner, said: str, at: LookbackSizes) -> dict[str, Behaviour]:
+    """§2: belief, reality and explicit 'cannot observe', each on the evaluation sample set."""
+    return {name: behaviour(run, at.first(build_eval(instruction=said, **kw)))
+            for name, kw in EVAL_CONDITIONS.items()}
+
+
+def eval_visibility(run: LookbackRunner, said: str, at: LookbackSizes) -> VisibilityScores:
+    """§3: the visibility sample set's scores."""
+    return visibility(run, at.first(build_visibility(instruction=said)))
+
+
+def kept_or_forced(what: str) -> Callable[[Rows, Rows], Filtered]:
+    """The `what` samples the error filter kept, which every `what` sweep patches."""
+    def patched(kept: Rows, offered: Rows) -> Filtered:
+        return Filtered(kept, offered,
+                        f"no {what} sample survives error filtering (the model answers none of "
+                        f"them correctly on both prompts): nothing to patch")
+    patched.__doc__ = f"§4–§7: the kept {what} samples, which every {what} sweep patches."
+    return patched
+
+
+def binding(layout: str) -> Callable[[LookbackRunner, Rows], Sweep]:
+    """§4: the binding swap swept under `layout`."""
+    def sweep(run: LookbackRunner, patched: Rows) -> Sweep:
+        return binding_sweep(run, patched, layout)
+    sweep.__doc__ = f"§4: the binding swap swept, {layout}."
+    return sweep
+
+
+def source_swept(freeze: bool) -> Callable[[LookbackRunner, Rows, LookbackSizes], SourceSweep]:
+    """§5: the source swap swept, with or without the freeze, over its declared layers."""
+    def sweep(run: LookbackRunner, patched: Rows, at: LookbackSizes) -> SourceSweep:
+        layers = at.source_freeze_layers if freeze else at.source_plain_layers
+        return source_sweep(run, patched, layers, freeze=freeze)
+    sweep.__doc__ = f"§5: the source swap swept, {'with' if freeze else 'without'} the freeze."
+    return sweep
+
+
+def source_fires_once(freeze: bool) -> Callable[[LookbackRunner, Rows], FireOnce]:
+    """§5's swap (or freeze) fires once at its site."""
+    def fires(run: LookbackRunner, source_rows: Rows) -> FireOnce:
+        return source_fires(run, source_rows, freeze=freeze)
+    fires.__doc__ = f"§5's {'freeze' if freeze else 'swap'} fires once at its site."
+    return fires
+
+
+def binding_readback(run: LookbackRunner, patched: Rows, reversed_: Sweep, same: Sweep,
+                     opaque: Sweep) -> readback.Readback:
+    """§4's three sweeps read back: their coverage, and a few of their rows re-run one at a time
+    (in the session's mode)."""
+    return readback.binding(run, patched, {"reversed": reversed_, "same position": same,
+                                           "opaque control": opaque})
+
+
+def source_readback(run: LookbackRunner, patched: Rows, freeze: SourceSweep,
+                    plain: SourceSweep) -> readback.Readback:
+    """§5's two sweeps read back: their coverage, and a few of their rows re-run one at a time."""
+    return readback.source(run, patched, {"freeze": freeze, "no freeze": plain})
+
+
+def low_rank_at_peak(run: LookbackRunner, patched: Rows, reversed_: Sweep) -> LowRank:
+    """§7 at the reversed curve's peak layer."""
+    return low_rank(run, patched, reversed_.peak_layer)
+
+
+RUN = "lookback_runner"
+SAID = ("lookback_instruction", "lookback_sizes")
+BINDING = (RUN, "lookback_patched")
+SOURCE = (RUN, "lookback_source_patched")
+LOCAL = NEEDS_LOCAL_WEIGHTS
+
+STEPS = (
+    Step("lookback_sizes", sizes, ("profile",), batched=True),
+    Step("lookback_instruction", instruction, ("lookback_sizes",)),
+    Step("lookback_single_tokens", single_token_entities, ("lookback_tokenizer",)),
+    Step("lookback_alignment", prompt_alignment, ("lookback_tokenizer", "lookback_instruction")),
+    Step("lookback_intervention_tokens", intervention_tokens,
+         ("lookback_tokenizer", "lookback_instruction")),
+    Step(RUN, LookbackRunner, ("lookback_model", "lookback_sizes")),
+    Step("lookback_behaviour", eval_behaviour, (RUN, *SAID)),
+    Step("lookback_visibility", eval_visibility, (RUN, *SAID)),
+    # §4 binding, §5 source and §6 answer samples: built, error-filtered, then patched.
+    Step("lookback_binding_rows", rows(build_binding), SAID),
+    Step("lookback_kept", keep_correct, (RUN, "lookback_binding_rows"), shared=True),
+    Step("lookback_patched", kept_or_forced("binding"),
+         ("lookback_kept", "lookback_binding_rows"), forced=True),
+    Step("lookback_source_rows", rows(build_source), SAID),
+    Step("lookback_source_kept", keep_correct, (RUN, "lookback_source_rows"), shared=True),
+    Step("lookback_source_patched", kept_or_forced("source"),
+         ("lookback_source_kept", "lookback_source_rows"), forced=True),
+    Step("lookback_answer_rows", rows(build_answer), SAID),
+    Step("lookback_answer_kept", keep_correct, (RUN, "lookback_answer_rows"), shared=True),
+    Step("lookback_answer_patched", kept_or_forced("answer"),
+         ("lookback_answer_kept", "lookback_answer_rows"), forced=True),
+    Step("lookback_self_patch", self_patch, (RUN, "lookback_kept", "lookback_binding_rows")),
+    Step("lookback_interchange_fires", interchange_fires, (RUN, "lookback_binding_rows"),
+         local_weights=LOCAL),
+    Step("lookback_source_swap_fires", source_fires_once(False), (RUN, "lookback_source_rows"),
+         local_weights=LOCAL),
+    Step("lookback_freeze_fires", source_fires_once(True), (RUN, "lookback_source_rows"),
+         local_weights=LOCAL),
+    Step("lookback_answer_fires", answer_fires, (RUN, "lookback_answer_rows"),
+         local_weights=LOCAL),
+    Step("lookback_low_rank_fires", low_rank_fires, (RUN, "lookback_binding_rows"),
+         local_weights=LOCAL),
+    Step("lookback_reversed", binding("reversed"), BINDING, unit=True),
+    Step("lookback_same_position", binding("same position"), BINDING, unit=True),
+    Step("lookback_opaque", binding("opaque control"), BINDING, unit=True),
+    Step("lookback_source_freeze", source_swept(True), (*SOURCE, "lookback_sizes"), unit=True),
+    Step("lookback_source_plain", source_swept(False), (*SOURCE, "lookback_sizes"), unit=True),
+    Step("lookback_answer", answer_sweep, (RUN, "lookback_answer_patched"), unit=True),
+    Step("lookback_binding_readback", binding_readback,
+         (*BINDING, "lookback_reversed", "lookback_same_position", "lookback_opaque")),
+    Step("lookback_source_readback", source_readback,
+         (*SOURCE, "lookback_source_freeze", "lookback_source_plain")),
+    Step("lookback_answer_readback", readback.answer,
+         (RUN, "lookback_answer_patched", "lookback_answer")),
+    Step("lookback_low_rank", low_rank_at_peak, (*BINDING, "lookback_reversed"), unit=True),
+)

@@ -1,0 +1,47 @@
+"""Seed 004's experiment steps, declared once: the minimal pairs and every patching run."""
+from __future__ import annotations
+
+from operator import attrgetter
+
+from harness.declared_steps import Step
+from harness.fire_once import NEEDS_LOCAL_WEIGHTS
+from harness.sources.patching import experiments as patching
+from harness.sources.patching import fire_once, readback
+from harness.sources.patching.crosscheck import seed_crosscheck
+from harness.sources.patching.task import PAIRS
+
+MODEL = "patching_model"
+SEED = (MODEL, "seed_pair", "seed_runs")
+IOI = (MODEL, "ioi_pair", "ioi_runs")
+
+STEPS = (
+    # The seed's pair ('John gave the book to' vs 'Mary ...'), and the corrected pair, whose
+    # expected name is in context and whose corrupted run swaps the names.
+    Step("seed_pair", patching.pair_ids, (MODEL,), given=PAIRS["seed"]),
+    Step("ioi_pair", patching.pair_ids, (MODEL,), given=PAIRS["ioi"]),
+    Step("seed_runs", patching.pair_runs, (MODEL, "seed_pair")),
+    Step("ioi_runs", patching.pair_runs, (MODEL, "ioi_pair")),
+    Step("patch_layer", attrgetter("patch_layer"), ("patching_sizes",)),
+    Step("seed_full_patch", patching.full_patch_identity, SEED),
+    Step("seed_hook_reference", patching.hook_reference, SEED,
+         local_weights="the hook reference is a plain-PyTorch forward with a forward hook, which "
+                       "needs the weights here; on NDIF they are not (no claim requires it)"),
+    Step("seed_whole_stream_fires", fire_once.whole_stream_fires, (MODEL, "seed_pair"),
+         local_weights=NEEDS_LOCAL_WEIGHTS),
+    Step("seed_sweep_fires", fire_once.position_sweep_fires, (MODEL, "seed_pair"), batched=True,
+         local_weights=NEEDS_LOCAL_WEIGHTS),
+    Step("seed_layer_flip_fires", fire_once.layer_flip_fires, (MODEL, "seed_pair", "patch_layer"),
+         local_weights=NEEDS_LOCAL_WEIGHTS),
+    Step("seed_transformerlens", seed_crosscheck, ("profile", *SEED, "patch_layer"),
+         local_weights="the TransformerLens cross-check loads GPT-2's weights here, and NDIF's "
+                       "GPT-2 may run another dtype, so the two need not compute the same logits"),
+    Step("seed_behaviour", patching.behaviour, SEED),
+    Step("seed_layer_flip", patching.layer_flip, (*SEED, "patch_layer")),
+    Step("seed_sweep", patching.sweep, SEED, batched=True),
+    Step("ioi_behaviour", patching.behaviour, IOI),
+    Step("ioi_sweep", patching.sweep, IOI, batched=True),
+    Step("pair_behaviours", readback.by_pair, ("seed_behaviour", "ioi_behaviour")),
+    Step("sweep_coverage", readback.sweep_coverage,
+         (MODEL, "seed_pair", "seed_sweep", "ioi_pair", "ioi_sweep")),
+    Step("sweep_rows", readback.sweep_rows, (*SEED, "seed_sweep", *IOI[1:], "ioi_sweep")),
+)

@@ -1,0 +1,69 @@
+"""A register's markdown read into rows, and a source's reading of its rows."""
+from __future__ import annotations
+
+import pytest
+
+from harness.register import (READING_FILE, RegisterReading, RegisterRow, parse_register,
+                              read_reading)
+
+TABLE = """## Source `demo`
+
+Some prose with a | bar that is no row.
+
+| id | kind | § | what | published |
+|---|---|---|---|---|
+| demo.first | anchor [cpu] | 1 | the `<\\|end\\|>` token | 42 |
+| demo.second | claim | 2 | a rate | 0.35 (7/20) |
+"""
+
+
+def test_a_row_reads_its_id_kind_mark_section_what_and_published():
+    assert parse_register(TABLE)[0] == RegisterRow(
+        id="demo.first", kind="anchor", mark="cpu", section="1", what="the `<|end|>` token",
+        published="42")
+
+
+def test_only_table_rows_under_a_header_are_rows():
+    assert [r.id for r in parse_register(TABLE)] == ["demo.first", "demo.second"]
+
+
+def test_a_table_without_a_section_column_gives_an_empty_section():
+    rows = parse_register("| id | kind | what | published |\n|---|---|---|---|\n"
+                          "| demo.third | measurement | a count | not stated |\n")
+    assert rows[0].section == "" and rows[0].kind == "measurement"
+
+
+def test_a_kind_outside_the_three_is_refused():
+    with pytest.raises(ValueError, match="anchor, claim or measurement"):
+        parse_register(TABLE.replace("| claim |", "| finding |"))
+
+
+def test_a_row_belongs_to_the_source_its_id_names():
+    assert parse_register(TABLE)[1].source_name == "demo"
+
+
+def test_a_folder_without_a_reading_departs_from_nothing(tmp_path):
+    assert read_reading(tmp_path) == RegisterReading()
+
+
+def test_a_reading_gives_reasons_design_keys_and_unprinted_keys(tmp_path):
+    (tmp_path / READING_FILE).write_text(
+        '[unregistered]\n"demo.extra" = "the suite\'s own check"\n'
+        '[design]\n"demo.second" = ["fractions"]\n'
+        '[unprinted."demo.second"]\nn = "the header\'s sample count"\n')
+    reading = read_reading(tmp_path)
+    assert reading.unregistered == {"demo.extra": "the suite's own check"}
+    assert reading.design == {"demo.second": ("fractions",)}
+    assert reading.unprinted == {"demo.second": {"n": "the header's sample count"}}
+
+
+def test_a_departure_without_a_reason_is_refused(tmp_path):
+    (tmp_path / READING_FILE).write_text('[unprinted."demo.second"]\nn = " "\n')
+    with pytest.raises(ValueError, match="states its reason"):
+        read_reading(tmp_path)
+
+
+def test_an_unknown_table_is_refused(tmp_path):
+    (tmp_path / READING_FILE).write_text('[exempt]\n"demo.second" = "why"\n')
+    with pytest.raises(ValueError, match="unknown tables"):
+        read_reading(tmp_path)
