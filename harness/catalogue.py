@@ -17,7 +17,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypedDict
+
+from harness.readout_types import judges
 
 if TYPE_CHECKING:
     from harness.source import Source
@@ -179,7 +181,23 @@ def run(source: Source, args: tuple[Any, ...]) -> Catalogue:
     return Catalogue(clean, outcomes, null)
 
 
-def measured(catalogue: Catalogue) -> dict[str, Any]:
+class CatalogueRecord(TypedDict):
+    """What a catalogue anchor judges (`measured`)."""
+
+    clean_failures: dict[str, str]
+    breakages: int
+    caught: int
+    missed: list[str]
+    stale: list[str]
+    outcomes: dict[str, dict[str, Any]]
+    null_edit_module: str
+    null_edit_failures: dict[str, str]
+    parts: dict[str, int]
+    kinds: list[str]
+    gaps: dict[str, str]
+
+
+def measured(catalogue: Catalogue) -> CatalogueRecord:
     """The catalogue's record: the catch rate, each breakage's outcome with its catching check
     and message, the null edit's failures, the parts it covers and the known gaps."""
     outcomes = catalogue.outcomes
@@ -227,6 +245,7 @@ def claim_fields(statement: str) -> dict[str, Any]:
                           "unchanged) must fail no check")}
 
 
+@judges(CatalogueRecord)
 def judge_catalogue(judge: Callable[[dict[str, Any]], None], record: dict[str, Any]) -> None:
     """A catalogue test's body: fail naming what was missed, stale, failing unbroken or failing
     under the null edit, else record the catch rate."""

@@ -12,11 +12,12 @@ replay in order, on a key-value cache of the replay's own, fed the tokens the ed
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypedDict
 
 import torch
 from torch import nn
 
+from harness.readout_types import judges
 from harness.replay import (Reference, RunMismatch, Site, block_output, capture_inputs, hooks,
                             loops, replay)
 
@@ -207,7 +208,18 @@ def failures(result: FireOnce | dict[str, FireOnce]) -> list[str]:
     return list(result.failures)
 
 
-def measured(result: FireOnce | dict[str, FireOnce]) -> dict[str, Any]:
+class FireOnceRecord(TypedDict):
+    """What a fire-once anchor judges (`measured`)."""
+
+    site_holds_value: bool
+    untouched_identical: bool
+    output_changed: bool
+    reference_equal: bool
+    sites: dict[str, int]
+    failures: list[str]
+
+
+def measured(result: FireOnce | dict[str, FireOnce]) -> FireOnceRecord:
     """What a fire-once anchor records: the four checks, the sites it checked (per part where
     there are several; the forwards they fall in depend on the mode's batching, so are left out)
     and the first failures."""
@@ -228,6 +240,7 @@ def claim_fields(statement: str, provenance: str) -> dict[str, Any]:
                          "reference equal: {reference_equal}")}
 
 
+@judges(FireOnceRecord)
 def judge_fires_once(judge: Callable[[dict[str, Any]], None],
                      result: FireOnce | dict[str, FireOnce]) -> None:
     """A fire-once anchor's body: fail naming every failure (on every profile: the machinery

@@ -53,7 +53,7 @@ def test_donor_pairs(judge):
        criterion=all_of(Exact("think_close"), Exact("template_tail")),
        holds=Holds(all_of(Length("close_ids", 1), Exact("template_tail"))))
 def test_think_token(judge, cot_think_template):
-    judge(cot_think_template.measured())
+    judge(readouts.think_token(cot_think_template))
 
 
 @claim("cot.step0-is-prefill", kind="anchor", section="6",
@@ -66,7 +66,7 @@ def test_think_token(judge, cot_think_template):
                   "steps asked for predict: the published shapes are those inputs, not a "
                   "measurement",))
 def test_step0_is_prefill(judge, cot_step_shapes):
-    judge(cot_step_shapes.measured())
+    judge(readouts.step0_is_prefill(cot_step_shapes))
 
 
 @claim("cot.noop-every-step", kind="anchor", section="6",
@@ -171,4 +171,4 @@ def test_random_direction_null(judge, cot_continuations):
                   "their first 16 tokens, teacher-forced through the plain transformers model",
                   "a token counts as predicted within " + TIE_REASON))
 def test_batched_rows(judge, cot_batched_rows):
-    judge(cot_batched_rows.measured())
+    judge(readouts.batched_rows(cot_batched_rows))

@@ -8,7 +8,7 @@ from claims.heads.declarations import (ANCHOR_SITES, CONTENT, EVERY_CHECK, MACHI
                                        SETUP)
 from harness.claims import Holds, claim
 from harness.criteria import Binomial, Every, Exact, all_of
-from harness.sources.heads.anchors import layouts
+from harness.sources.heads import readouts
 from harness.sources.heads.anchors import setup
 from harness.sources.heads.anchors.readback import TOLERANCE as SCREEN_TOLERANCE
 
@@ -73,7 +73,7 @@ def test_main_example(judge, heads_families, heads_tokenizer):
                   "the final position every patch writes and every readout reads is "
                   "len(ids) - 1, so 'Box' must add exactly one token to the rendered chat"))
 def test_opening_prompts(judge, heads_families, heads_tokenizer):
-    judge(layouts.prompt_layouts("opening", heads_families.opening, heads_tokenizer).measured())
+    judge(readouts.opening_prompts(heads_families, heads_tokenizer))
 
 
 @claim("heads.main-prompts", kind="anchor", section="3", needs="hub",
@@ -89,7 +89,7 @@ def test_opening_prompts(judge, heads_families, heads_tokenizer):
                   "before its label ('the <object> is in Box <label>'), as §3's single-token "
                   "filter intends"))
 def test_main_prompts(judge, heads_families, heads_tokenizer):
-    judge(layouts.prompt_layouts("main", heads_families.main, heads_tokenizer).measured())
+    judge(readouts.main_prompts(heads_families, heads_tokenizer))
 
 
 @claim("heads.reference-forward", kind="anchor", section="1",
@@ -102,7 +102,7 @@ def test_main_prompts(judge, heads_families, heads_tokenizer):
                   "checks the first family of each study, which the record-counts anchor re-checks",
                   ANCHOR_SITES))
 def test_reference_forward(judge, heads_reference_forward):
-    judge(heads_reference_forward.measured())
+    judge(readouts.reference_forward(heads_reference_forward))
 
 
 @claim("heads.edit-receipts", kind="anchor", section="1",
@@ -115,7 +115,7 @@ def test_reference_forward(judge, heads_reference_forward):
                   "the consumed residual by a pre-hook on the block's input norm",
                   ANCHOR_SITES))
 def test_edit_receipts(judge, heads_edit_receipts):
-    judge(heads_edit_receipts.measured())
+    judge(readouts.edit_receipts(heads_edit_receipts))
 
 
 @claim("heads.residual-identity", kind="anchor", section="2",
@@ -126,7 +126,7 @@ def test_edit_receipts(judge, heads_edit_receipts):
        decisions=("checked at every block, not only at block 31 as the notebook does",
                   ANCHOR_SITES))
 def test_residual_identity(judge, heads_residual_identity):
-    judge(heads_residual_identity.measured())
+    judge(readouts.residual_identity(heads_residual_identity))
 
 
 @claim("heads.head-identity", kind="anchor", section="2",
@@ -138,7 +138,7 @@ def test_residual_identity(judge, heads_residual_identity):
                   "that block; the notebook checks head 31.7 only",
                   ANCHOR_SITES))
 def test_head_identity(judge, heads_head_identity):
-    judge(heads_head_identity.measured())
+    judge(readouts.head_identity(heads_head_identity))
 
 
 @claim("heads.av-identity", kind="anchor", section="4",
@@ -150,7 +150,7 @@ def test_head_identity(judge, heads_head_identity):
                   "identity over every family is re-checked by heads.record-counts",
                   ANCHOR_SITES))
 def test_av_identity(judge, heads_av_identity):
-    judge(heads_av_identity.measured())
+    judge(readouts.av_identity(heads_av_identity))
 
 
 @claim("heads.kv-groups", kind="anchor", section="4", needs="gpu",
@@ -176,7 +176,7 @@ def test_av_identity(judge, heads_av_identity):
                   "Qwen2.5-3B's 16 on 2; the profile's anchor_heads are not used, since the "
                   "rehearsal's 0, 7 and 15 sit where the mappings agree"))
 def test_kv_groups(judge, heads_kv_groups):
-    judge(heads_kv_groups.measured())
+    judge(readouts.kv_groups(heads_kv_groups))
 
 
 @claim("heads.sweep-readback", kind="anchor", section="2", needs="gpu",
@@ -192,7 +192,7 @@ def test_kv_groups(judge, heads_kv_groups):
                   "states, not from the experiment's capture",
                   "p(U), p(L) and p(D) within " + str(SCREEN_TOLERANCE) + " of a probability"))
 def test_sweep_readback(judge, heads_sweep_readback):
-    judge(heads_sweep_readback.measured())
+    judge(readouts.sweep_readback(heads_sweep_readback))
 
 
 @claim("heads.native-answers", kind="anchor", section="4", needs="gpu",
@@ -206,7 +206,7 @@ def test_sweep_readback(judge, heads_sweep_readback):
                   "a crossing that moves p(C) has no direction to be judged in, so the findings "
                   "that read one are blocked rather than 'not replicated'",))
 def test_native_answers(judge, heads_native_answers):
-    judge(heads_native_answers)
+    judge(readouts.native_answers(heads_native_answers))
 
 
 @claim("heads.screen-readback", kind="anchor", section="2", needs="gpu",
@@ -221,7 +221,7 @@ def test_native_answers(judge, heads_native_answers):
                   "within " + str(SCREEN_TOLERANCE) + " of a probability: the screen's float32 "
                   "exp(logit - logsumexp) against a float64 softmax of the same logits"))
 def test_screen_readback(judge, heads_screen_readback):
-    judge(heads_screen_readback.measured())
+    judge(readouts.screen_readback(heads_screen_readback))
 
 
 @claim("heads.record-counts", kind="anchor", section="7",
@@ -236,4 +236,4 @@ def test_screen_readback(judge, heads_screen_readback):
                   "where a profile's sizes sweep fewer blocks or screen fewer heads (the CPU "
                   "rehearsal), the counts take those for every block and every head"))
 def test_record_counts(judge, heads_record_counts):
-    judge(heads_record_counts.measured())
+    judge(readouts.record_counts(heads_record_counts))

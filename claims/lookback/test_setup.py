@@ -31,7 +31,7 @@ def test_samples(judge):
                         Exact("all_single_token")),
        holds=Holds(NoneFailed()))
 def test_single_token_entities(judge, lookback_single_tokens):
-    judge(lookback_single_tokens.measured())
+    judge(readouts.single_token_entities(lookback_single_tokens))
 
 
 @claim("lookback.aligned-prompts", kind="anchor", section="4", needs="hub",
@@ -66,4 +66,4 @@ def test_aligned_prompts(judge, lookback_alignment):
                   "prompts are built as the profile builds them (the organism's drop the instruction)"),
        holds=Holds(NoneFailed()))
 def test_intervention_tokens(judge, lookback_intervention_tokens):
-    judge(lookback_intervention_tokens.measured())
+    judge(readouts.intervention_tokens(lookback_intervention_tokens))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, ClassVar, Mapping, Sequence
 
 from harness.criteria.base import Check
 
@@ -58,6 +58,7 @@ class Binomial:
 class BinomialRate:
     """A measured rate lies in the binomial interval of a published rate at the published n."""
 
+    PUBLISHED_KEYS: ClassVar[tuple[str, ...]] = ("n_key",)  # read from the published values
     key: str
     n_key: str = "n"
     confidence: float = 0.95
@@ -76,6 +77,7 @@ class BinomialRate:
 class CurveBinomial:
     """Every point of a measured curve lies in the binomial interval of its published k/n."""
 
+    PUBLISHED_KEYS: ClassVar[tuple[str, ...]] = ("n_key",)  # read from the published values
     key: str
     n_key: str = "n"
     confidence: float = 0.95
@@ -102,6 +104,7 @@ class CurveBinomial:
 class InInterval:
     """The measured value lies in the published (bootstrap) interval."""
 
+    PUBLISHED_KEYS: ClassVar[tuple[str, ...]] = ("interval_key",)  # read from the published values
     key: str
     interval_key: str
 
@@ -135,6 +138,7 @@ class CoversPublished:
 class PeakLayer:
     """The measured curve peaks within `tolerance` layers of the published peak."""
 
+    PUBLISHED_KEYS: ClassVar[tuple[str, ...]] = ("layer_key",)  # read from the published values
     key: str
     layer_key: str = "peak_layer"
     tolerance: int = 1
@@ -164,6 +168,7 @@ def garwood(total: int, confidence: float = 0.95) -> tuple[float, float]:
 class PoissonMean:
     """A measured mean count lies in the Poisson interval of the published mean × n, over n."""
 
+    PUBLISHED_KEYS: ClassVar[tuple[str, ...]] = ("n_key",)  # read from the published values
     key: str
     n_key: str = "n"
     confidence: float = 0.95
@@ -184,6 +189,7 @@ class PoissonMean:
 class NeighbourOf:
     """The measured choice is the published one or its neighbour on the published grid."""
 
+    PUBLISHED_KEYS: ClassVar[tuple[str, ...]] = ("grid_key",)  # read from the published values
     key: str
     grid_key: str
     tolerance: int = 1
@@ -202,6 +208,7 @@ class NeighbourOf:
 class BinomialAtMost:
     """A measured rate does not exceed the upper binomial bound of a published maximum at n."""
 
+    PUBLISHED_KEYS: ClassVar[tuple[str, ...]] = ("n_key",)  # read from the published values
     key: str
     n_key: str = "n"
     confidence: float = 0.95

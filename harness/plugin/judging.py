@@ -11,9 +11,10 @@ from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.device_audit import audited
 from harness.organisms.common import read_manifest
 from harness.plugin.forcing import forced_notes
-from harness.plugin.state import (AUDIT, RECORD_PROPERTY, SPEC, STATE, TestState,
+from harness.plugin.state import (AUDIT, JUDGED, RECORD_PROPERTY, SPEC, STATE, TestState,
                                   claims_session)
 from harness.profiles import Pinning, Profile
+from harness.readout_types import wrong_keys
 from harness.reporting.record import Entry
 from harness.snapshots import check_snapshot, snapshot_path, snapshot_payload
 from harness.values import plain
@@ -147,6 +148,11 @@ class Judge:
         self.profile: Profile = claims_session(item.config).profile
 
     def __call__(self, measured: dict[str, Any]) -> None:
+        typed = self.item.stash.get(JUDGED, None)
+        wrong = wrong_keys(measured, typed) if typed is not None else []
+        if wrong:
+            raise TypeError(f"{self.spec.id}: the readout's dict is not the {typed.__name__} it "
+                            f"declares: {'; '.join(wrong)}")
         state = self.item.stash[STATE]
         state.measured = plain(measured)
         verdict_failure = None

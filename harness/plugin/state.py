@@ -43,6 +43,7 @@ class ClaimsSession:
 
 SESSION = pytest.StashKey[ClaimsSession]()
 SPEC = pytest.StashKey[ClaimSpec]()
+JUDGED = pytest.StashKey[type]()  # the TypedDict a claim's readout returns (readout_check.py)
 STATE = pytest.StashKey["TestState"]()
 AUDIT = pytest.StashKey[list[str]]()  # --device-audit's findings in one test
 

@@ -18,8 +18,8 @@ from harness.profiles import Mode, Profile, ProfileName
 from harness.registry import get_profile
 
 pytest_plugins = ("harness.plugin.blocking", "harness.plugin.device_audit", "harness.plugin.judging",
-                  "harness.plugin.metering", "harness.plugin.planning", "harness.plugin.recording",
-                  "harness.plugin.scheduling")
+                  "harness.plugin.metering", "harness.plugin.planning", "harness.plugin.readout_check",
+                  "harness.plugin.recording", "harness.plugin.scheduling")
 
 MARKERS = {
     "gpu": "the nightly's published replication: needs the published weights (and CUDA, but for "

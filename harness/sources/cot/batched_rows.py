@@ -5,7 +5,6 @@ another prompt's or the prompt's own text, which that forward does not predict."
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import torch
 
@@ -30,10 +29,6 @@ class BatchedRows:
     rows: list[int]
     tokens: int
     misread: list[str]
-
-    def measured(self) -> dict[str, Any]:
-        return {"rows": self.rows, "tokens": self.tokens, "misread_rows": len(self.misread),
-                "misread": self.misread}
 
 
 def chosen(traces: list[Trace]) -> list[Trace]:

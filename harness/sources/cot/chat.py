@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from harness.sources.cot.runner import FORCE
 
@@ -21,10 +20,6 @@ class ThinkTemplate:
     def tail(self) -> str:
         """The chat's last characters, as many as the expected generation prompt has."""
         return self.chat[-len(GENERATION_TAIL):]
-
-    def measured(self) -> dict[str, Any]:
-        return {"think_close": self.close_ids[0], "close_ids": self.close_ids,
-                "template_tail": self.tail, "force_tokens": self.force_tokens}
 
 
 def think_template(tok) -> ThinkTemplate:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 import nnsight
 import torch
@@ -34,10 +34,6 @@ class StepShapes:
     def prefill_then_single(self) -> list[list[int]]:
         """The shapes §6 expects: the whole prompt at step 0, then one token a step."""
         return [[1, self.prompt_len, self.width]] + [[1, 1, self.width]] * (self.steps - 1)
-
-    def measured(self) -> dict[str, Any]:
-        return {"shapes": self.shapes, "prompt_len": self.prompt_len,
-                "prefill_then_single": self.prefill_then_single}
 
 
 def step_shapes(runner: CotRunner, pid: list[int], steps: int = 4) -> StepShapes:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 import nnsight
 import pandas as pd
@@ -195,6 +196,17 @@ class Continuation:
 CONDITIONS = ("no patch", "donor patch", "random (matched norm)")
 
 
+class ConditionRates(TypedDict):
+    """§7 step 2: one condition's rates over all pairs (Continuations.rates)."""
+
+    n: int
+    different_product: float
+    donor_product: float
+    answer_true: float
+    answer_donor_faithful: float
+    unparseable: int
+
+
 @dataclass
 class Continuations:
     """§7 step 2: the rates per condition, over all pairs."""
@@ -202,7 +214,7 @@ class Continuations:
     layer: int
     runs: list[Continuation]
 
-    def rates(self, condition: str) -> dict[str, float | int]:
+    def rates(self, condition: str) -> ConditionRates:
         g = [r for r in self.runs if r.condition == condition]
         n = len(g)
         return {

@@ -3,34 +3,94 @@ call these and judge)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from harness.sources.cot import tokens
-from harness.sources.cot.decode import FireOnce, NoopRuns, Specificity
+from harness.sources.cot.batched_rows import BatchedRows
+from harness.sources.cot.chat import ThinkTemplate
+from harness.sources.cot.decode import FireOnce, NoopRuns, Specificity, StepShapes
 from harness.sources.cot.forcing import ForcedPair
 from harness.sources.cot.mistakes import CueCounts, Rederivation, SingleMistake, SpliceControl
-from harness.sources.cot.patching import Continuations, LayerScreen, Pair, SelfPatch
+from harness.sources.cot.patching import (ConditionRates, Continuations, LayerScreen, Pair,
+                                          SelfPatch)
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import PROBLEMS, donor_listing
 from harness.sources.cot.traces import Baseline, EarlyAnswering, Restatements
 
 
-def problem_set() -> dict[str, Any]:
+class ProblemSet(TypedDict):
+    """§1: the notebook's 20 problems, each [a, b, c]."""
+
+    problems: list[list[int]]
+
+
+def problem_set() -> ProblemSet:
     """§1: what cot.problem-set judges."""
     return {"problems": [list(p) for p in PROBLEMS]}
 
 
-def donor_pairs() -> dict[str, Any]:
+class DonorPairs(TypedDict):
+    """§7: each paired problem's `recipient<-donor` label."""
+
+    pairs: list[str]
+
+
+def donor_pairs() -> DonorPairs:
     """§7: what cot.donor-pairs judges."""
     return {"pairs": donor_listing()}
 
 
-def noop_every_step(noop: NoopRuns) -> dict[str, Any]:
+class ThinkToken(TypedDict):
+    """Setup: `</think>`'s ids, the generation prompt's tail and FORCE's length."""
+
+    think_close: int
+    close_ids: list[int]
+    template_tail: str
+    force_tokens: int
+
+
+def think_token(template: ThinkTemplate) -> ThinkToken:
+    """Setup: what cot.think-token judges."""
+    return {"think_close": template.close_ids[0], "close_ids": template.close_ids,
+            "template_tail": template.tail, "force_tokens": template.force_tokens}
+
+
+class Step0IsPrefill(TypedDict):
+    """§6: layers[0]'s output shape per step, and the shapes a prefill then single tokens give."""
+
+    shapes: list[list[int]]
+    prompt_len: int
+    prefill_then_single: list[list[int]]
+
+
+def step0_is_prefill(shapes: StepShapes) -> Step0IsPrefill:
+    """§6: what cot.step0-is-prefill judges."""
+    return {"shapes": shapes.shapes, "prompt_len": shapes.prompt_len,
+            "prefill_then_single": shapes.prefill_then_single}
+
+
+class NoopEveryStep(TypedDict):
+    """§6: how many +0.0 runs are bit-identical, of how many, and each run's steps."""
+
+    identical: int
+    n: int
+    steps: list[int]
+
+
+def noop_every_step(noop: NoopRuns) -> NoopEveryStep:
     """§6: what cot.noop-every-step judges."""
     return {"identical": noop.identical, "n": len(noop.runs), "steps": noop.steps}
 
 
-def fire_once(cot_fire_once: FireOnce) -> dict[str, Any]:
+class FireOnceJudged(TypedDict):
+    """§6: the steps the bump shows at, its size there, and whether tokens changed."""
+
+    nonzero_steps: list[int]
+    delta_at_step: float
+    tokens_changed: bool
+
+
+def fire_once(cot_fire_once: FireOnce) -> FireOnceJudged:
     """§6: what cot.fire-once judges."""
     return {
         "nonzero_steps": cot_fire_once.nonzero_steps,
@@ -39,7 +99,19 @@ def fire_once(cot_fire_once: FireOnce) -> dict[str, Any]:
     }
 
 
-def post_answer_specificity(specificity: Specificity) -> dict[str, Any]:
+class PostAnswerSpecificity(TypedDict):
+    """§6: where each noised arm diverges from the baseline, and the answer after it."""
+
+    answer_unchanged_after: bool
+    diverges_after_answer: bool
+    answer_done: int
+    late_diverges_at: int | None
+    tokens: int
+    early_diverges_at: int | None
+    early_answer: int | None
+
+
+def post_answer_specificity(specificity: Specificity) -> PostAnswerSpecificity:
     """§6: what cot.post-answer-specificity judges."""
     return {
         "answer_unchanged_after": specificity.answer_unchanged_after,
@@ -52,17 +124,40 @@ def post_answer_specificity(specificity: Specificity) -> dict[str, Any]:
     }
 
 
-def resplice_last_control(last_answer: ForcedPair) -> dict[str, Any]:
+class RespliceLastControl(TypedDict):
+    """§4: forced controls that are correct, of n."""
+
+    control_correct: int
+    n: int
+
+
+def resplice_last_control(last_answer: ForcedPair) -> RespliceLastControl:
     """§4: what cot.resplice-last-control judges."""
     return {"control_correct": last_answer.control_correct, "n": last_answer.n}
 
 
-def verbatim_block_control(full_corruption: ForcedPair) -> dict[str, Any]:
+class VerbatimBlockControl(TypedDict):
+    """§4: forced controls that are correct, of n."""
+
+    control_correct: int
+    n: int
+
+
+def verbatim_block_control(full_corruption: ForcedPair) -> VerbatimBlockControl:
     """§4: what cot.verbatim-block-control judges."""
     return {"control_correct": full_corruption.control_correct, "n": full_corruption.n}
 
 
-def self_patch(cot_self_patch: SelfPatch) -> dict[str, Any]:
+class SelfPatchJudged(TypedDict):
+    """§7: recipients that write their own product patched and unpatched, of n, at a layer."""
+
+    reproduced: int
+    unpatched: int
+    n: int
+    layer: int
+
+
+def self_patch(cot_self_patch: SelfPatch) -> SelfPatchJudged:
     """§7: what cot.self-patch judges."""
     return {
         "reproduced": cot_self_patch.reproduced,
@@ -72,13 +167,44 @@ def self_patch(cot_self_patch: SelfPatch) -> dict[str, Any]:
     }
 
 
-def random_direction_null(continuations: Continuations) -> dict[str, Any]:
+class RandomDirectionNull(ConditionRates):
+    """§7: the random (matched norm) condition's rates, at the patched layer."""
+
+    layer: int
+
+
+def random_direction_null(continuations: Continuations) -> RandomDirectionNull:
     """§7: what cot.random-direction-null judges."""
     r = continuations.rates("random (matched norm)")
     return {**r, "layer": continuations.layer}
 
 
-def baseline_accuracy(baseline: Baseline) -> dict[str, Any]:
+class BatchedRowsJudged(TypedDict):
+    """§1: the rows read back, their tokens, and the rows misread."""
+
+    rows: list[int]
+    tokens: int
+    misread_rows: int
+    misread: list[str]
+
+
+def batched_rows(rows: BatchedRows) -> BatchedRowsJudged:
+    """§1: what cot.batched-rows judges."""
+    return {"rows": rows.rows, "tokens": rows.tokens, "misread_rows": len(rows.misread),
+            "misread": rows.misread}
+
+
+class BaselineAccuracy(TypedDict):
+    """§1: correct traces of n, mean lengths, and how many are usable."""
+
+    correct: int
+    n: int
+    mean_tokens: int
+    mean_close: int | None
+    usable: int
+
+
+def baseline_accuracy(baseline: Baseline) -> BaselineAccuracy:
     """§1: what cot.baseline-accuracy judges."""
     return {
         "correct": baseline.correct,
@@ -89,7 +215,16 @@ def baseline_accuracy(baseline: Baseline) -> dict[str, Any]:
     }
 
 
-def restatements(cot_restatements: Restatements) -> dict[str, Any]:
+class RestatementsJudged(TypedDict):
+    """§1: mean restatements of the product and answer, inside and after <think>."""
+
+    product_in_think: float
+    answer_in_think: float
+    answer_after: float
+    n: int
+
+
+def restatements(cot_restatements: Restatements) -> RestatementsJudged:
     """§1: what cot.restatements judges."""
     return {
         "product_in_think": cot_restatements.mean(cot_restatements.product_in_think),
@@ -99,7 +234,16 @@ def restatements(cot_restatements: Restatements) -> dict[str, Any]:
     }
 
 
-def early_answering(early: EarlyAnswering) -> dict[str, Any]:
+class EarlyAnsweringJudged(TypedDict):
+    """§2: the fractions kept, the rate correct at each, and answers the CoT changed."""
+
+    fractions: list[float]
+    correct_rate: list[float]
+    changed_by_cot: int
+    n: int
+
+
+def early_answering(early: EarlyAnswering) -> EarlyAnsweringJudged:
     """§2: what cot.early-answering judges."""
     return {
         "fractions": list(early.fractions),
@@ -109,12 +253,30 @@ def early_answering(early: EarlyAnswering) -> dict[str, Any]:
     }
 
 
-def splice_true_value(splice: SpliceControl) -> dict[str, Any]:
+class SpliceTrueValue(TypedDict):
+    """§3: re-spliced true products whose continuation is exact, of n."""
+
+    exact: int
+    n: int
+
+
+def splice_true_value(splice: SpliceControl) -> SpliceTrueValue:
     """§3: what cot.splice-true-value judges."""
     return {"exact": splice.exact, "n": len(splice.identical)}
 
 
-def single_mistake(cot_single_mistake: SingleMistake) -> dict[str, Any]:
+class SingleMistakeJudged(TypedDict):
+    """§3: injected continuations that recover, follow the mistake, or neither."""
+
+    recovered: int
+    faithful: int
+    neither: int
+    n: int
+    faithful_problems: list[int]
+    answers: list[int | None]
+
+
+def single_mistake(cot_single_mistake: SingleMistake) -> SingleMistakeJudged:
     """§3: what cot.single-mistake judges."""
     return {
         "recovered": cot_single_mistake.recovered,
@@ -126,7 +288,19 @@ def single_mistake(cot_single_mistake: SingleMistake) -> dict[str, Any]:
     }
 
 
-def rederivation(cot_rederivation: Rederivation) -> dict[str, Any]:
+class RederivationJudged(TypedDict):
+    """§3: how often each continuation states the true versus the injected product."""
+
+    true_at_all: int
+    true_more: int
+    median_true: float
+    median_injected: float
+    n: int
+    says_true: list[int]
+    says_injected: list[int]
+
+
+def rederivation(cot_rederivation: Rederivation) -> RederivationJudged:
     """§3: what cot.rederivation judges."""
     return {
         "true_at_all": cot_rederivation.true_at_all,
@@ -139,12 +313,29 @@ def rederivation(cot_rederivation: Rederivation) -> dict[str, Any]:
     }
 
 
-def cue_counting_uninformative(cues: CueCounts) -> dict[str, Any]:
+class CueCountingUninformative(TypedDict):
+    """§3: continuations with a self-correction cue, injected against baseline."""
+
+    injected: int
+    baseline_window: int
+    n: int
+
+
+def cue_counting_uninformative(cues: CueCounts) -> CueCountingUninformative:
     """§3: what cot.cue-counting-uninformative judges."""
     return {"injected": cues.injected, "baseline_window": cues.baseline_window, "n": cues.n}
 
 
-def last_answer_corruption(last_answer: ForcedPair) -> dict[str, Any]:
+class LastAnswerCorruption(TypedDict):
+    """§4: forced answers after the last answer is corrupted, scored."""
+
+    recovered: int
+    faithful: int
+    n: int
+    answers: list[int | None]
+
+
+def last_answer_corruption(last_answer: ForcedPair) -> LastAnswerCorruption:
     """§4: what cot.last-answer-corruption judges."""
     return {
         "recovered": last_answer.recovered,
@@ -154,7 +345,16 @@ def last_answer_corruption(last_answer: ForcedPair) -> dict[str, Any]:
     }
 
 
-def full_corruption(cot_full_corruption: ForcedPair) -> dict[str, Any]:
+class FullCorruption(TypedDict):
+    """§4: forced answers after the whole block is corrupted, scored."""
+
+    recovered: int
+    faithful: int
+    n: int
+    answers: list[int | None]
+
+
+def full_corruption(cot_full_corruption: ForcedPair) -> FullCorruption:
     """§4: what cot.full-corruption judges."""
     return {
         "recovered": cot_full_corruption.recovered,
@@ -164,7 +364,17 @@ def full_corruption(cot_full_corruption: ForcedPair) -> dict[str, Any]:
     }
 
 
-def cut_probe_control(cut_probe: ForcedPair) -> dict[str, Any]:
+class CutProbeControl(TypedDict):
+    """§5: forced answers right after a spliced product, control and corrupted."""
+
+    control_correct: int
+    n: int
+    control_first8: list[int | None]
+    recovered: int
+    faithful: int
+
+
+def cut_probe_control(cut_probe: ForcedPair) -> CutProbeControl:
     """§5: what cot.cut-probe-control judges."""
     return {
         "control_correct": cut_probe.control_correct,
@@ -175,9 +385,22 @@ def cut_probe_control(cut_probe: ForcedPair) -> dict[str, Any]:
     }
 
 
+class ProductLayerScreen(TypedDict):
+    """§7: each screened layer's donor and changed rates, and the best layer."""
+
+    layers: list[int]
+    donor_rate: list[float]
+    changed_rate: list[float]
+    best_layer: int
+    tied_for_best: list[int]
+    best_writes: list[int | None]
+    n: int
+    n_layers: int
+
+
 def product_layer_screen(
     screen: LayerScreen, pairs: list[Pair], runner: CotRunner
-) -> dict[str, Any]:
+) -> ProductLayerScreen:
     """§7: what cot.product-layer-screen judges."""
     return {
         "layers": list(screen.layers),
@@ -191,20 +414,46 @@ def product_layer_screen(
     }
 
 
-def activation_patch_not_propagated(continuations: Continuations) -> dict[str, Any]:
+class ActivationPatchNotPropagated(ConditionRates):
+    """§7: the donor patch's rates, the unpatched donor-product floor and the layer."""
+
+    donor_product_floor: float
+    layer: int
+
+
+def activation_patch_not_propagated(continuations: Continuations) -> ActivationPatchNotPropagated:
     """§7: what cot.activation-patch-not-propagated judges."""
     donor = continuations.rates("donor patch")
     floor = continuations.rates("no patch")["donor_product"]
     return {**donor, "donor_product_floor": floor, "layer": continuations.layer}
 
 
-def prompt_tokens(tokenizer) -> dict[str, Any]:
+class PromptTokens(TypedDict):
+    """§1: problem 0's prompt, its length, and prompts that fail to render as printed."""
+
+    first: str
+    first_tokens: int
+    n: int
+    failing: list[str]
+
+
+def prompt_tokens(tokenizer: Any) -> PromptTokens:
     """§1: what cot.prompt-tokens judges."""
     r = tokens.prompt_tokens(tokenizer)
     return {"first": r.first, "first_tokens": r.first_tokens, "n": r.n, "failing": r.failing}
 
 
-def forced_suffix(tokenizer) -> dict[str, Any]:
+class ForcedSuffix(TypedDict):
+    """§1: FORCE's `</think>` ids and length, its round trip, and answers that split."""
+
+    think_close: list[int]
+    force_tokens: int
+    round_trip: bool
+    answers: int
+    failing: list[str]
+
+
+def forced_suffix(tokenizer: Any) -> ForcedSuffix:
     """§1: what cot.forced-suffix judges."""
     r = tokens.forced_suffix(tokenizer)
     return {
@@ -216,7 +465,15 @@ def forced_suffix(tokenizer) -> dict[str, Any]:
     }
 
 
-def number_tokens(tokenizer) -> dict[str, Any]:
+class NumberTokens(TypedDict):
+    """§3: the first product's tokens, the values checked and those that split."""
+
+    first_product: list[str]
+    values: int
+    failing: list[str]
+
+
+def number_tokens(tokenizer: Any) -> NumberTokens:
     """§3: what cot.number-tokens judges."""
     r = tokens.number_tokens(tokenizer)
     return {"first_product": r.first_product, "values": r.values, "failing": r.failing}

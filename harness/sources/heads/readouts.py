@@ -1,31 +1,60 @@
-"""Seed 001 §2–§6: each finding's measured values, read from its study in snapshot order."""
+"""Seed 001 §1–§7: each claim's measured values, read from its study or anchor in snapshot order
+and typed by what the claim judges (harness/readout_types.py)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
+from harness.sources.heads.anchors import machinery
+from harness.sources.heads.anchors.layouts import prompt_layouts
 from harness.sources.heads.bootstrap import BootstrapMean
-from harness.sources.heads.challenged_screen import ChallengedScreen
-from harness.sources.heads.content_effects import ContentEffects
+from harness.sources.heads.challenged_screen import ChallengedScreen as ChallengedScreenStudy
+from harness.sources.heads.content_effects import ContentEffects as ContentEffectsStudy
 from harness.sources.heads.crossings import FirstCrossing
-from harness.sources.heads.grid import BOTH, TREATMENTS, Grid, JointCrossing
-from harness.sources.heads.screens import MainScreen, OpeningScreen
+from harness.sources.heads.grid import BOTH, TREATMENTS, JointCrossing
+from harness.sources.heads.grid import Grid as GridStudy
+from harness.sources.heads.screens import MainScreen
+from harness.sources.heads.screens import OpeningScreen as OpeningScreenStudy
 from harness.sources.heads.sweep import ResidualSweep, Site
+from harness.sources.heads.task import ProblemSets
 
 GRID_KEYS = {f"{a}_{b}": (a, b) for a in TREATMENTS for b in TREATMENTS}
 ROW_READOUTS = (("p_L", "p_L"), ("p_C", "p_C"), ("margin", "margin_C_minus_L"), ("top", "top"))
 
 
-def interval(summary: BootstrapMean) -> dict[str, Any]:
+class Interval(TypedDict):
+    """A bootstrap mean and its [lower, upper] interval."""
+
+    mean: float
+    ci: list[float]
+
+
+def interval(summary: BootstrapMean) -> Interval:
     """A bootstrap summary as a mean and its [lower, upper] interval."""
     return {"mean": summary.mean, "ci": list(summary.ci95)}
 
 
-def chosen(site: Site) -> dict[str, Any]:
+class Chosen(TypedDict):
+    """§2: the block the later studies ran at, and what chose it ("rule" or the fallback)."""
+
+    block: int
+    block_chosen_by: str
+
+
+def chosen(site: Site) -> Chosen:
     """§2: the block the later studies ran at, and whether the rule or the fallback chose it."""
     return {"block": site.block, "block_chosen_by": site.chosen_by}
 
 
-def residual_transplant(sweep: ResidualSweep) -> dict[str, Any]:
+class ResidualTransplant(TypedDict):
+    """§2: what heads.residual-transplant judges."""
+
+    retrieval_block: int | None
+    p_L_at_block: float | None
+    p_L_ci: list[float] | None
+    curves: dict[str, list[Interval]]
+
+
+def residual_transplant(sweep: ResidualSweep) -> ResidualTransplant:
     """§2: the selected block, p(L) there with its interval, and every block's curves."""
     s, block = sweep.stats, sweep.retrieval_block
     chosen = s[block]["L"] if block is not None else None
@@ -40,7 +69,21 @@ def at(block: int, head: int | None) -> str | None:
     return None if head is None else f"{block}.{head}"
 
 
-def opening_screen(o: OpeningScreen, site: Site) -> dict[str, Any]:
+class OpeningScreen(Chosen):
+    """§2: what heads.opening-screen judges."""
+
+    site: str | None
+    H_loss: float
+    H_loss_measured_ci: list[float]
+    O_loss: float
+    O_loss_measured_ci: list[float]
+    H_correct_before: int
+    H_correct_after: int
+    n: int
+    screen: dict[str, list[Interval]]
+
+
+def opening_screen(o: OpeningScreenStudy, site: Site) -> OpeningScreen:
     """§2: the retrieval head (none on a tie), its H and O losses, H's correct answers, and both
     screens; the losses are the ranking's first head's."""
     head, summary = o.retrieval_head, o.screen.summary
@@ -55,7 +98,22 @@ def opening_screen(o: OpeningScreen, site: Site) -> dict[str, Any]:
                        for c in ("H", "O")}}
 
 
-def next_block_screen(m: MainScreen, site: Site, g: Grid) -> dict[str, Any]:
+class NextBlockScreen(Chosen):
+    """§3: what heads.block32-screen judges."""
+
+    H_top: str | None
+    H_top_loss: float
+    O_top: str | None
+    O_top_loss: float
+    ordinary_survivors: int
+    deletions: int
+    control_site: str
+    control_broken: int
+    control_deletions: int
+    screen: dict[str, list[Interval]]
+
+
+def next_block_screen(m: MainScreen, site: Site, g: GridStudy) -> NextBlockScreen:
     """§3: each context's top head (none on a tie) and the largest loss, the survival count, the
     positive control (the retrieval head zeroed, §6's zero-normal cell), and both screens."""
     s = m.screen.summary
@@ -70,14 +128,40 @@ def next_block_screen(m: MainScreen, site: Site, g: Grid) -> dict[str, Any]:
             "screen": {c: [interval(s[c][h]["loss_pL"]) for h in sorted(s[c])] for c in ("H", "O")}}
 
 
-def example_crossing(first: FirstCrossing, site: Site) -> dict[str, Any]:
+class ExampleCrossing(Chosen):
+    """§4: what heads.example-crossing judges (ROW_READOUTS, native and crossed)."""
+
+    native_p_L: float
+    native_p_C: float
+    native_margin: float
+    native_top: str
+    crossed_p_L: float
+    crossed_p_C: float
+    crossed_margin: float
+    crossed_top: str
+
+
+def example_crossing(first: FirstCrossing, site: Site) -> ExampleCrossing:
     """§4: main family 0's native and crossed readouts."""
     native, crossed = first.example
     return {**chosen(site), **{f"native_{k}": getattr(native, f) for k, f in ROW_READOUTS},
             **{f"crossed_{k}": getattr(crossed, f) for k, f in ROW_READOUTS}}
 
 
-def crossing(first: FirstCrossing, site: Site) -> dict[str, Any]:
+class Crossing(Chosen):
+    """§4: what heads.crossing-31.7 judges."""
+
+    site: str
+    native_mean_p_L: float
+    native_mean_p_C: float
+    native_L: int
+    crossed_mean_p_L: float
+    crossed_mean_p_C: float
+    crossed_L: int
+    n: int
+
+
+def crossing(first: FirstCrossing, site: Site) -> Crossing:
     """§4: the native and crossed cohort rows at the retrieval head."""
     native, crossed = first.rows
     return {**chosen(site), "site": f"{first.block}.{first.head}",
@@ -86,7 +170,25 @@ def crossing(first: FirstCrossing, site: Site) -> dict[str, Any]:
             "crossed_mean_p_C": crossed.mean_p_C, "crossed_L": crossed.L_predictions, "n": native.n}
 
 
-def challenged_screen(c: ChallengedScreen, site: Site) -> dict[str, Any]:
+class RankedSite(Interval):
+    """§5: one head of the challenged screen's ranking, at its site."""
+
+    site: str
+
+
+class ChallengedScreen(Chosen):
+    """§5: what heads.challenged-screen judges."""
+
+    support_site: str | None
+    top_loss: float
+    unique_wins: int
+    n: int
+    runner_up_site: str
+    gap: float
+    ranking: list[RankedSite]
+
+
+def challenged_screen(c: ChallengedScreenStudy, site: Site) -> ChallengedScreen:
     """§5: the support head, its loss, unique wins, the runner-up gap and the ranking."""
     block = c.screen.block
     top = c.ranking[0][1]
@@ -96,7 +198,18 @@ def challenged_screen(c: ChallengedScreen, site: Site) -> dict[str, Any]:
             "ranking": [{"site": f"{block}.{h}", **interval(s)} for h, s in c.ranking]}
 
 
-def content_effects(content: ContentEffects, site: Site) -> dict[str, Any]:
+class ContentEffects(Chosen):
+    """§5: what heads.content-effects judges."""
+
+    sites: list[str]
+    first_margin: float
+    first_label_margin: float
+    second_margin: float
+    second_label_margin: float
+    effects: dict[str, dict[str, Interval]]
+
+
+def content_effects(content: ContentEffectsStudy, site: Site) -> ContentEffects:
     """§5: both sites' C−L margin shifts, crossed and label-only, and every paired effect."""
     (b1, h1), (b2, h2) = content.sites.items()
     e = content.effects
@@ -106,7 +219,21 @@ def content_effects(content: ContentEffects, site: Site) -> dict[str, Any]:
             "effects": {f"{b}": {k: interval(v) for k, v in e[b].items()} for b in e}}
 
 
-def joint_flip(j: JointCrossing, site: Site) -> dict[str, Any]:
+class JointFlip(Chosen):
+    """§6: what heads.joint-flip judges."""
+
+    mean_p_C: float
+    mean_p_C_ci: list[float]
+    c_wins: int
+    n: int
+    example_top: str
+    example_p_L: float
+    example_p_C: float
+    second_alone_p_L: float
+    bars: dict[str, Interval]
+
+
+def joint_flip(j: JointCrossing, site: Site) -> JointFlip:
     """§6: mean p(C) with both crossings, C wins, and main family 0's example."""
     both = j.summaries[BOTH]
     native, first, second, joint = j.example
@@ -117,7 +244,24 @@ def joint_flip(j: JointCrossing, site: Site) -> dict[str, Any]:
             "bars": {c: interval(s) for c, s in j.summaries.items()}}
 
 
-def grid(g: Grid, site: Site) -> dict[str, Any]:
+class Grid(Chosen):
+    """§6: what heads.grid judges (the crossed cells' p(C) by GRID_KEYS' names)."""
+
+    zero_zero_survivors: int
+    n: int
+    cross_normal_p_C: float
+    cross_zero_p_C: float
+    cross_cross_p_C: float
+    cross_normal_p_C_ci: list[float]
+    cross_zero_p_C_ci: list[float]
+    cross_cross_p_C_ci: list[float]
+    both_minus_zero: float
+    both_minus_zero_margin: float
+    p_C: dict[str, Interval]
+    margin: dict[str, Interval]
+
+
+def grid(g: GridStudy, site: Site) -> Grid:
     """§6: zero-zero survivors, the crossed cells' p(C), the cross-minus-zero effects and all
     nine cells' p(C) and margin."""
     cells = {k: g.p_C[pair] for k, pair in GRID_KEYS.items()}
@@ -129,3 +273,102 @@ def grid(g: Grid, site: Site) -> dict[str, Any]:
             "both_minus_zero_margin": g.both_minus_zero_margin.mean,
             "p_C": {k: interval(v) for k, v in cells.items()},
             "margin": {k: interval(g.margin[pair]) for k, pair in GRID_KEYS.items()}}
+
+
+class NoneFailedCounts(TypedDict):
+    """§1–§7: a machinery check's failures counted and first named, of the cases checked."""
+
+    failed: int
+    first_failed: list[str]
+    checked: int
+
+
+class PromptLayoutChecks(NoneFailedCounts):
+    """§1–§3: what heads.opening-prompts and heads.main-prompts judge."""
+
+    families: int
+    prompts: int
+    positions: int
+    lengths: list[int]
+
+
+def opening_prompts(families: ProblemSets, tok) -> PromptLayoutChecks:
+    """§1–§2: every opening family's prompts laid out and checked."""
+    return prompt_layouts("opening", families.opening, tok).measured()
+
+
+def main_prompts(families: ProblemSets, tok) -> PromptLayoutChecks:
+    """§1 and §3: every main family's prompts laid out and checked."""
+    return prompt_layouts("main", families.main, tok).measured()
+
+
+class MachineryChecks(NoneFailedCounts):
+    """§1–§4: what each machinery anchor's named exact checks give (machinery.Checks)."""
+
+    all_exact: bool
+
+
+def reference_forward(checks: machinery.Checks) -> MachineryChecks:
+    """§1: what heads.reference-forward judges."""
+    return checks.measured()
+
+
+def edit_receipts(checks: machinery.Checks) -> MachineryChecks:
+    """§1: what heads.edit-receipts judges."""
+    return checks.measured()
+
+
+def residual_identity(checks: machinery.Checks) -> MachineryChecks:
+    """§2: what heads.residual-identity judges."""
+    return checks.measured()
+
+
+def head_identity(checks: machinery.Checks) -> MachineryChecks:
+    """§2: what heads.head-identity judges."""
+    return checks.measured()
+
+
+def av_identity(checks: machinery.Checks) -> MachineryChecks:
+    """§4: what heads.av-identity judges."""
+    return checks.measured()
+
+
+def kv_groups(checks: machinery.Checks) -> MachineryChecks:
+    """§4: what heads.kv-groups judges."""
+    return checks.measured()
+
+
+def sweep_readback(checks: machinery.Checks) -> MachineryChecks:
+    """§2: what heads.sweep-readback judges."""
+    return checks.measured()
+
+
+def screen_readback(checks: machinery.Checks) -> MachineryChecks:
+    """§2–§3: what heads.screen-readback judges."""
+    return checks.measured()
+
+
+class NativeAnswers(TypedDict):
+    """§4: what heads.native-answers judges."""
+
+    native_L: int
+    n: int
+
+
+def native_answers(answers: dict[str, int]) -> NativeAnswers:
+    """§3–§6: the main families' native O answers that are L, of how many."""
+    return {"native_L": answers["native_L"], "n": answers["n"]}
+
+
+class RecordCounts(NoneFailedCounts):
+    """§7: what heads.record-counts judges."""
+
+    main_records: int
+    opening_records: int
+    checks_failed: int
+    checks: dict[str, int]
+
+
+def record_counts(counts: machinery.RecordCounts) -> RecordCounts:
+    """§7: the records per study, the failed counts and checks, and the checks by kind."""
+    return counts.measured()

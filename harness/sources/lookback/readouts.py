@@ -3,19 +3,29 @@ call these and judge)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
+from harness.sources.lookback import positions
 from harness.sources.lookback.answers import AnswerSweep
 from harness.sources.lookback.behaviour import Behaviour, VisibilityScores
 from harness.sources.lookback.identity import SelfPatch
 from harness.sources.lookback.interchange import SourceSweep, Sweep
-from harness.sources.lookback.low_rank import LowRank
-from harness.sources.lookback.positions import PromptAlignment
+from harness.sources.lookback.low_rank import LowRank as LowRankStudy
 from harness.sources.lookback.readback import Readback
 from harness.sources.lookback.task import Counterfactual, sample_summary
 
 
-def _peak(sweep: Sweep) -> dict[str, Any]:
+class SweepPeak(TypedDict):
+    """§4: what lookback.binding-iia, lookback.same-position and lookback.opaque-control judge."""
+
+    peak_iia: float
+    peak_layer: int
+    n: int
+    iia: list[float]
+    clean_survives: list[float]
+
+
+def _peak(sweep: Sweep) -> SweepPeak:
     """§4: an interchange sweep's peak, with its curve."""
     return {
         "peak_iia": sweep.peak_iia,
@@ -26,7 +36,25 @@ def _peak(sweep: Sweep) -> dict[str, Any]:
     }
 
 
-def belief_accuracy(behaviour: dict[str, Behaviour]) -> dict[str, Any]:
+class BeliefAccuracy(TypedDict):
+    """§2: what lookback.belief-accuracy judges (each condition's overall, own and other rate)."""
+
+    belief: float
+    belief_own: float
+    belief_other: float
+    reality: float
+    reality_own: float
+    reality_other: float
+    explicit: float
+    explicit_own: float
+    explicit_other: float
+    n: int
+    n_own: int
+    n_other: int
+    most_common: list[str | int]
+
+
+def belief_accuracy(behaviour: dict[str, Behaviour]) -> BeliefAccuracy:
     """§2: what lookback.belief-accuracy judges."""
     return {
         **{
@@ -41,17 +69,41 @@ def belief_accuracy(behaviour: dict[str, Behaviour]) -> dict[str, Any]:
     }
 
 
-def visibility_fails(visibility: VisibilityScores) -> dict[str, Any]:
+class VisibilityFails(TypedDict):
+    """§2: what lookback.visibility-fails judges (VisibilityScores' fields)."""
+
+    observer: float
+    non_observer: float
+    paired: float
+    n: int
+
+
+def visibility_fails(visibility: VisibilityScores) -> VisibilityFails:
     """§2: what lookback.visibility-fails judges."""
     return vars(visibility)
 
 
-def error_filter(kept: list[Counterfactual], binding_rows: list[Counterfactual]) -> dict[str, Any]:
+class ErrorFilter(TypedDict):
+    """§4: what lookback.error-filter judges."""
+
+    kept: int
+    n: int
+
+
+def error_filter(kept: list[Counterfactual], binding_rows: list[Counterfactual]) -> ErrorFilter:
     """§4: what lookback.error-filter judges."""
     return {"kept": len(kept), "n": len(binding_rows)}
 
 
-def self_patch_identity(self_patch: SelfPatch) -> dict[str, Any]:
+class SelfPatchIdentity(TypedDict):
+    """§4: what lookback.self-patch-identity judges."""
+
+    layers: list[int]
+    all_identical: bool
+    max_abs_diff: float
+
+
+def self_patch_identity(self_patch: SelfPatch) -> SelfPatchIdentity:
     """§4: what lookback.self-patch-identity judges."""
     return {
         "layers": self_patch.layers,
@@ -60,22 +112,31 @@ def self_patch_identity(self_patch: SelfPatch) -> dict[str, Any]:
     }
 
 
-def binding_iia(lookback_reversed: Sweep) -> dict[str, Any]:
+def binding_iia(lookback_reversed: Sweep) -> SweepPeak:
     """§4: what lookback.binding-iia judges."""
     return _peak(lookback_reversed)
 
 
-def same_position(lookback_same_position: Sweep) -> dict[str, Any]:
+def same_position(lookback_same_position: Sweep) -> SweepPeak:
     """§4: what lookback.same-position judges."""
     return _peak(lookback_same_position)
 
 
-def opaque_control(opaque: Sweep) -> dict[str, Any]:
+def opaque_control(opaque: Sweep) -> SweepPeak:
     """§4: what lookback.opaque-control judges."""
     return _peak(opaque)
 
 
-def reversed_curve(lookback_reversed: Sweep) -> dict[str, Any]:
+class ReversedCurve(TypedDict):
+    """§4: what lookback.reversed-curve judges."""
+
+    iia: list[float]
+    peak_layer: int
+    n: int
+    clean_survives: list[float]
+
+
+def reversed_curve(lookback_reversed: Sweep) -> ReversedCurve:
     """§4: what lookback.reversed-curve judges."""
     return {
         "iia": lookback_reversed.iia,
@@ -85,7 +146,16 @@ def reversed_curve(lookback_reversed: Sweep) -> dict[str, Any]:
     }
 
 
-def low_rank_anchor(low_rank: LowRank) -> dict[str, Any]:
+class LowRankAnchor(TypedDict):
+    """§7: what lookback.low-rank-anchor judges."""
+
+    unrestricted: float
+    interchange: float
+    n: int
+    layer: int
+
+
+def low_rank_anchor(low_rank: LowRankStudy) -> LowRankAnchor:
     """§7: what lookback.low-rank-anchor judges."""
     return {
         "unrestricted": low_rank.unrestricted,
@@ -95,7 +165,19 @@ def low_rank_anchor(low_rank: LowRank) -> dict[str, Any]:
     }
 
 
-def low_rank(lookback_low_rank: LowRank) -> dict[str, Any]:
+class LowRank(TypedDict):
+    """§7: what lookback.low-rank judges."""
+
+    ranks: list[int]
+    fitted: list[float]
+    random: list[float]
+    directions: int
+    difference_vectors: int
+    n: int
+    layer: int
+
+
+def low_rank(lookback_low_rank: LowRankStudy) -> LowRank:
     """§7: what lookback.low-rank judges."""
     return {
         "ranks": lookback_low_rank.ranks,
@@ -108,12 +190,36 @@ def low_rank(lookback_low_rank: LowRank) -> dict[str, Any]:
     }
 
 
-def samples() -> dict[str, Any]:
+class Samples(TypedDict):
+    """§1–4: what lookback.samples judges (task.sample_summary)."""
+
+    worked_example: list[list[str]]
+    own: int
+    other: int
+    binding_row0: list[list[str]]
+    binding_queried: int
+    binding_target: str
+
+
+def samples() -> Samples:
     """§1–4: what lookback.samples judges."""
     return sample_summary()
 
 
-def aligned_prompts(alignment: PromptAlignment) -> dict[str, Any]:
+class AlignedPrompts(TypedDict):
+    """§4: what lookback.aligned-prompts judges (the first prompt's Layout, and the check)."""
+
+    length: int
+    names: list[int]
+    objects: list[int]
+    drinks: list[int]
+    after_drinks: list[int]
+    opaque: list[int]
+    all_aligned: bool
+    prompts_checked: int
+
+
+def aligned_prompts(alignment: positions.PromptAlignment) -> AlignedPrompts:
     """§4: what lookback.aligned-prompts judges."""
     return {
         **vars(alignment.first),
@@ -122,7 +228,15 @@ def aligned_prompts(alignment: PromptAlignment) -> dict[str, Any]:
     }
 
 
-def source_identity(source_plain: SourceSweep) -> dict[str, Any]:
+class SourceIdentity(TypedDict):
+    """§5: what lookback.source-identity judges."""
+
+    iia: float
+    clean_survives: float
+    n: int
+
+
+def source_identity(source_plain: SourceSweep) -> SourceIdentity:
     """§5: what lookback.source-identity judges."""
     return {
         "iia": source_plain.iia[0],
@@ -131,9 +245,20 @@ def source_identity(source_plain: SourceSweep) -> dict[str, Any]:
     }
 
 
+class SourceOi(TypedDict):
+    """§5: what lookback.source-oi judges."""
+
+    last_layers: list[int]
+    iia: list[float]
+    clean_survives: list[float]
+    n: int
+    kept: int
+    rows: int
+
+
 def source_oi(
     source_freeze: SourceSweep, source_kept: list[Counterfactual], source_rows: list[Counterfactual]
-) -> dict[str, Any]:
+) -> SourceOi:
     """§5: what lookback.source-oi judges."""
     return {
         "last_layers": source_freeze.last_layers,
@@ -145,7 +270,17 @@ def source_oi(
     }
 
 
-def source_no_freeze(source_plain: SourceSweep) -> dict[str, Any]:
+class SourceNoFreeze(TypedDict):
+    """§5: what lookback.source-no-freeze judges."""
+
+    max_iia: float
+    last_layers: list[int]
+    iia: list[float]
+    clean_survives: list[float]
+    n: int
+
+
+def source_no_freeze(source_plain: SourceSweep) -> SourceNoFreeze:
     """§5: what lookback.source-no-freeze judges."""
     return {
         "max_iia": max(source_plain.iia),
@@ -156,9 +291,20 @@ def source_no_freeze(source_plain: SourceSweep) -> dict[str, Any]:
     }
 
 
+class AnswerPointer(TypedDict):
+    """§6: what lookback.answer-pointer judges."""
+
+    pointer_l0_l24: list[float]
+    pointer: list[float]
+    clean: list[float]
+    n: int
+    kept: int
+    rows: int
+
+
 def answer_pointer(
     answer: AnswerSweep, answer_kept: list[Counterfactual], answer_rows: list[Counterfactual]
-) -> dict[str, Any]:
+) -> AnswerPointer:
     """§6: what lookback.answer-pointer judges."""
     return {
         "pointer_l0_l24": answer.pointer[:25],
@@ -170,27 +316,79 @@ def answer_pointer(
     }
 
 
-def answer_payload(answer: AnswerSweep) -> dict[str, Any]:
+class AnswerPayload(TypedDict):
+    """§6: what lookback.answer-payload judges."""
+
+    payload: list[float]
+    n: int
+
+
+def answer_payload(answer: AnswerSweep) -> AnswerPayload:
     """§6: what lookback.answer-payload judges."""
     return {"payload": answer.payload, "n": answer.n}
 
 
-def _readback(found: Readback) -> dict[str, Any]:
+class SweepReadback(TypedDict):
+    """§4–§6: what lookback.binding-readback, source-readback and answer-readback judge."""
+
+    sweeps: list[str]
+    gaps: list[str]
+    cells: int
+    ties: int
+    mismatched: list[str]
+
+
+def _readback(found: Readback) -> SweepReadback:
     """A study's sweeps read back: coverage gaps, cells re-run alone, near ties, mismatches."""
     return {"sweeps": found.sweeps, "gaps": found.gaps, "cells": len(found.cells),
             "ties": found.ties, "mismatched": found.mismatched}
 
 
-def binding_readback(binding: Readback) -> dict[str, Any]:
+def binding_readback(binding: Readback) -> SweepReadback:
     """§4: what lookback.binding-readback judges."""
     return _readback(binding)
 
 
-def source_readback(source: Readback) -> dict[str, Any]:
+def source_readback(source: Readback) -> SweepReadback:
     """§5: what lookback.source-readback judges."""
     return _readback(source)
 
 
-def answer_readback(answer: Readback) -> dict[str, Any]:
+def answer_readback(answer: Readback) -> SweepReadback:
     """§6: what lookback.answer-readback judges."""
     return _readback(answer)
+
+
+class NoneFailedCounts(TypedDict):
+    """§1–§6: a set-up check's failures counted and first named, of the cases checked."""
+
+    failed: int
+    first_failed: list[str]
+    checked: int
+
+
+class SingleTokenEntities(NoneFailedCounts):
+    """§1: what lookback.single-token-entities judges (one-token entities per pool)."""
+
+    characters: int
+    objects: int
+    states: int
+    all_single_token: bool
+
+
+def single_token_entities(entities: positions.SingleTokenEntities) -> SingleTokenEntities:
+    """§1: each pool's one-token entities, and those that are not."""
+    return entities.measured()
+
+
+class InterventionTokens(NoneFailedCounts):
+    """§4–§6: what lookback.intervention-tokens judges."""
+
+    prompts: int
+    positions: int
+    after_drink_tokens: list[str]
+
+
+def intervention_tokens(tokens: positions.InterventionTokens) -> InterventionTokens:
+    """§4–§6: the prompts and positions checked, and the tokens after the reference's drinks."""
+    return tokens.measured()

@@ -1,0 +1,127 @@
+"""harness.readout_types: what a claim judges, found and typed from its body, checked against its
+declaration."""
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+import pytest
+
+from harness.claims import ClaimSpec, Kind
+from harness.criteria import Binomial, Exact, InInterval, all_of
+from harness.readout_types import criterion_keys, judged_type, judges, undeclared, wrong_keys
+
+
+class Recovered(TypedDict):
+    recovered: int
+    n: int
+    note: NotRequired[str]
+
+
+def recovered(value: int) -> Recovered:
+    return {"recovered": value, "n": 20}
+
+
+def untyped(value: int) -> dict[str, Any]:
+    return {"recovered": value}
+
+
+@judges(Recovered)
+def judge_recovered(judge, value: int) -> None:
+    judge(recovered(value))
+
+
+def body_with_a_readout(judge, fixture):
+    judge(recovered(fixture))
+
+
+def body_with_a_helper(judge, fixture):
+    judge_recovered(judge, fixture)
+
+
+def body_of_two_statements(judge, fixture):
+    value = fixture + 1
+    judge(recovered(value))
+
+
+def body_with_an_untyped_readout(judge, fixture):
+    judge(untyped(fixture))
+
+
+def spec(**changes: Any) -> ClaimSpec:
+    fields = {"id": "cot.typed-probe", "kind": Kind.CLAIM, "section": "1", "statement": "s",
+              "published": {"recovered": 19, "n": 20}, "provenance": "p",
+              "criterion": Binomial("recovered"), "headline": "recovered {recovered}/{n}"}
+    return ClaimSpec(**{**fields, **changes})
+
+
+def test_a_readouts_return_type_is_what_the_claim_judges():
+    assert judged_type(body_with_a_readout) is Recovered
+
+
+def test_a_marked_helpers_type_is_what_the_claim_judges():
+    assert judged_type(body_with_a_helper) is Recovered
+
+
+def test_a_body_of_more_than_one_call_is_refused():
+    with pytest.raises(LookupError, match="one call"):
+        judged_type(body_of_two_statements)
+
+
+def test_an_untyped_readout_is_refused():
+    with pytest.raises(LookupError, match="no TypedDict"):
+        judged_type(body_with_an_untyped_readout)
+
+
+def test_a_declaration_within_its_type_has_nothing_undeclared():
+    assert undeclared(spec(), Recovered) == []
+
+
+def test_a_misspelt_published_key_is_named():
+    assert undeclared(spec(published={"recoverd": 19}), Recovered) == [
+        "cot.typed-probe: published names 'recoverd', which Recovered lacks"]
+
+
+def test_a_misspelt_headline_field_is_named():
+    assert undeclared(spec(headline="{recovered}/{total}"), Recovered) == [
+        "cot.typed-probe: headline names 'total', which Recovered lacks"]
+
+
+def test_a_misspelt_criterion_key_is_named():
+    assert undeclared(spec(criterion=Binomial("recovered", n_key="count")), Recovered) == [
+        "cot.typed-probe: criterion names 'count', which Recovered lacks"]
+
+
+def test_criterion_keys_are_read_through_all_of():
+    assert criterion_keys(all_of(Exact("a"), Binomial("b", n_key="m"))) == ({"a", "b", "m"}, set())
+
+
+def test_a_criterion_key_read_from_the_published_values_is_told_apart():
+    assert criterion_keys(InInterval("a", "a_ci")) == ({"a"}, {"a_ci"})
+
+
+def test_a_published_interval_need_not_be_measured():
+    declared = spec(published={"recovered": 19, "recovered_ci": [17, 20]},
+                    criterion=InInterval("recovered", "recovered_ci"))
+    assert undeclared(declared, Recovered) == []
+
+
+def test_a_published_interval_the_published_values_lack_is_named():
+    declared = spec(criterion=InInterval("recovered", "recovered_ci"))
+    assert undeclared(declared, Recovered) == [
+        "cot.typed-probe: criterion reads published 'recovered_ci', which published lacks"]
+
+
+def test_a_dict_of_its_type_has_no_wrong_keys():
+    assert wrong_keys({"recovered": 1, "n": 2}, Recovered) == []
+
+
+def test_an_optional_key_may_be_present():
+    assert wrong_keys({"recovered": 1, "n": 2, "note": "x"}, Recovered) == []
+
+
+def test_a_missing_required_key_is_named():
+    assert wrong_keys({"recovered": 1}, Recovered) == ["lacks 'n'"]
+
+
+def test_an_undeclared_key_is_named():
+    assert wrong_keys({"recovered": 1, "n": 2, "extra": 0}, Recovered) == ["adds 'extra'"]
