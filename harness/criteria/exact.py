@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from harness.criteria.base import Check
 
@@ -84,6 +84,14 @@ class AtMost:
         return Check(m <= p, f"{self.key}: measured {m}, bound {p}")
 
 
+class NoneFailedCounts(TypedDict):
+    """What NoneFailed reads by default: the failures counted and first named, of those checked."""
+
+    failed: int
+    first_failed: list[str]
+    checked: int
+
+
 @dataclass(frozen=True)
 class NoneFailed:
     """A machinery check's count of failed cases is zero, of at least one case checked (`of`
@@ -95,7 +103,7 @@ class NoneFailed:
     of: str = "checked"
 
     @staticmethod
-    def measured(names: list[str], checked: int, first: int = 8) -> dict[str, Any]:
+    def measured(names: list[str], checked: int, first: int = 8) -> NoneFailedCounts:
         """The measured entries this criterion reads by default: the failures' count and first
         names, and how many cases were checked."""
         return {"failed": len(names), "first_failed": names[:first], "checked": checked}

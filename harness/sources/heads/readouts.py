@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from harness.criteria.exact import NoneFailedCounts
+
 from harness.sources.heads.anchors import machinery
 from harness.sources.heads.anchors.layouts import prompt_layouts
 from harness.sources.heads.bootstrap import BootstrapMean
@@ -273,14 +275,6 @@ def grid(g: GridStudy, site: Site) -> Grid:
             "both_minus_zero_margin": g.both_minus_zero_margin.mean,
             "p_C": {k: interval(v) for k, v in cells.items()},
             "margin": {k: interval(g.margin[pair]) for k, pair in GRID_KEYS.items()}}
-
-
-class NoneFailedCounts(TypedDict):
-    """§1–§7: a machinery check's failures counted and first named, of the cases checked."""
-
-    failed: int
-    first_failed: list[str]
-    checked: int
 
 
 class PromptLayoutChecks(NoneFailedCounts):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from harness.criteria.exact import NoneFailedCounts
+
 from harness.sources.lookback import positions
 from harness.sources.lookback.answers import AnswerSweep
 from harness.sources.lookback.behaviour import Behaviour, VisibilityScores
@@ -357,14 +359,6 @@ def source_readback(source: Readback) -> SweepReadback:
 def answer_readback(answer: Readback) -> SweepReadback:
     """§6: what lookback.answer-readback judges."""
     return _readback(answer)
-
-
-class NoneFailedCounts(TypedDict):
-    """§1–§6: a set-up check's failures counted and first named, of the cases checked."""
-
-    failed: int
-    first_failed: list[str]
-    checked: int
 
 
 class SingleTokenEntities(NoneFailedCounts):
