@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TypedDict
 
 from harness.criteria.exact import NoneFailedCounts
-
 from harness.sources.heads.anchors import machinery
 from harness.sources.heads.anchors.layouts import prompt_layouts
 from harness.sources.heads.bootstrap import BootstrapMean

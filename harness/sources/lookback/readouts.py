@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TypedDict
 
 from harness.criteria.exact import NoneFailedCounts
-
 from harness.sources.lookback import positions
 from harness.sources.lookback.answers import AnswerSweep
 from harness.sources.lookback.behaviour import Behaviour, VisibilityScores
