@@ -121,8 +121,11 @@ class Setting:
     def dry_run(self, decode_cap: int) -> "Setting":
         """This setting's code path on the CPU, narrowed, with decode steps capped at
         `decode_cap` and DRY_RUN_OWN_SIZES at their own sizes: the CUDA rehearsal's dry run."""
+        # The CPU's budget, not the GPU's: it checks the path, not the time, and CPUs here differ
+        # about 2x in speed (lookback's fast run took 125 s of the GPU's 120 on a busy one).
         return replace(self, device="cpu", full_size=False, decode_cap=decode_cap,
-                       cap_from_plan=False, own_sizes=DRY_RUN_OWN_SIZES)
+                       cap_from_plan=False, own_sizes=DRY_RUN_OWN_SIZES,
+                       budget_s=Setting.for_device("cpu").budget_s)
 
 
 def streamed(path: Path) -> RunRecord:
