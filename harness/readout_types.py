@@ -8,8 +8,8 @@ import dataclasses
 import inspect
 import string
 import textwrap
-from typing import (TYPE_CHECKING, Any, Callable, NotRequired, Required, get_origin,
-                    get_type_hints, is_typeddict)
+from typing import (TYPE_CHECKING, Any, Callable, NotRequired, Required, TypedDict,
+                    get_origin, get_type_hints, is_typeddict)
 
 if TYPE_CHECKING:
     from harness.claims import ClaimSpec
@@ -33,9 +33,17 @@ def _resolve(node: ast.expr, scope: dict[str, Any]) -> Any:
     raise LookupError(f"cannot resolve {ast.unparse(node)!r}")
 
 
+def literal_type(shown: ast.Dict, name: str) -> type:
+    """The TypedDict of a dict display whose keys are all written out (`judge({"v": 1})`)."""
+    if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in shown.keys):
+        raise LookupError(f"{name}: judge is given a dict whose keys are not all written out")
+    return TypedDict(f"{name}_judged", {k.value: Any for k in shown.keys})  # type: ignore[misc]
+
+
 def judged_type(test: Callable[..., Any]) -> type:
     """The TypedDict a claim test judges: the return type of the readout its one statement
-    passes to `judge`, or the type a judging helper it calls is marked with (`judges`)."""
+    passes to `judge`, the keys of a dict it writes out, or the type a judging helper it calls
+    is marked with (`judges`)."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(test)))
     body = tree.body[0].body
     body = body[1:] if body and isinstance(body[0], ast.Expr) and isinstance(
@@ -45,9 +53,13 @@ def judged_type(test: Callable[..., Any]) -> type:
         raise LookupError(f"{test.__name__}: a claim's body is one call (judge(readout(...)))")
     call = body[0].value
     scope = {**vars(inspect.getmodule(test)), **(inspect.getclosurevars(test).nonlocals)}
+    if isinstance(call.func, ast.Name) and call.func.id == "judge" and call.args and \
+            isinstance(call.args[0], ast.Dict):
+        return literal_type(call.args[0], test.__name__)
     if isinstance(call.func, ast.Name) and call.func.id == "judge":
         if not call.args or not isinstance(call.args[0], ast.Call):
-            raise LookupError(f"{test.__name__}: judge is not given a readout's call")
+            raise LookupError(f"{test.__name__}: judge is given neither a readout's call nor a "
+                              "dict of literal keys")
         readout = _resolve(call.args[0].func, scope)
         typed = readout.__annotations__.get("return")
         typed = eval(typed, readout.__globals__) if isinstance(typed, str) else typed  # noqa: S307

@@ -125,3 +125,20 @@ def test_a_missing_required_key_is_named():
 
 def test_an_undeclared_key_is_named():
     assert wrong_keys({"recovered": 1, "n": 2, "extra": 0}, Recovered) == ["adds 'extra'"]
+
+
+def body_with_a_written_out_dict(judge, fixture):
+    judge({"recovered": fixture, "n": 20})
+
+
+def body_with_an_unpacked_dict(judge, fixture):
+    judge({**fixture})
+
+
+def test_a_written_out_dicts_keys_are_what_the_claim_judges():
+    assert set(judged_type(body_with_a_written_out_dict).__annotations__) == {"recovered", "n"}
+
+
+def test_a_dict_whose_keys_are_not_written_out_is_refused():
+    with pytest.raises(LookupError, match="not all written out"):
+        judged_type(body_with_an_unpacked_dict)

@@ -48,7 +48,7 @@ def stubbed(tmp_path, monkeypatch):
     cache, scratch, out = tmp_path / "published", tmp_path / "scratch", tmp_path / "summary.json"
     scratch.mkdir()
     for spec in get_profile("rehearsal").models.values():
-        snapshot_dir(cache, spec).mkdir(parents=True)
+        snapshot_dir(cache, spec).mkdir(parents=True, exist_ok=True)  # sources may share a model
         (snapshot_dir(cache, spec) / "config.json").write_text("{}")
     stubs = Stubs(scratch, out)
     monkeypatch.setattr(rehearsal, "build_in_child", stubs.build)

@@ -1,0 +1,64 @@
+"""The tutorial's breakage catalogue (harness.catalogue): edits of its own module that its anchors
+must catch; seed 004's patches are broken by seed 004's catalogue."""
+from __future__ import annotations
+
+from typing import Callable
+
+from harness.catalogue import Breakage, Checks, Part
+from harness.fire_once import failures
+from harness.models.loaded import Loaded
+
+E = "harness.sources.ioi_tutorial.experiments"
+PRINTED_LINE = "h[layer].output[layer][:, position, :] = source[:, position, :]"
+
+BREAKAGES = (
+    Breakage("the printed line repaired: it indexes no batch row", "wrong row", E, PRINTED_LINE,
+             "h[layer].output[:, position, :] = source[:, position, :]"),
+    Breakage("the printed line writes nothing", "write nothing", E, PRINTED_LINE,
+             "_ = source[:, position, :]"),
+    Breakage("the corrupted prompt tokenised from the clean one", "wrong source", E,
+             "for p in (sizes.clean, sizes.corrupted))", "for p in (sizes.clean, sizes.clean))",
+             part=Part.STUDY),
+)
+
+
+def checks(model: Loaded, sizes) -> Checks:
+    """The identity, printed-line, readback and fire-once anchors on the modules imported now;
+    the readbacks and the position sweep in both modes."""
+    from harness.sources.ioi_tutorial import experiments
+    from harness.sources.patching import experiments as patching
+    from harness.sources.patching import fire_once, readback
+
+    pair = experiments.pair_ids(model, sizes)
+    runs = patching.pair_runs(model, pair)
+
+    def preferred() -> list[str]:
+        found = readback.reversed_pairs({"tutorial": patching.behaviour(model, pair, runs)})
+        return [f"{p}: clean not preferred" for p in found["reversed"]]
+
+    def rows(batched: bool) -> Callable[[], list[str]]:
+        return lambda: readback.solo_rows(model, pair, runs,
+                                          patching.sweep(model, pair, runs, batched)).mismatched
+
+    def identity() -> list[str]:
+        r = patching.full_patch_identity(model, pair, runs)
+        return [f"layer {i}: not the clean logits"
+                for i, ok in enumerate(r.equal_per_layer) if not ok]
+
+    def printed_line() -> list[str]:
+        r = experiments.notebook_line(model, pair, runs)
+        return [f"layer {i}: the printed line ran" for i, e in enumerate(r.errors) if not e]
+
+    return {
+        "ioi_tutorial.full-patch-identity": identity,
+        "ioi_tutorial.notebook-line": printed_line,
+        "ioi_tutorial.clean-preferred": preferred,
+        "ioi_tutorial.sweep-rows": rows(False),
+        "ioi_tutorial.sweep-rows (fast mode)": rows(True),
+        "ioi_tutorial.whole-stream-fires-once": lambda: failures(
+            fire_once.whole_stream_fires(model, pair)),
+        "ioi_tutorial.position-sweep-fires-once": lambda: failures(
+            fire_once.position_sweep_fires(model, pair, batched=False)),
+        "ioi_tutorial.position-sweep-fires-once (fast mode)": lambda: failures(
+            fire_once.position_sweep_fires(model, pair, batched=True)),
+    }

@@ -1,0 +1,104 @@
+"""What each ioi_tutorial claim judges, read from its step's result (claim bodies only call these
+and judge)."""
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from harness.sources.ioi_tutorial.experiments import NotebookLine, tutorial_ids
+from harness.sources.ioi_tutorial.sizes import TutorialSizes
+from harness.sources.patching import readouts as patching
+from harness.sources.patching.experiments import Behaviour, PairIds, PairRuns, Sweep, logit_diff
+from harness.sources.patching.readback import SoloRows
+
+
+class TokenIds(TypedDict):
+    """In[4]: each name's first id, and the names that are not one token."""
+
+    names: int
+    correct_index: int
+    incorrect_index: int
+    multi_token: list[str]
+
+
+def token_ids(tokenizer: Any, sizes: TutorialSizes) -> TokenIds:
+    """In[4]: what ioi_tutorial.token-ids judges."""
+    pair = tutorial_ids(tokenizer, sizes)
+    names = (sizes.correct, sizes.incorrect)
+    return {"names": len(names), "correct_index": pair.clean_name,
+            "incorrect_index": pair.corrupted_name,
+            "multi_token": [n for n in names
+                            if len(tokenizer(n, add_special_tokens=False).input_ids) != 1]}
+
+
+class AlignedPair(TypedDict):
+    """In[3] and In[8]: the pair's positions, where it differs, and why it is misaligned."""
+
+    pairs: int
+    positions: int
+    differing: list[int]
+    misaligned: list[str]
+
+
+def aligned_pair(tokenizer: Any, sizes: TutorialSizes) -> AlignedPair:
+    """In[3] and In[8]: what ioi_tutorial.aligned-pair judges: one position, the swapped name."""
+    pair = tutorial_ids(tokenizer, sizes)
+    at = pair.differing
+    swapped = {pair.clean_name, pair.corrupted_name}
+    misaligned = ([f"{len(pair.clean)} vs {len(pair.corrupted)} tokens"]
+                  if len(pair.clean) != len(pair.corrupted) else
+                  [] if len(at) == 1 and {pair.clean[at[0]], pair.corrupted[at[0]]} == swapped
+                  else [f"differs at {at}, not at one swapped name"])
+    return {"pairs": 1, "positions": len(pair.clean), "differing": at, "misaligned": misaligned}
+
+
+class LogitDiffs(TypedDict):
+    """In[8]: logit(correct) − logit(incorrect) after each prompt."""
+
+    clean_logit_diff: float
+    corrupted_logit_diff: float
+
+
+def logit_diffs(pair: PairIds, runs: PairRuns) -> LogitDiffs:
+    """In[8]: what ioi_tutorial.clean-logit-diff and corrupted-logit-diff judge."""
+    return {"clean_logit_diff": logit_diff(runs.clean, pair),
+            "corrupted_logit_diff": logit_diff(runs.corrupted, pair)}
+
+
+class RestoringPositions(TypedDict):
+    """In[8]'s heatmap: per layer, the position whose patch restores most; the map itself."""
+
+    peak_positions: list[int]
+    tokens: list[str]
+    normalised: list[list[float | None]]
+
+
+def restoring_positions(sweep: Sweep) -> RestoringPositions:
+    """In[8]: what ioi_tutorial.restoring-positions judges."""
+    peaks = [max(range(len(row)), key=lambda p: row[p] if row[p] is not None else float("-inf"))
+             for row in sweep.normalised]
+    return {"peak_positions": peaks, "tokens": sweep.tokens, "normalised": sweep.normalised}
+
+
+class NotebookLineJudged(TypedDict):
+    """In[7]: the layers where the printed patch line raised, of all, and what it raised."""
+
+    raised: int
+    layers: int
+    position: int
+    errors: list[str]
+
+
+def notebook_line(line: NotebookLine) -> NotebookLineJudged:
+    """In[7]: what ioi_tutorial.notebook-line judges."""
+    return {"raised": sum(bool(e) for e in line.errors), "layers": len(line.errors),
+            "position": line.position, "errors": line.errors}
+
+
+def clean_preferred(behaviour: Behaviour) -> patching.CleanPreferred:
+    """In[7]: what ioi_tutorial.clean-preferred judges, as seed 004 reads it."""
+    return patching.clean_preferred({"tutorial": behaviour})
+
+
+def sweep_rows(rows: SoloRows) -> patching.SweepRows:
+    """In[7]: what ioi_tutorial.sweep-rows judges, as seed 004 reads it."""
+    return patching.sweep_rows({"tutorial": rows})

@@ -1,0 +1,26 @@
+"""The tutorial's steps (activation_patching.ipynb In[3]-In[8]): its pair, seed 004's runs on it, and
+its patch line as printed."""
+from __future__ import annotations
+
+from harness.declared_steps import Step
+from harness.fire_once import NEEDS_LOCAL_WEIGHTS
+from harness.sources.ioi_tutorial import experiments
+from harness.sources.patching import experiments as patching
+from harness.sources.patching import fire_once, readback
+
+MODEL = "ioi_tutorial_model"
+PAIR = (MODEL, "tutorial_pair", "tutorial_runs")
+
+STEPS = (
+    Step("tutorial_pair", experiments.pair_ids, (MODEL, "ioi_tutorial_sizes")),
+    Step("tutorial_runs", patching.pair_runs, (MODEL, "tutorial_pair")),
+    Step("tutorial_sweep", patching.sweep, PAIR, batched=True),
+    Step("tutorial_behaviour", patching.behaviour, PAIR),
+    Step("tutorial_sweep_rows", readback.solo_rows, (*PAIR, "tutorial_sweep")),
+    Step("tutorial_full_patch", patching.full_patch_identity, PAIR),
+    Step("tutorial_notebook_line", experiments.notebook_line, PAIR),
+    Step("tutorial_whole_stream_fires", fire_once.whole_stream_fires, (MODEL, "tutorial_pair"),
+         local_weights=NEEDS_LOCAL_WEIGHTS),
+    Step("tutorial_sweep_fires", fire_once.position_sweep_fires, (MODEL, "tutorial_pair"),
+         batched=True, local_weights=NEEDS_LOCAL_WEIGHTS),
+)
