@@ -12,7 +12,7 @@ import torch
 from harness.models.backends import Backend, routed
 from harness.private import wrapped_module
 from harness.profiles import ModelSpec
-from harness.registry import source
+from harness.registry import registered, source
 from harness.models.work import METER
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -170,11 +170,14 @@ def _is_json(path: Path) -> bool:
 
 
 def _organism_module(spec: ModelSpec) -> Any:
-    module = source(spec.source).part("organism")
-    if module is None:
-        raise LookupError(f"source {spec.source!r} names organism {spec.organism!r} but has no "
-                          f"organism module")
-    return module
+    """What builds the organism: its source's organism module, or, for an organism the source
+    borrows, that of the source the organism is named after (ioi_tutorial runs patching's)."""
+    for name in dict.fromkeys((spec.source, spec.organism)):
+        module = source(name).part("organism") if name in registered() else None
+        if module is not None:
+            return module
+    raise LookupError(f"source {spec.source!r} names organism {spec.organism!r}, and neither "
+                      f"it nor a source of that name has an organism module")
 
 
 def _provenance(spec: ModelSpec, device: str, **fields: Any) -> dict[str, Any]:
