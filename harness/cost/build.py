@@ -13,7 +13,7 @@ import torch
 
 from harness import catalogue
 from harness.cost.ledger import ledger_path, read_ledger
-from harness.models.loaded import DTYPES
+from harness.models.loaded import DTYPES, organism_module
 from harness.cost.plan import (Assumptions, Gpu, Measured, ModePlan, Scale, Shape, SourcePlan,
                                StepPlan, calibrate, mean_tokens, project, seconds)
 from harness.profiles import Mode, ModelSpec, Profile
@@ -71,7 +71,7 @@ def shape_of(spec: ModelSpec) -> Shape:
             config = AutoConfig.from_pretrained(snapshot_dir(published_cache_default(), spec))
             model = AutoModelForCausalLM.from_config(config)
         else:
-            organism = source(spec.source).part("organism")
+            organism = organism_module(spec)
             model = organism.build_model(organism.build_tokenizer())
     embedding = model.get_input_embeddings().weight.numel()
     total_params = sum(p.numel() for p in model.parameters())

@@ -141,7 +141,7 @@ def load_tokenizer(spec: ModelSpec) -> Any:
 
         with readable_cache(spec):
             return AutoTokenizer.from_pretrained(spec.hf_id, revision=spec.revision)
-    return _organism_module(spec).build_tokenizer()
+    return organism_module(spec).build_tokenizer()
 
 
 @contextmanager
@@ -169,7 +169,7 @@ def _is_json(path: Path) -> bool:
     return True
 
 
-def _organism_module(spec: ModelSpec) -> Any:
+def organism_module(spec: ModelSpec) -> Any:
     """What builds the organism: its source's organism module, or, for an organism the source
     borrows, that of the source the organism is named after (ioi_tutorial runs patching's)."""
     for name in dict.fromkeys((spec.source, spec.organism)):
@@ -226,7 +226,7 @@ def _load_organism(spec: ModelSpec) -> tuple[torch.nn.Module, Any, dict[str, Any
     from harness.organisms.common import load_weights
 
     tok = load_tokenizer(spec)
-    hf = _organism_module(spec).build_model(tok)
+    hf = organism_module(spec).build_model(tok)
     digest = load_weights(spec.organism, hf, source(spec.source).organisms_dir)
     hf.to(dtype=DTYPES[spec.dtype], device=spec.device).eval()
     return hf, tok, _provenance(spec, _device_of(hf), organism_sha256=digest)
