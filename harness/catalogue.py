@@ -217,7 +217,7 @@ def measured(catalogue: Catalogue) -> CatalogueRecord:
             "gaps": {o.breakage.name: o.breakage.gap for o in gaps}}
 
 
-# Each source's catalogue fixture (claims/<source>/conftest.py), which skips but on organisms: the
+# Each source's catalogue fixture (harness/plugin/step_fixtures.py), which skips but on organisms: the
 # published plan leaves its work out.
 FIXTURE = "{source}_breakages"
 ORGANISMS_ONLY = ("the breakage catalogue runs on the organisms (the tiny profile, in make test): "

@@ -58,3 +58,13 @@ def hook_ids(module: torch.nn.Module) -> list[tuple[tuple, tuple]]:
     """torch: the ids of the forward hooks and pre-hooks on `module` and every submodule
     (`Module._forward_hooks`, `Module._forward_pre_hooks`)."""
     return [(tuple(m._forward_hooks), tuple(m._forward_pre_hooks)) for m in module.modules()]
+
+
+def register_fixtures(session: Any, holder: object, node: Any) -> None:
+    """pytest: the fixtures on `holder`, visible under `node` as a conftest's are under its folder
+    (`Session._fixturemanager.parsefactories`; keyword form from pytest 9, positional before)."""
+    manager = session._fixturemanager
+    try:
+        manager.parsefactories(holder=holder, node=node)
+    except TypeError:
+        manager.parsefactories(holder, node.nodeid)

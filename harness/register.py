@@ -1,12 +1,13 @@
-"""A source's register rows, the table in its folder's register.md, and how its claims read them,
-its folder's register.toml."""
+"""A source's register rows, the table in its folder's register.md (with, in a table of its own,
+the checks the suite adds, which no row carries), and how its claims read the rows' values, its
+folder's register.toml."""
 from __future__ import annotations
 
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 REGISTER_FILE = "register.md"
 READING_FILE = "register.toml"
@@ -15,6 +16,7 @@ READING_FILE = "register.toml"
 KIND_CELL = re.compile(r"^(anchor|claim|measurement)(?: \[(\w+)\])?$")
 CELL_BORDER = re.compile(r"(?<!\\)\|")  # a cell may hold an escaped bar, `<\|im_start\|>`
 COLUMNS = {"id": "id", "kind": "kind", "§": "section", "what": "what", "published": "published"}
+ADDED = ["id", "added because"]  # the header of the table of checks the suite adds
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,8 @@ def _row(header: list[str], cells: list[str]) -> RegisterRow:
                        section=fields.pop("section", ""), **fields)
 
 
-def parse_register(text: str) -> tuple[RegisterRow, ...]:
-    """Every row of every table in a register's markdown, in order."""
-    rows: list[RegisterRow] = []
+def _tables(text: str) -> Iterator[tuple[list[str], list[str]]]:
+    """(header, cells) for each body row of each table in the markdown, in order."""
     header: list[str] | None = None
     for line in text.splitlines():
         if not line.lstrip().startswith("|"):
@@ -63,9 +64,21 @@ def parse_register(text: str) -> tuple[RegisterRow, ...]:
         cells = _cells(line)
         if header is None:
             header = cells
+            if header != ADDED and not set(header) <= set(COLUMNS):
+                raise ValueError(f"a register table's header is {list(COLUMNS)} (a subset) or "
+                                 f"{ADDED}, not {header}")
         elif not _is_rule(cells):
-            rows.append(_row(header, cells))
-    return tuple(rows)
+            yield header, cells
+
+
+def parse_register(text: str) -> tuple[RegisterRow, ...]:
+    """Every register row of every table in a register's markdown, in order."""
+    return tuple(_row(h, cells) for h, cells in _tables(text) if h != ADDED)
+
+
+def parse_added(text: str) -> dict[str, str]:
+    """The checks the suite adds, which no register row carries: claim id -> why."""
+    return {cells[0]: cells[1] for h, cells in _tables(text) if h == ADDED}
 
 
 def read_register(folder: Path) -> tuple[RegisterRow, ...]:
@@ -93,14 +106,14 @@ class RegisterReading:
 
 
 def read_reading(folder: Path) -> RegisterReading:
-    """How the claims of the source in `folder` read its rows; none departs without the file."""
+    """How the claims of the source in `folder` read its rows: the checks its register.md adds,
+    and the values its register.toml reads apart (none without the file)."""
+    added = parse_added((folder / REGISTER_FILE).read_text())
     path = folder / READING_FILE
-    if not path.is_file():
-        return RegisterReading()
-    data = tomllib.loads(path.read_text())
-    unknown = set(data) - {"unregistered", "unprinted", "design"}
+    data = tomllib.loads(path.read_text()) if path.is_file() else {}
+    unknown = set(data) - {"unprinted", "design"}
     if unknown:
         raise ValueError(f"{path}: unknown tables {sorted(unknown)}")
-    return RegisterReading(unregistered=data.get("unregistered", {}),
+    return RegisterReading(unregistered=added,
                            unprinted=data.get("unprinted", {}),
                            design={i: tuple(keys) for i, keys in data.get("design", {}).items()})

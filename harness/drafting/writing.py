@@ -6,9 +6,9 @@ Out of `out/` (default `drafts/<name>/`):
   `notebook.html` (the notebook, one anchor per line, as the report's seed pages);
 - `source/<name>/`: the source package as stubs (`__init__`, task, steps, sizes, organism) and
   its register rows (`register.md`, the suite's five columns);
-- `claims/<name>/`: its conftest and one draft test per claim, each skipped saying what is
-  missing; the module skips whole while the source is not registered, so a draft never breaks
-  a run;
+- `claims/<name>/`: one draft test per claim, each skipped saying what is missing (the plugin
+  gives the folder its source's fixtures: it needs no conftest); the module skips whole while the
+  source is not registered, so a draft never breaks a run;
 - `CHECKLIST.md`: what the researcher must still write, and where to move the folders.
 """
 from __future__ import annotations
@@ -223,17 +223,6 @@ def make(root: Path) -> dict:
 '''
 
 
-def conftest_stub(draft: Draft) -> str:
-    """The claims folder's fixtures, derived from the source's declared steps (none while the
-    source is not registered: its tests skip then)."""
-    return (f'"""Package fixtures for {draft.name}, derived from its declared steps '
-            f'(harness/sources/{draft.name}/steps.py)."""\n'
-            "from harness.registry import source_names\n\n"
-            f'if "{draft.name}" in source_names():\n'
-            "    from harness.plugin.step_fixtures import step_fixtures\n\n"
-            f'    globals().update(step_fixtures("{draft.name}"))\n')
-
-
 def _declaration(c: DraftClaim) -> list[str]:
     statement = c.statement.replace("{", "{{").replace("}", "}}")
     published = json.dumps(c.published, ensure_ascii=False)
@@ -304,7 +293,9 @@ def checklist(draft: Draft) -> str:
         f"- [ ] `source/{name}/readouts.py` (not drafted): one function per kept claim, "
         "returning its published keys from its step's result.",
         f"- [ ] `source/{name}/register.md`: keep the rows that are findings, set each kind "
-        "(anchor, claim, measurement) and mark ([cpu], [tok]).", "",
+        "(anchor, claim, measurement) and mark ([cpu], [tok]); list each check you add that "
+        "no row carries (an anchor, a fire-once check) in a table headed `| id | added "
+        "because |`, with its reason.", "",
         "## The claims", "",
         f"- [ ] Prune: {len(draft.claims)} draft claims is one per printed number or series; "
         "keep the findings and the anchors, delete the rest (loop indices, echoed inputs).",
@@ -355,7 +346,6 @@ def write_draft(draft: Draft, out: Path, force: bool = False) -> list[Path]:
         f"source/{name}/organism.py": organism_stub(draft),
         f"source/{name}/register.md": source_register(draft),
         f"claims/{name}/__init__.py": "",
-        f"claims/{name}/conftest.py": conftest_stub(draft),
         f"claims/{name}/test_{name}.py": claims_stub(draft),
     }
     written = []

@@ -55,7 +55,7 @@ def pytest_plugin_registered(plugin: object, manager: pytest.PytestPluginManager
 
 
 def __getattr__(name: str):
-    """The suite plugin's helpers for the claims' conftests (model_for, …), imported when first
+    """The suite plugin's helpers (model_for, …), imported when first
     asked for; never a hook or a dunder, which pytest and Python look up on every module."""
     if name.startswith(("pytest_", "__")):
         raise AttributeError(name)

@@ -1,5 +1,5 @@
 """A claims folder's fixtures, derived from its source's declared steps (harness/declared_steps.py):
-`claims/<source>/conftest.py` is `globals().update(step_fixtures("<source>"))`."""
+the plugin gives them to `claims/<source>/` when it collects that folder (source_folders.py)."""
 from __future__ import annotations
 
 import inspect
@@ -18,12 +18,10 @@ from harness.registry import source
 
 
 def declared(name: str) -> tuple[Step, ...]:
-    """`name`'s declared steps (its package's `steps.STEPS`), checked."""
-    module = source(name).part("steps")
-    if module is None:
-        raise LookupError(f"source {name!r} declares no steps ({source(name).package}.steps)")
-    check_steps(name, module.STEPS)
-    return module.STEPS
+    """`name`'s declared steps (its package's `steps.STEPS`; none without one), checked."""
+    steps = source(name).steps
+    check_steps(name, steps)
+    return steps
 
 
 def _fixture(name: str, argnames: tuple[str, ...], body: Callable[..., Any],

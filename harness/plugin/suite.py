@@ -19,7 +19,8 @@ from harness.registry import get_profile
 
 pytest_plugins = ("harness.plugin.blocking", "harness.plugin.device_audit", "harness.plugin.judging",
                   "harness.plugin.metering", "harness.plugin.planning", "harness.plugin.readout_check",
-                  "harness.plugin.recording", "harness.plugin.scheduling")
+                  "harness.plugin.recording", "harness.plugin.scheduling",
+                  "harness.plugin.source_folders")
 
 MARKERS = {
     "gpu": "the nightly's published replication: needs the published weights (and CUDA, but for "

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.register import (READING_FILE, RegisterReading, RegisterRow, parse_register,
-                              read_reading)
+from harness.register import (READING_FILE, REGISTER_FILE, RegisterReading, RegisterRow,
+                              parse_added, parse_register, read_reading)
 
 TABLE = """## Source `demo`
 
@@ -14,6 +14,12 @@ Some prose with a | bar that is no row.
 |---|---|---|---|---|
 | demo.first | anchor [cpu] | 1 | the `<\\|end\\|>` token | 42 |
 | demo.second | claim | 2 | a rate | 0.35 (7/20) |
+"""
+ADDED = """## Checks the suite adds
+
+| id | added because |
+|---|---|
+| demo.extra | the suite's own check |
 """
 
 
@@ -42,13 +48,31 @@ def test_a_row_belongs_to_the_source_its_id_names():
     assert parse_register(TABLE)[1].source_name == "demo"
 
 
+def test_the_checks_the_suite_adds_are_no_register_rows():
+    assert [r.id for r in parse_register(TABLE + ADDED)] == ["demo.first", "demo.second"]
+
+
+def test_the_checks_the_suite_adds_are_read_with_their_reasons():
+    assert parse_added(TABLE + ADDED) == {"demo.extra": "the suite's own check"}
+
+
+def test_a_table_of_another_header_is_refused():
+    with pytest.raises(ValueError, match="header"):
+        parse_register("| id | why |\n|---|---|\n| demo.x | y |\n")
+
+
+def register(folder, text=TABLE):
+    (folder / REGISTER_FILE).write_text(text)
+    return folder
+
+
 def test_a_folder_without_a_reading_departs_from_nothing(tmp_path):
-    assert read_reading(tmp_path) == RegisterReading()
+    assert read_reading(register(tmp_path)) == RegisterReading()
 
 
-def test_a_reading_gives_reasons_design_keys_and_unprinted_keys(tmp_path):
+def test_a_reading_gives_added_checks_design_keys_and_unprinted_keys(tmp_path):
+    register(tmp_path, TABLE + ADDED)
     (tmp_path / READING_FILE).write_text(
-        '[unregistered]\n"demo.extra" = "the suite\'s own check"\n'
         '[design]\n"demo.second" = ["fractions"]\n'
         '[unprinted."demo.second"]\nn = "the header\'s sample count"\n')
     reading = read_reading(tmp_path)
@@ -57,13 +81,19 @@ def test_a_reading_gives_reasons_design_keys_and_unprinted_keys(tmp_path):
     assert reading.unprinted == {"demo.second": {"n": "the header's sample count"}}
 
 
+def test_an_added_check_without_a_reason_is_refused(tmp_path):
+    register(tmp_path, TABLE + ADDED.replace("the suite's own check", " "))
+    with pytest.raises(ValueError, match="states its reason"):
+        read_reading(tmp_path)
+
+
 def test_a_departure_without_a_reason_is_refused(tmp_path):
-    (tmp_path / READING_FILE).write_text('[unprinted."demo.second"]\nn = " "\n')
+    (register(tmp_path) / READING_FILE).write_text('[unprinted."demo.second"]\nn = " "\n')
     with pytest.raises(ValueError, match="states its reason"):
         read_reading(tmp_path)
 
 
 def test_an_unknown_table_is_refused(tmp_path):
-    (tmp_path / READING_FILE).write_text('[exempt]\n"demo.second" = "why"\n')
+    (register(tmp_path) / READING_FILE).write_text('[unregistered]\n"demo.second" = "why"\n')
     with pytest.raises(ValueError, match="unknown tables"):
         read_reading(tmp_path)

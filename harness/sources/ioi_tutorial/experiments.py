@@ -9,7 +9,7 @@ import torch
 
 from harness.models.loaded import Loaded
 from harness.sources.patching.experiments import PairIds, PairRuns, blocks, ids_tensor, n_layers
-from harness.sources.ioi_tutorial.sizes import TutorialSizes
+from harness.sources.ioi_tutorial import TutorialSizes
 
 
 def tutorial_ids(tok: Any, sizes: TutorialSizes) -> PairIds:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from harness.sources.ioi_tutorial.experiments import NotebookLine, tutorial_ids
-from harness.sources.ioi_tutorial.sizes import TutorialSizes
+from harness.sources.ioi_tutorial import TutorialSizes
 from harness.sources.patching import readouts as patching
 from harness.sources.patching.experiments import Behaviour, PairIds, PairRuns, Sweep, logit_diff
 from harness.sources.patching.readback import SoloRows

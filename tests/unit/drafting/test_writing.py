@@ -40,7 +40,7 @@ def load(path, name):
 
 def test_a_draft_holds_its_register_stubs_claims_and_checklist(out):
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == [
-        "CHECKLIST.md", "claims/toy/__init__.py", "claims/toy/conftest.py",
+        "CHECKLIST.md", "claims/toy/__init__.py",
         "claims/toy/test_toy.py", "notebook.html", "register.md", "source/toy/__init__.py",
         "source/toy/organism.py", "source/toy/register.md", "source/toy/sizes.py",
         "source/toy/steps.py", "source/toy/task.py"]
