@@ -69,7 +69,8 @@ def render(record: RunRecord, hist: run_history.History,
                          "measured_text": _text(e.measured), "anchors": anchors,
                          "headline_text": _headline(e),
                          "cells": _cells(hist, e.id), "since": hist.since(e.id, e.verdict),
-                         "seed_href": seeds.href(source.seed_file, e.section, seed_lines or {})
+                         "seed_href": seeds.href(source.seed_file, e.section, seed_lines or {},
+                                                 e.provenance)
                          if source else None,
                          "drift_since": hist.drift_since(e.id)})
             svg = figure_for(plain[e.id], plain)
@@ -97,7 +98,7 @@ def write_report(results: Path, out: Path | None = None, history_dir: Path | Non
     hist = run_history.load(history_dir or results.parent / "history")
     canary_file = results.with_name("canary.json")  # written by `make canary`
     canary = json.loads(canary_file.read_text()) if canary_file.exists() else None
-    lines = seeds.write_pages(out.parent, {s.seed_file for name, s in registered().items()
+    lines = seeds.write_pages(out.parent, {s.seed_file: s.folder for name, s in registered().items()
                                            if any(e.source == name for e in record.tests)})
     out.write_text(render(record, hist, canary, lines))
     return out

@@ -1,17 +1,21 @@
 """The seed notebooks beside the page: each registered source's notebook written as
 seeds/<file>.html next to claims.html, one anchor per line, so that a claim's seed link resolves
-in an uploaded reports/ folder and opens at its section's heading."""
+in an uploaded reports/ folder and opens at the line its provenance names (`<file>:<line>`), else
+at its section's heading."""
 from __future__ import annotations
 
 import html
 import re
 from pathlib import Path
+from typing import Mapping
 
 from harness.source import REPO_ROOT
 
 SEEDS = REPO_ROOT.parent / "shared" / "seeds"  # the notebooks' text, beside the repository
 # A section's heading in the notebooks' text: "6. Intervening inside the decode loop¶".
 HEADING = re.compile(r"^(\d+)\. .*¶\s*$")
+# Where a provenance names a line of a notebook: "activation_patching.ipynb:191 (In[8]'s output)".
+CITED_LINE = re.compile(r"(?P<file>[\w.\-]+):(?P<line>\d+)")
 
 
 def section_lines(text: str) -> dict[str, int]:
@@ -33,12 +37,14 @@ def page(name: str, text: str) -> str:
             f":target{{background:#fff3b0}}</style><pre>{lines}</pre>")
 
 
-def write_pages(out_dir: Path, files: set[str], seeds: Path = SEEDS) -> dict[str, dict[str, int]]:
-    """Write seeds/<file>.html under `out_dir` for each notebook found; its section lines."""
+def write_pages(out_dir: Path, files: Mapping[str, Path], seeds: Path = SEEDS
+                ) -> dict[str, dict[str, int]]:
+    """Write seeds/<file>.html under `out_dir` for each notebook found, in the folder given for it
+    (its source's) or among the seeds; its section lines."""
     lines: dict[str, dict[str, int]] = {}
-    for name in sorted(files):
-        source = seeds / name
-        if not source.is_file():
+    for name, folder in sorted(files.items()):
+        source = next((p for p in (folder / name, seeds / name) if p.is_file()), None)
+        if source is None:
             continue
         text = source.read_text(errors="replace")
         (out_dir / "seeds").mkdir(parents=True, exist_ok=True)
@@ -47,9 +53,17 @@ def write_pages(out_dir: Path, files: set[str], seeds: Path = SEEDS) -> dict[str
     return lines
 
 
-def href(name: str, section: str, lines: dict[str, dict[str, int]]) -> str | None:
-    """The link to a claim's section in its notebook's page (its first line where the section has
-    no numbered heading); None where the notebook was not found."""
+def cited_line(name: str, provenance: str) -> int | None:
+    """The line of notebook `name` that a claim's provenance cites, if it cites one."""
+    return next((int(m["line"]) for m in CITED_LINE.finditer(provenance) if m["file"] == name),
+                None)
+
+
+def href(name: str, section: str, lines: dict[str, dict[str, int]],
+         provenance: str = "") -> str | None:
+    """The link into a claim's notebook page: the line its provenance cites, else its section's
+    heading (the first line where the section has none); None where the notebook was not found."""
     if name not in lines:
         return None
-    return f"seeds/{name}.html#L{lines[name].get(section.split('.')[0], 1)}"
+    line = cited_line(name, provenance) or lines[name].get(section.split(".")[0], 1)
+    return f"seeds/{name}.html#L{line}"
