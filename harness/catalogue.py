@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypedDict
 
 from harness.readout_types import judges
+from harness.standard_anchors import StandardAnchor
 
 if TYPE_CHECKING:
     from harness.source import Source
@@ -227,22 +228,15 @@ PROVENANCE = ("the suite's breakage rule: each edit of the intervention code in 
               "breakages.py must fail an anchor (a fire-once, identity, receipt or reference check)")
 
 
-def claim_fields(statement: str) -> dict[str, Any]:
-    """What every source's catalogue test declares beside its id and section."""
-    from harness.criteria import Exact, all_of
-
-    return {"kind": "anchor", "statement": statement,
-            "published": {"missed": [], "clean_failures": {}, "stale": [],
-                          "null_edit_failures": {}},
-            "provenance": PROVENANCE,
-            "criterion": all_of(Exact("missed"), Exact("clean_failures"), Exact("stale"),
-                                Exact("null_edit_failures")),
-            "headline": "{caught}/{breakages} breakages caught by an anchor; missed: {missed}",
-            "decisions": ("each edit is applied to a temporary copy of its module; the checks run "
-                          "on the first rows or prompts of the organism, as the anchors do",
-                          "an exception counts as caught only where the breakage declares that "
-                          "it crashes; the null edit (the first breakage's module copied "
-                          "unchanged) must fail no check")}
+RULE = StandardAnchor(
+    {"missed": [], "clean_failures": {}, "stale": [], "null_edit_failures": {}},
+    headline="{caught}/{breakages} breakages caught by an anchor; missed: {missed}",
+    provenance=PROVENANCE,
+    decisions=("each edit is applied to a temporary copy of its module; the checks run on the "
+               "first rows or prompts of the organism, as the anchors do",
+               "an exception counts as caught only where the breakage declares that it crashes; "
+               "the null edit (the first breakage's module copied unchanged) must fail no check"))
+claim_fields = RULE.fields  # a catalogue test's fields: claim_fields(statement)
 
 
 @judges(CatalogueRecord)

@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from harness.readout_types import judges
+from harness.standard_anchors import StandardAnchor
 from harness.replay import (Reference, RunMismatch, Site, block_output, capture_inputs, hooks,
                             loops, replay)
 
@@ -228,16 +229,10 @@ def measured(result: FireOnce | dict[str, FireOnce]) -> FireOnceRecord:
             "failures": failures(result)[:5]}
 
 
-def claim_fields(statement: str, provenance: str) -> dict[str, Any]:
-    """What every fire-once anchor declares beside its id, section, requirements and decisions."""
-    from harness.criteria import Exact, all_of
-
-    return {"kind": "anchor", "statement": statement, "published": FIRES_ONCE,
-            "provenance": provenance,
-            "criterion": all_of(*(Exact(key) for key in FIRES_ONCE)),
-            "headline": ("written value there: {site_holds_value}; nothing else moved: "
-                         "{untouched_identical}; output moved: {output_changed}; plain-hook "
-                         "reference equal: {reference_equal}")}
+RULE = StandardAnchor(FIRES_ONCE, headline=(
+    "written value there: {site_holds_value}; nothing else moved: {untouched_identical}; output "
+    "moved: {output_changed}; plain-hook reference equal: {reference_equal}"))
+claim_fields = RULE.fields  # a fire-once anchor's fields: claim_fields(statement, provenance)
 
 
 @judges(FireOnceRecord)

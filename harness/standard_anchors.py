@@ -1,0 +1,29 @@
+"""An anchor every source declares alike (the fire-once rule, seed 000 §6; the breakage
+catalogue): its published values, criterion, headline and decisions declared once, by one
+factory; each claim adds its statement and, where the rule names none, its provenance."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class StandardAnchor:
+    """A rule every source applies: each published key must hold exactly as declared."""
+
+    published: Mapping[str, Any]
+    headline: str
+    provenance: str = ""  # "": each claim names its own
+    decisions: tuple[str, ...] = ()
+
+    def fields(self, statement: str, provenance: str = "") -> dict[str, Any]:
+        """What a claim applying the rule declares beside its id, section and requirements."""
+        from harness.criteria import Exact, all_of
+
+        if bool(provenance) == bool(self.provenance):
+            raise TypeError("a provenance is given by the rule or by the claim, once")
+        return {"kind": "anchor", "statement": statement, "published": dict(self.published),
+                "provenance": provenance or self.provenance,
+                "criterion": all_of(*(Exact(key) for key in self.published)),
+                "headline": self.headline,
+                **({"decisions": self.decisions} if self.decisions else {})}
