@@ -81,8 +81,9 @@ test-meta: $(STAMP)
 	  -p no:cacheprovider
 
 # The organisms re-trained from their recipes (about 20 minutes on 2 cores: cot and patching are
-# trained, heads and lookback compiled): bit-identical under the ATen CPU capability each manifest
-# records, where this CPU has it, and as competent on any CPU. The nightly's CPU job runs it.
+# trained, heads and lookback compiled): bit-identical under the ATen CPU capability and MKL branch
+# each manifest records, where this CPU has it and the manifest records the branch, and as
+# competent on any CPU. The nightly's CPU job runs it.
 test-slow: $(STAMP)
 	$(PY) -m pytest --claims-profile=tiny -m slow -p no:cacheprovider tests/integration/test_organisms.py
 

@@ -1,12 +1,18 @@
 """python -m harness.organisms NAME [--root DIR]: (re)train a source's organism and write it under
-its organisms folder (fixtures/organisms/ for the built-in sources)."""
+its organisms folder (fixtures/organisms/ for the built-in sources), with MKL's matrix multiplies
+on its reproducible AVX2 branch unless MKL_CBWR names another (before torch loads)."""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 
-from harness.registry import registered
+from harness.organisms import MKL_BRANCH
+
+os.environ.setdefault("MKL_CBWR", MKL_BRANCH)  # before torch loads: MKL reads it once
+
+from harness.registry import registered  # noqa: E402 (after MKL's branch is set)
 
 
 def trainable() -> dict[str, str]:

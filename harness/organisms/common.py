@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,9 +43,11 @@ def read_manifest(name: str, root: Path = ORGANISMS) -> dict[str, Any]:
 
 
 def training_environment() -> dict[str, str]:
-    """What bit-identical re-training depends on besides the recipe: torch and its CPU kernels."""
+    """What bit-identical re-training depends on besides the recipe: torch, ATen's CPU kernels, and
+    the branch MKL's matrix multiplies took (MKL_CBWR; "" where MKL chose by the CPU)."""
     return {"torch": torch.__version__,
-            "aten_cpu_capability": torch.backends.cpu.get_cpu_capability()}
+            "aten_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+            "mkl_cbwr": os.environ.get("MKL_CBWR", "")}
 
 
 AttentionTarget = tuple[int, int, int, int]  # layer, head, query position, key position

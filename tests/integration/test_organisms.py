@@ -60,10 +60,12 @@ def test_the_organism_answers_well_enough_for_its_studies(name):
     assert not low, f"{name} below its floors {COMPETENCE_FLOORS[name]}: {low}"
 
 
-def env_under(capability: str | None) -> dict[str, str]:
-    """This environment, asking ATen for `capability` (None: this CPU's own)."""
-    env = {k: v for k, v in os.environ.items() if k != "ATEN_CPU_CAPABILITY"}
-    return env | ({"ATEN_CPU_CAPABILITY": capability.lower()} if capability else {})
+def env_under(capability: str | None, mkl_branch: str = "") -> dict[str, str]:
+    """This environment, asking ATen for `capability` (None: this CPU's own) and MKL for its
+    reproducible branch `mkl_branch` ("": the organisms command's default)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("ATEN_CPU_CAPABILITY", "MKL_CBWR")}
+    return env | ({"ATEN_CPU_CAPABILITY": capability.lower()} if capability else {}) | (
+        {"MKL_CBWR": mkl_branch} if mkl_branch else {})
 
 
 def capability_under(requested: str | None) -> str:
@@ -86,9 +88,10 @@ def has_capability(wanted: str) -> bool:
     return wanted == own
 
 
-def retrain(name: str, root: Path, capability: str | None) -> dict:
-    """Re-train `name` in a subprocess under `capability` (None: this CPU's own); its manifest."""
-    env = env_under(capability)
+def retrain(name: str, root: Path, capability: str | None, mkl_branch: str = "") -> dict:
+    """Re-train `name` in a subprocess under `capability` (None: this CPU's own) and MKL's
+    `mkl_branch`; its manifest."""
+    env = env_under(capability, mkl_branch)
     subprocess.run([sys.executable, "-m", "harness.organisms", name, "--root", str(root)],
                    cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
     return read_manifest(trainable()[name], root)
@@ -101,9 +104,11 @@ def retrained(tmp_path_factory):
 
     def get(name: str) -> tuple[str | None, dict]:
         if name not in done:
-            recorded = manifest_of(name)["aten_cpu_capability"]
+            manifest = manifest_of(name)
+            recorded = manifest["aten_cpu_capability"]
             under = recorded if has_capability(recorded) else None
-            done[name] = (under, retrain(name, tmp_path_factory.mktemp(name), under))
+            done[name] = (under, retrain(name, tmp_path_factory.mktemp(name), under,
+                                         manifest.get("mkl_cbwr", "")))
         return done[name]
 
     return get
@@ -129,7 +134,14 @@ def test_retraining_under_the_recorded_kernels_is_bit_identical(name, retrained)
         pytest.skip(f"{name} was trained under ATen CPU capability "
                     f"{recorded['aten_cpu_capability']}, which this CPU lacks (it runs "
                     f"{capability_under(None)}); bit-identity can be checked only where it exists")
+    if not recorded.get("mkl_cbwr"):
+        pytest.skip(f"{name}'s manifest records no MKL branch (MKL_CBWR): it was trained while MKL "
+                    "chose its matrix-multiply kernels by the CPU, which the ATen capability does "
+                    "not fix, so its bytes reproduce only on a CPU like the training machine's; "
+                    f"`interp-claims organisms {name}` re-trains it on MKL's reproducible branch "
+                    "and records it")
     assert fresh["torch"] == recorded["torch"], "bit-identity also needs the recorded torch"
+    assert fresh["mkl_cbwr"] == recorded["mkl_cbwr"], "bit-identity also needs MKL's branch"
     assert fresh["sha256"] == recorded["sha256"]
 
 
@@ -150,4 +162,5 @@ def test_a_manifest_records_the_kernels_it_was_trained_under():
 
     env = training_environment()
     assert env["aten_cpu_capability"] == capability_under(os.environ.get("ATEN_CPU_CAPABILITY"))
+    assert env["mkl_cbwr"] == os.environ.get("MKL_CBWR", "")
     assert env["torch"].startswith("2.13.0")
