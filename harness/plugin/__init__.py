@@ -2,11 +2,11 @@
 registers the suite's options (harness.plugin.options), and registers the suite's plugin
 (harness.plugin.suite: profiles, markers, ordering and blocking, judging, the run record) only
 for a session that runs the suite: one rooted in this repository, naming a path inside it,
-passing one of the suite's options, or selecting its markers. Elsewhere it imports no torch,
-initialises no CUDA and runs no git."""
+passing one of the suite's options, or a project whose ini sets `interp_claims = true` (its own
+sources' claims). Elsewhere it imports no torch, initialises no CUDA and runs no git, whatever
+`-m` selects (another project's marks may share the suite's names)."""
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -15,7 +15,6 @@ import pytest
 from harness.plugin.options import DEFAULTS, pytest_addoption  # noqa: F401 (a hook)
 
 SUITE = Path(__file__).resolve().parents[2]  # the repository: harness/, claims/, tests/
-MARKS = re.compile(r"\b(gpu|hub|anchor|claim|measurement|meta|slow)\b")
 # The names this plugin loads under: its entry point's (installed) and its module's
 # (`-p harness.plugin`, or PYTEST_PLUGINS=harness.plugin with the repo on PYTHONPATH and no install).
 NAMES = ("interp_claims", __name__)
@@ -30,7 +29,7 @@ def wanted(config: pytest.Config) -> bool:
     given = [dest for dest, default in DEFAULTS.items() if config.getoption(dest) != default]
     paths = [Path(a.split("::")[0]).resolve() for a in config.args if not a.startswith("-")]
     return bool(given or _inside(config.rootpath.resolve()) or any(map(_inside, paths))
-                or MARKS.search(config.getoption("markexpr") or ""))
+                or config.getini("interp_claims"))
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -68,6 +68,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     _add(group, "--plan-calibration", default=None,
          help="a GPU rehearsal's summary (reports/gpu-rehearsal.json): fit the utilisation and "
               "overhead to its measured runs instead of assuming them")
+    parser.addini("interp_claims", type="bool", default=False,
+                  help="this project's tests are claims (its own sources, registered by entry "
+                       "point): load the suite's plugin in every session")
     parser.addini("snapshot_warn_unused", type="bool", default=False,
                   help="syrupy's --snapshot-warn-unused where syrupy is installed (as an addopts "
                        "entry, that option is a usage error without it)")

@@ -27,7 +27,8 @@ COMMON = {"profile", "profile_svg", "pstats_dir", "element_number", "strip_dirs"
 
 
 @pytest.mark.meta  # a pytest process of its own: make test-meta
-def test_another_projects_session_imports_no_torch_and_runs_no_git(tmp_path):
+@pytest.mark.parametrize("marks", [[], ["-m", "not slow and not gpu"]], ids=["plain", "marks"])
+def test_another_projects_session_imports_no_torch_and_runs_no_git(tmp_path, marks):
     project, bin_dir = tmp_path / "project", tmp_path / "bin"
     project.mkdir()
     bin_dir.mkdir()
@@ -37,7 +38,7 @@ def test_another_projects_session_imports_no_torch_and_runs_no_git(tmp_path):
     git.write_text(f"#!/bin/sh\ntouch {tmp_path / 'git-ran'}\nexit 1\n")
     git.chmod(0o755)
     env = os.environ | {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *marks],
                           cwd=project, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-2000:]
     assert (project / "imported.txt").read_text() == ""
