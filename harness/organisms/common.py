@@ -39,7 +39,7 @@ def read_manifest(name: str, root: Path = ORGANISMS) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise UnreadableFile(f"organism manifest {path} cannot be read ({type(exc).__name__}: "
                              f"{exc}); restore it from git or re-train with "
-                             f"`python -m harness.organisms {name}`") from exc
+                             f"`interp-claims organisms {name}`") from exc
 
 
 def training_environment() -> dict[str, str]:
@@ -156,7 +156,7 @@ def load_weights(name: str, model: torch.nn.Module, root: Path = ORGANISMS) -> s
     """Load an organism's weights (the committed ones by default) into `model`; return the sha256."""
     path = weights_path(name, root)
     fix = (f"restore it from git (git checkout -- {path}; a Git LFS checkout needs "
-           f"`git lfs pull`) or re-train it with `python -m harness.organisms {name}`")
+           f"`git lfs pull`) or re-train it with `interp-claims organisms {name}`")
     try:
         digest = sha256_of(path)
     except OSError as exc:

@@ -208,7 +208,7 @@ class Judge:
             raise UnreadableFile(f"{self.spec.id} declares a known answer against the planted "
                                  f"{known.planted!r}, which the {model.organism} organism's "
                                  f"manifest lacks (it plants {sorted(planted) or 'nothing'}): "
-                                 f"rebuild it with `python -m harness.organisms "
+                                 f"rebuild it with `interp-claims organisms "
                                  f"{self.spec.source_name}`")
         check = known.criterion.judge(state.measured, planted)
         outcome = "recovered" if check.ok else "missed"

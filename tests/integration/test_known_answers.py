@@ -46,4 +46,4 @@ def test_a_manifest_without_the_planted_key_is_an_error_naming_the_rebuild(teste
     result = tester.runpytest("--snapshot-update")
     result.assert_outcomes(failed=1)
     entry = results(tester)["tests"][0]
-    assert entry["verdict"] == "error" and "python -m harness.organisms heads" in entry["message"]
+    assert entry["verdict"] == "error" and "interp-claims organisms heads" in entry["message"]

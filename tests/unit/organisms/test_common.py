@@ -52,7 +52,7 @@ def test_missing_organism_weights_name_the_command_that_rebuilds_them(tmp_path):
 
     root = organism_copy(tmp_path)
     weights_path("patching", root).unlink()
-    with pytest.raises(UnreadableFile, match="python -m harness.organisms patching"):
+    with pytest.raises(UnreadableFile, match="interp-claims organisms patching"):
         load_weights("patching", torch.nn.Linear(1, 1), root)
 
 
@@ -63,5 +63,5 @@ def test_truncated_organism_weights_name_the_command_that_rebuilds_them(tmp_path
     root = organism_copy(tmp_path)
     path = weights_path("patching", root)
     path.write_bytes(path.read_bytes()[:100])
-    with pytest.raises(UnreadableFile, match="truncated.*python -m harness.organisms patching"):
+    with pytest.raises(UnreadableFile, match="truncated.*interp-claims organisms patching"):
         load_weights("patching", torch.nn.Linear(1, 1), root)
