@@ -77,15 +77,16 @@ test: $(STAMP) $(LINT_STAMP)
 # number; the CPU rehearsal under the device audit, the CUDA rehearsal's dry run; every test that
 # starts a process of its own, tests/test_tiers.py checks): CI runs them after `make test`.
 test-meta: $(STAMP)
-	INTERP_CLAIMS_TINY=reports/results.json $(PY) -m pytest --claims-profile=tiny -n 2 -m meta \
-	  -p no:cacheprovider
+	INTERP_CLAIMS_TINY=reports/results.json $(CLI) budget time meta -- \
+	  $(PY) -m pytest --claims-profile=tiny -n 2 -m meta -p no:cacheprovider
 
 # The organisms re-trained from their recipes (about 20 minutes on 2 cores: cot and patching are
 # trained, heads and lookback compiled): bit-identical under the ATen CPU capability and MKL branch
 # each manifest records, where this CPU has it and the manifest records the branch, and as
 # competent on any CPU. The nightly's CPU job runs it.
 test-slow: $(STAMP)
-	$(PY) -m pytest --claims-profile=tiny -m slow -p no:cacheprovider tests/integration/test_organisms.py
+	$(CLI) budget time slow -- \
+	  $(PY) -m pytest --claims-profile=tiny -m slow -p no:cacheprovider tests/integration/test_organisms.py
 
 # The published code path at full size on CUDA, on seeded random weights drawn on the GPU (no hub
 # needed; the published configs and tokenizers come from HF_HOME or ../shared/hf-cache, never their

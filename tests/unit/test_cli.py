@@ -52,3 +52,22 @@ def test_every_make_target_runs_the_suites_tools_through_it():
     recipes = "\n".join(line for line in (ROOT / "Makefile").read_text().splitlines()
                         if line.startswith("\t"))
     assert re.findall(r"-m (harness\.(?!cli\b)[\w.]+)", recipes) == []
+
+
+def recipes() -> dict[str, str]:
+    """Each make target's recipe (the stamp rules by their file names)."""
+    found: dict[str, list[str]] = {}
+    target = None
+    for line in (ROOT / "Makefile").read_text().splitlines():
+        if (m := re.match(r"^([$()\w.-]+):", line)):
+            target = m.group(1)
+            found.setdefault(target, [])
+        elif line.startswith("\t") and target:
+            found[target].append(line)
+    return {t: "\n".join(lines) for t, lines in found.items() if lines}
+
+
+def test_every_make_target_calls_it_but_clean_which_only_removes_files():
+    calls = ("$(CLI)", "-m harness.cli")
+    assert sorted(t for t, r in recipes().items() if not any(c in r for c in calls)) == [
+        "$(LINT_STAMP)", "clean"]

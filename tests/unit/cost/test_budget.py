@@ -2,7 +2,7 @@
 keeps every tier's time."""
 from __future__ import annotations
 
-from harness.cost.budget import BUDGETS, MARGIN, record, table
+from harness.cost.budget import BUDGETS, MARGIN, main, record, table
 
 
 def test_a_tier_within_the_margin_passes_though_over_budget():
@@ -30,3 +30,15 @@ def test_the_record_keeps_every_tier(tmp_path):
     path = tmp_path / "tiers.json"
     record("tiny", 12.34, path)
     assert record("hub", 5.0, path) == {"tiny": 12.3, "hub": 5.0}
+
+
+def test_a_tier_outside_make_test_is_shown_and_not_in_the_whole():
+    lines, over = table({"tiny": 100.0, "meta": 700.0})
+    assert over == [] and any(line.startswith("meta") and "none" in line for line in lines)
+    assert any(line.startswith("whole") and "100.0" in line for line in lines)
+
+
+def test_make_test_metas_tier_is_timed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["time", "meta", "--", "true"]) == 0
+    assert "meta" in record("tiny", 1.0, tmp_path / "reports" / "tiers.json")
