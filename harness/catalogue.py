@@ -105,23 +105,42 @@ def _source_text(module: str) -> str:
     return Path(spec.origin).read_text()
 
 
+def holder(module: str, package: str) -> str:
+    """The package whose modules are refreshed with `module`: `package` (the source's) where it
+    holds it, else the registered source package that does (code this source reads from another)."""
+    from harness.registry import registered
+
+    owners = [package] + [s.package for s in registered().values()]
+    found = next((p for p in owners if module.startswith(p + ".")), None)
+    if found is None:
+        raise ValueError(f"{module} is in neither the source's package {package} nor another "
+                         "registered source's")
+    return found
+
+
 @contextmanager
 def broken(b: Breakage, folder: Path, package: str) -> Iterator[None]:
-    """While open, `b.module` is the edited copy and the other modules of `package` (the source's
-    package, which holds `b.module`) are fresh."""
-    if not b.module.startswith(package + "."):
-        raise ValueError(f"{b.name}: {b.module} is not in the source's package {package}")
+    """While open, `b.module` is the edited copy and the other modules of `package` (the source's)
+    and of the package holding `b.module` (another source's, whose code it reads) are fresh."""
+    packages = tuple(dict.fromkeys((package, holder(b.module, package))))
     text = _source_text(b.module)
     # a file of its own per breakage: nnsight and linecache key a trace's source by file name
     copy = folder / f"{len(list(folder.iterdir()))}_{b.module.rsplit('.', 1)[-1]}.py"
     copy.write_text(text.replace(b.old, b.new))
-    saved = {k: m for k, m in sys.modules.items() if k.startswith(package + ".")}
-    parent = sys.modules[package]
-    bound = {k: v for k, v in vars(parent).items() if f"{package}.{k}" in saved}
+
+    def inside(name: str) -> bool:
+        return name.startswith(tuple(p + "." for p in packages))
+
+    saved = {k: m for k, m in sys.modules.items() if inside(k)}
+    parents = {p: sys.modules[p] for p in packages}
+    # `from package import module` reads the package's attribute first
+    bound = {p: {k: v for k, v in vars(parent).items() if f"{p}.{k}" in saved}
+             for p, parent in parents.items()}
     for k in saved:
         del sys.modules[k]
-    for k in bound:  # `from package import module` reads the package's attribute first
-        delattr(parent, k)
+    for p, names in bound.items():
+        for k in names:
+            delattr(parents[p], k)
     try:
         edited = importlib.util.spec_from_file_location(b.module, copy)
         module = importlib.util.module_from_spec(edited)
@@ -129,13 +148,15 @@ def broken(b: Breakage, folder: Path, package: str) -> Iterator[None]:
         edited.loader.exec_module(module)
         yield
     finally:
-        for k in [k for k in sys.modules if k.startswith(package + ".")]:
+        for k in [k for k in sys.modules if inside(k)]:
             del sys.modules[k]
+            parent = parents[next(p for p in packages if k.startswith(p + "."))]
             if hasattr(parent, k.rsplit(".", 1)[-1]):
                 delattr(parent, k.rsplit(".", 1)[-1])
         sys.modules.update(saved)
-        for k, v in bound.items():
-            setattr(parent, k, v)
+        for p, names in bound.items():
+            for k, v in names.items():
+                setattr(parents[p], k, v)
 
 
 def _outcome(b: Breakage, checks: Checks, every: bool = False) -> Outcome:

@@ -1,5 +1,6 @@
-"""The tutorial's breakage catalogue (harness.catalogue): edits of its own module that its anchors
-must catch; seed 004's patches are broken by seed 004's catalogue."""
+"""The tutorial's breakage catalogue (harness.catalogue): edits of its own module, and of the batched
+sweep and logit difference it reads from seed 004's, that its anchors must catch on its own pair;
+seed 004's patches are broken by seed 004's catalogue."""
 from __future__ import annotations
 
 from typing import Callable
@@ -9,6 +10,7 @@ from harness.fire_once import failures
 from harness.models.loaded import Loaded
 
 E = "harness.sources.ioi_tutorial.experiments"
+SEED_004 = "harness.sources.patching.experiments"
 PRINTED_LINE = "h[layer].output[layer][:, position, :] = source[:, position, :]"
 
 BREAKAGES = (
@@ -19,6 +21,13 @@ BREAKAGES = (
     Breakage("the corrupted prompt tokenised from the clean one", "wrong source", E,
              "for p in (sizes.clean, sizes.corrupted))", "for p in (sizes.clean, sizes.clean))",
              part=Part.STUDY),
+    Breakage("the batched sweep reads its rows reversed", "wrong row", SEED_004,
+             "logits = lm_head.output[:, -1].save()", "logits = lm_head.output.flip(0)[:, -1].save()",
+             part=Part.BATCHING),
+    Breakage("the logit difference of the wrong sign", "wrong sign", SEED_004,
+             "return float(logits[pair.clean_name] - logits[pair.corrupted_name])",
+             "return float(logits[pair.corrupted_name] - logits[pair.clean_name])",
+             part=Part.READOUT),
 )
 
 
