@@ -33,7 +33,8 @@ class ClaimUse:
 @dataclass
 class ScaleContext:
     """What a source's `published_scales` may read: both profiles' sizes and model shapes, the
-    published value and the organism's pinned measurement of a claim key, and tokenizers."""
+    published value and the organism's pinned measurement of a claim key, tokenizers, and the
+    mode whose ledger it scales (a step may do other work per row in fast mode)."""
 
     tiny_sizes: Any
     published_sizes: Any
@@ -43,6 +44,7 @@ class ScaleContext:
     pinned_value: Callable[[str, str], Any]
     tiny_tok: Any
     published_tok: Any
+    mode: Mode
 
     def prompt_ratio(self, texts: Callable[[Any, Any], list[str]]) -> float:
         """Published over organism mean token length of the prompts `texts(tok, sizes)` renders
@@ -101,7 +103,7 @@ def calibrated(path: Path, gpu: Gpu) -> Assumptions:
 
 
 def source_steps(root: Path, profile: Profile, mode: Mode, name: str,
-                 context: Callable[[], ScaleContext], a: Assumptions,
+                 context: Callable[[Mode], ScaleContext], a: Assumptions,
                  shape: Shape | None) -> tuple[list[StepPlan], str]:
     """One source's steps in one mode, and where their work comes from."""
     pinned = read_ledger(ledger_path(root, profile.snapshot_name(mode), name, mode.value))
@@ -112,7 +114,7 @@ def source_steps(root: Path, profile: Profile, mode: Mode, name: str,
         tiny = read_ledger(ledger_path(root, get_profile("tiny").snapshot_name(mode), name,
                                        mode.value))
         plan_module = source(name).part("plan")
-        scales = plan_module.published_scales(context()) if plan_module else {}
+        scales = plan_module.published_scales(context(mode)) if plan_module else {}
         basis = "projected from the organism's ledger"
         steps = {k: (project(w, scales.get(k, Scale()), mode is Mode.FAST),
                      scales.get(k, Scale()).why) for k, w in tiny.items()
@@ -176,12 +178,12 @@ def build(root: Path, profile: Profile, uses: list[ClaimUse], a: Assumptions,
         spec = profile.models.get(name)
         shape = _shape_or_none(spec)
 
-        def context(name: str = name) -> ScaleContext:
+        def context(mode: Mode, name: str = name) -> ScaleContext:
             return ScaleContext(tiny.sizes[name], published.sizes[name],
                                 shape_of(tiny.models[name]), shape_of(published.models[name]),
                                 published_value, pinned_value,
                                 load_tokenizer(tiny.models[name]),
-                                published_tokenizer(published.models[name]))
+                                published_tokenizer(published.models[name]), mode)
 
         modes = {}
         for mode in Mode:

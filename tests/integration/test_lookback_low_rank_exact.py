@@ -1,5 +1,6 @@
-"""Seed 003 §7's anchor in bf16: the unrestricted write is the barrier interchange bit for bit,
-and the random control's basis lives where the activations do."""
+"""Seed 003 §7's anchor in bf16: the unrestricted write is the interchange bit for bit (through
+the barrier and through fast mode's read-once path), and the random control's basis lives where
+the activations do."""
 from __future__ import annotations
 
 import dataclasses
@@ -25,14 +26,16 @@ def runner() -> LookbackRunner:
     return LookbackRunner(loaded, sizes)
 
 
+@pytest.mark.parametrize("read_once", [False, True], ids=["faithful", "fast"])
 @pytest.mark.parametrize("layer", [0, 2])
-def test_the_unrestricted_write_is_the_interchange_bit_for_bit_in_bf16(runner, layer):
-    rows = build_binding(12, seed=7, instruction=runner.instruction)  # a short last batch
-    state, state_rev = state_positions(row_layout(runner, rows[0]))
-    h_dst, h_src = swap_pairs(runner, rows, layer, state, state_rev)
+def test_the_unrestricted_write_is_the_interchange_bit_for_bit_in_bf16(runner, layer, read_once):
+    run = dataclasses.replace(runner, sizes=dataclasses.replace(runner.sizes, read_once=read_once))
+    rows = build_binding(12, seed=7, instruction=run.instruction)  # a short last batch
+    state, state_rev = state_positions(row_layout(run, rows[0]))
+    h_dst, h_src = swap_pairs(run, rows, layer, state, state_rev)
     assert h_src.dtype == torch.bfloat16
-    written = written_logits(runner, rows, layer, state, h_src)
-    assert torch.equal(written, interchange_logits(runner, rows, layer, state, state_rev))
+    written = written_logits(run, rows, layer, state, h_src)
+    assert torch.equal(written, next(interchange_logits(run, rows, [layer], state, state_rev)))
 
 
 def test_the_random_basis_is_seeded_orthonormal_and_on_the_activations_device():

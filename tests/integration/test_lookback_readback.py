@@ -82,12 +82,14 @@ def sweeps(runner, rows) -> dict:
     return {name: binding_sweep(runner, rows["binding"], name) for name in fire.SWEEPS}
 
 
-def test_the_fire_once_anchors_find_their_runs_on_the_organism(runner, rows):
-    assert failures(fire.interchange_fires(runner, rows["binding"])) == []
-    assert failures(fire.source_fires(runner, rows["source"], False)) == []
-    assert failures(fire.source_fires(runner, rows["source"], True)) == []
-    assert failures(fire.answer_fires(runner, rows["answer"])) == []
-    assert failures(fire.low_rank_fires(runner, rows["binding"])) == []
+@pytest.mark.parametrize("read_once", [False, True], ids=["faithful", "fast"])
+def test_the_fire_once_anchors_find_their_runs_on_the_organism(runner, rows, read_once):
+    run = dataclasses.replace(runner, sizes=dataclasses.replace(runner.sizes, read_once=read_once))
+    assert failures(fire.interchange_fires(run, rows["binding"])) == []
+    assert failures(fire.source_fires(run, rows["source"], False)) == []
+    assert failures(fire.source_fires(run, rows["source"], True)) == []
+    assert failures(fire.answer_fires(run, rows["answer"])) == []
+    assert failures(fire.low_rank_fires(run, rows["binding"])) == []
 
 
 def test_the_readbacks_pass_on_the_organisms_sweeps(runner, rows, sweeps):

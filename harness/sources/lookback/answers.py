@@ -33,8 +33,8 @@ def answer_sweep(runner: LookbackRunner, rows: list[Counterfactual],
     clean, pointer, payload, covered, answers = [], [], [], [], []
     src, dst = [-1], [-1]  # the final token of each prompt
     chosen = swept_layers(runner, layers)
-    for layer in progress(chosen, "lookback §6 answer"):
-        preds = interchange(runner, rows, layer, src, dst, bs=runner.sizes.answer_batch)
+    patched = interchange(runner, rows, chosen, src, dst, bs=runner.sizes.answer_batch)
+    for layer, preds in progress(zip(chosen, patched), "lookback §6 answer"):
         clean.append(score(preds, rows, "clean_ans"))
         pointer.append(score(preds, rows, "target"))
         payload.append(score(preds, rows, "payload"))

@@ -3,6 +3,7 @@ studies' logic, their readouts and their batched rows, that its anchors must cat
 anchor checks run after each."""
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from typing import Callable
 
@@ -18,19 +19,28 @@ BARRIER_WRITE = 'layer_mod.output[:, dst_pos] = box["acts"]'
 SOURCE_WRITE = "layer.output[:, dst] = cf_vals[index].to(layer.output.device)"
 FREEZE_WRITE = "layer.output[:, drinks] = clean_vals[index].to(layer.output.device)"
 LOW_RANK_WRITE = "layer_mod.output[:, state] = new[i:i + bs].to(layer_mod.output.device)"
+READ_ONCE_WRITE = "layer_mod.output[:, dst_pos] = values.to(layer_mod.output.device)"
+READ_ONCE_VALUE = "cf_vals[layer], top_only))"
+READ_ONCE_SWAP = "src.append(read_layers(runner, cf, state_rev)[layer])"
 SWAP_READ = "with tracer.invoke(cf):\n                h_src = layer_mod.output[:, state_rev]"
 
 BREAKAGES = (
     Breakage("§4 interchange writes nothing", "write nothing", INTERCHANGE, BARRIER_WRITE,
              '_ = box["acts"]'),
     Breakage("§4 sweep one layer early", "wrong layer", INTERCHANGE,
-             "preds = interchange(runner, rows, layer, src, dst)",
-             "preds = interchange(runner, rows, max(layer - 1, 0), src, dst)"),
+             "patched = interchange(runner, rows, chosen, src, dst)",
+             "patched = interchange(runner, rows, [max(layer - 1, 0) for layer in chosen], "
+             "src, dst)"),
     Breakage("§4 interchange one position early", "wrong position", INTERCHANGE, BARRIER_WRITE,
              'layer_mod.output[:, [p - 1 for p in dst_pos]] = box["acts"]'),
     Breakage("§4 interchange writes its own values", "write nothing", INTERCHANGE,
              'box["acts"] = layer_mod.output[:, src_pos]',
              'box["acts"] = layer_mod.output[:, dst_pos]'),
+    # Fast mode's read-once path: one counterfactual read per chunk, written by clean-only forwards.
+    Breakage("§4/§6/§7 fast mode's clean-only write writes nothing", "write nothing", INTERCHANGE,
+             READ_ONCE_WRITE, "_ = values"),
+    Breakage("§4/§6 fast mode writes the value read one layer deeper", "wrong layer", INTERCHANGE,
+             READ_ONCE_VALUE, "cf_vals[min(layer + 1, len(cf_vals) - 1)], top_only))"),
     Breakage("§4 drink positions one early", "wrong position", POSITIONS,
              "state = [lay.drinks[0], lay.after_drinks[0], lay.drinks[1], lay.after_drinks[1]]",
              "state = [lay.drinks[0] - 1, lay.after_drinks[0], lay.drinks[1] - 1, "
@@ -46,8 +56,9 @@ BREAKAGES = (
     Breakage("§6 answer patch at the previous position", "wrong position", ANSWERS,
              "src, dst = [-1], [-1]", "src, dst = [-2], [-2]"),
     Breakage("§6 answer sweep one layer late", "wrong layer", ANSWERS,
-             "preds = interchange(runner, rows, layer,",
-             "preds = interchange(runner, rows, min(layer + 1, runner.n_layers - 1),"),
+             "patched = interchange(runner, rows, chosen,",
+             "patched = interchange(runner, rows, "
+             "[min(layer + 1, runner.n_layers - 1) for layer in chosen],"),
     Breakage("§7 low-rank write of zero size", "zero size", LOW_RANK,
              "new = h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)",
              "new = h_dst + (0 * delta @ basis.T @ basis).to(h_dst.dtype)"),
@@ -69,8 +80,8 @@ BREAKAGES = (
              "list(range(runner.n_layers) if chosen is None else chosen)",
              "list(range(runner.n_layers - 1) if chosen is None else chosen)", part=Part.STUDY),
     Breakage("§4 sweep stops a layer short", "coverage", INTERCHANGE,
-             'for layer in progress(chosen, f"lookback §4 {name}"):',
-             'for layer in progress(chosen[:-1], f"lookback §4 {name}"):', part=Part.STUDY),
+             'progress(zip(chosen, patched), f"lookback §4 {name}")',
+             'progress(zip(chosen[:-1], patched), f"lookback §4 {name}")', part=Part.STUDY),
     Breakage("§5 source sweep skips its last L", "coverage", INTERCHANGE,
              "for L in last_layers:", "for L in last_layers[:-1]:", part=Part.STUDY),
     # The fire-once anchor finds the counterfactual run by the prompts it read: none did.
@@ -105,6 +116,12 @@ BREAKAGES = (
     # The positional anchor read h_src from the same reversed rows, so this passed it.
     Breakage("§7 swap pairs read the counterfactual rows in reverse", "wrong row", LOW_RANK,
              SWAP_READ, SWAP_READ.replace("invoke(cf)", "invoke(cf[::-1])"), part=Part.BATCHING),
+    Breakage("§4/§6 fast mode writes each counterfactual row onto another clean row", "wrong row",
+             INTERCHANGE, READ_ONCE_VALUE, "cf_vals[layer].flip(0), top_only))",
+             part=Part.BATCHING),
+    Breakage("§7 fast mode's swap pairs read the counterfactual rows in reverse", "wrong row",
+             LOW_RANK, READ_ONCE_SWAP, READ_ONCE_SWAP.replace("cf,", "cf[::-1],"),
+             part=Part.BATCHING),
     Breakage("§5 source sweep reads its rows' answers in reverse", "wrong row", INTERCHANGE,
              "logits = lm_head.output[:, -1]\n", "logits = lm_head.output.flip(0)[:, -1]\n",
              part=Part.BATCHING),
@@ -112,9 +129,11 @@ BREAKAGES = (
 
 
 def checks(model: Loaded, sizes) -> Checks:
-    """The fire-once and identity anchors of §4–§7, the readbacks of §4–§6's sweeps (coverage,
-    then rows re-run alone, in the mode of `sizes`), then the organism's known answers, on the
-    module objects imported now (the catalogue stops at the first that fails)."""
+    """The fire-once and identity anchors of §4–§7 (§4's and §7's fire-once anchors also through
+    fast mode's read-once path), the readbacks of §4–§6's sweeps (coverage, then rows re-run
+    alone), then the organism's known answers, on the module objects imported now (the
+    catalogue stops at the first that fails). The rest run faithful mode's barrier path, at the
+    batches of `sizes`, so the catalogue comes out the same in either mode."""
     from harness.organisms.common import read_manifest
     from harness.registry import source
     from harness.sources.lookback import fire_once as fire
@@ -124,7 +143,8 @@ def checks(model: Loaded, sizes) -> Checks:
     from harness.sources.lookback.runner import LookbackRunner
     from harness.sources.lookback.task import build_answer, build_binding, build_source
 
-    runner = LookbackRunner(model, sizes)
+    runner = LookbackRunner(model, replace(sizes, read_once=False))
+    fast = LookbackRunner(model, replace(sizes, read_once=True))
     kw = {"instruction": runner.instruction}
     binding, sourced, answered = build_binding(**kw), build_source(**kw), build_answer(**kw)
     # The readbacks' sweeps: the known answers' rows, every default layer, computed once.
@@ -150,10 +170,14 @@ def checks(model: Loaded, sizes) -> Checks:
 
     return {
         "lookback.interchange-fires-once": lambda: failures(fire.interchange_fires(runner, binding)),
+        "lookback.interchange-fires-once (fast mode)": lambda: failures(
+            fire.interchange_fires(fast, binding)),
         "lookback.source-swap-fires-once": lambda: failures(fire.source_fires(runner, sourced, False)),
         "lookback.freeze-fires-once": lambda: failures(fire.source_fires(runner, sourced, True)),
         "lookback.answer-fires-once": lambda: failures(fire.answer_fires(runner, answered)),
         "lookback.low-rank-fires-once": lambda: failures(fire.low_rank_fires(runner, binding)),
+        "lookback.low-rank-fires-once (fast mode)": lambda: failures(
+            fire.low_rank_fires(fast, binding)),
         "lookback.self-patch-identity": lambda: identical(identity.self_patch(runner, [], binding[:2])),
         "lookback.binding-readback (coverage)": lambda: readback.binding_gaps(
             runner, binding_rows, binding_sweeps()),

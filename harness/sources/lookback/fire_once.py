@@ -132,21 +132,29 @@ def sweep_layers(runner: LookbackRunner) -> list[int]:
     return sorted({0, runner.n_layers // 2, runner.n_layers - 1})
 
 
-def _barrier_sites(runner: LookbackRunner, rows: list[Counterfactual], layers: list[int],
-                   src: list[int], dst: list[int]) -> Callable[[list[Reference]], list[Site]]:
-    """Forward i of a layer sweep through the barrier writes block layers[i]: each row's
-    counterfactual prompt is read at `src` and written at `dst` of the same row's clean prompt,
-    both found in that forward by the prompts its rows read."""
+def forwards_reading(refs: Sequence[Reference], ids: Sequence[Sequence[int]]) -> list[int]:
+    """The run's forwards that read every prompt of `ids`, in the run's order."""
+    return [f for f, ref in enumerate(refs) if _rows_in(ref, ids) is not None]
+
+
+def _sweep_sites(runner: LookbackRunner, rows: list[Counterfactual], layers: list[int],
+                 src: list[int], dst: list[int]) -> Callable[[list[Reference]], list[Site]]:
+    """A layer sweep writes block layers[i] in the i-th forward that read the clean prompts
+    (found by its inputs: with the counterfactual rows beside them in faithful mode, alone after
+    the counterfactual's one read in fast mode), at `dst` of each row, the value its
+    counterfactual prompt holds at `src` (from the forward that read it)."""
     cf_ids = prompt_ids(runner, [r.cf for r in rows])
     clean_ids = prompt_ids(runner, [r.clean for r in rows])
 
     def sites_for(refs: list[Reference]) -> list[Site]:
-        sites = []
-        for i, layer in enumerate(layers):
-            cf = rows_of(refs, i, cf_ids, "counterfactual")
-            clean = rows_of(refs, i, clean_ids, "clean")
-            sites.append(Site(i, layer, clean, tuple(dst), refs[i].value(layer, cf, src)))
-        return sites
+        cf = read_values(refs, cf_ids, "counterfactual")
+        written = forwards_reading(refs, clean_ids)
+        if len(written) < len(layers):
+            raise SourceNotRead(f"the run made {len(refs)} forwards, {len(written)} of them on "
+                                f"the anchor's clean prompts: {len(layers)} writes, one per "
+                                f"block of {layers}, should each have one")
+        return [Site(f, layer, rows_of(refs, f, clean_ids, "clean"), tuple(dst), cf(layer, src))
+                for f, layer in zip(written, layers)]
 
     return sites_for
 
@@ -158,7 +166,7 @@ def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dic
     positions = binding_positions(row_layout(runner, rows[0]))
     layers = sweep_layers(runner)
     return {name: _check(runner, lambda name=name: binding_sweep(runner, rows, name, layers),
-                         _barrier_sites(runner, rows, layers, *positions[name]))
+                         _sweep_sites(runner, rows, layers, *positions[name]))
             for name in SWEEPS}
 
 
@@ -167,7 +175,7 @@ def answer_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce
     its own forward."""
     rows, layers = rows[:FIRE_ROWS], sweep_layers(runner)
     return _check(runner, lambda: answer_sweep(runner, rows, layers),
-                  _barrier_sites(runner, rows, layers, [-1], [-1]))
+                  _sweep_sites(runner, rows, layers, [-1], [-1]))
 
 
 def _source_layers(runner: LookbackRunner) -> list[int]:
@@ -204,7 +212,8 @@ def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: boo
 
 def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce:
     """§7: the projected swap at the middle block writes h_dst + (h_src − h_dst)·BᵀB on the
-    clean rows' drink positions, for the experiment's first rank-1 random control B; the value
+    clean rows' drink positions, in the last forward that read them (the write follows the
+    reads), for the experiment's first rank-1 random control B; the value
     is computed here from the unedited run (h_src and h_dst from the forwards that read each
     row's prompts) with B drawn here from the register's first seed."""
     rows, layer = rows[:FIRE_ROWS], runner.n_layers // 2
@@ -224,6 +233,10 @@ def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOn
         delta = (h_src - h_dst).float()
         basis = control_basis(d, 1, CONTROL_SEEDS[0]).to(delta.device)
         value = h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)
-        return [Site(1, layer, rows_of(refs, 1, clean_ids, "clean"), tuple(state), value)]
+        written = forwards_reading(refs, clean_ids)[-1:]  # the write follows the reads
+        if not written:
+            raise SourceNotRead("no forward of the run read the anchor's clean prompts")
+        return [Site(written[0], layer, rows_of(refs, written[0], clean_ids, "clean"),
+                     tuple(state), value)]
 
     return _check(runner, run, sites_for)

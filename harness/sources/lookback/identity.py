@@ -1,11 +1,12 @@
 """Seed 003 §4–§5's machinery anchors: patches that must leave the logits bit-identical."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import nnsight
 import torch
 
+from harness.sources.lookback.interchange import interchange_logits
 from harness.sources.lookback.positions import row_layout, state_positions
 from harness.sources.lookback.runner import LAST_LOGITS, LookbackRunner, final_logits, read_layers
 from harness.sources.lookback.task import SELF_PATCH_ROWS, Counterfactual
@@ -13,7 +14,8 @@ from harness.sources.lookback.task import SELF_PATCH_ROWS, Counterfactual
 
 @dataclass
 class SelfPatch:
-    """§4 anchor: the clean run's own drink-position values written back through the barrier."""
+    """§4 anchor: the clean run's own drink-position values written back, through the barrier or
+    the read-once path."""
 
     layers: list[int]
     identical: list[bool]
@@ -24,11 +26,14 @@ def self_patch(runner: LookbackRunner, kept: list[Counterfactual],
                rows: list[Counterfactual]) -> SelfPatch:
     """§4: patch-onto-itself at the drink positions must leave the logits bit-identical.
 
-    Runs on the first kept samples, as the notebook does, or on the first rows when fewer are kept.
+    Runs on the first kept samples, as the notebook does, or on the first rows when fewer are kept;
+    through the barrier (faithful mode) or the interchange's read-once path (fast mode).
     """
     rows = (kept if len(kept) >= SELF_PATCH_ROWS else rows)[:SELF_PATCH_ROWS]
     positions, _ = state_positions(row_layout(runner, rows[0]))
     layers = list(runner.sizes.self_patch_layers)
+    if runner.sizes.read_once:
+        return read_once_self_patch(runner, rows, layers, positions)
     identical, diffs = [], []
     bs, lm_head = runner.sizes.interchange_batch, runner.lm_head  # bodies name envoys only
     for layer in layers:
@@ -53,6 +58,19 @@ def self_patch(runner: LookbackRunner, kept: list[Counterfactual],
         identical.append(torch.equal(g, r))
         diffs.append(float((g - r).abs().max()))
     return SelfPatch(layers, identical, diffs)
+
+
+def read_once_self_patch(runner: LookbackRunner, rows: list[Counterfactual], layers: list[int],
+                         positions: list[int]) -> SelfPatch:
+    """§4 in fast mode: each clean run's own drink-position values, read once per chunk, written
+    back through the interchange's read-once path, against the clean runs' unedited logits."""
+    bs = runner.sizes.interchange_batch
+    own = [replace(r, cf=r.clean) for r in rows]  # the clean prompt as its own counterfactual
+    base = torch.cat([final_logits(runner, [r.clean for r in rows[i:i + bs]])
+                      for i in range(0, len(rows), bs)])
+    patched = list(interchange_logits(runner, own, layers, positions, positions))
+    return SelfPatch(layers, [torch.equal(p, base) for p in patched],
+                     [float((p - base).abs().max()) for p in patched])
 
 
 @dataclass

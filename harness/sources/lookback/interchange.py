@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import torch
 
@@ -12,16 +12,14 @@ from harness.sources.lookback.runner import LAST_LOGITS, LookbackRunner, read_la
 from harness.sources.lookback.task import Counterfactual
 
 
-def interchange_logits(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
-                       src_pos: list[int], dst_pos: list[int],
-                       bs: int | None = None) -> torch.Tensor:
+def barrier_logits(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
+                   src_pos: list[int], dst_pos: list[int], bs: int) -> torch.Tensor:
     """§4: copy layer residuals at src_pos of the counterfactual run into dst_pos of the clean run;
     the clean run's final logits (float32, CPU), batch by batch.
 
     Two invokes in one trace with a barrier between the read and the write.
     """
     out: list[torch.Tensor] = []
-    bs = bs or runner.sizes.interchange_batch
     layer_mod, lm_head = runner.layers[layer], runner.lm_head  # bodies name envoys only (NDIF)
     for i in range(0, len(rows), bs):
         cf, clean = [r.cf for r in rows[i:i + bs]], [r.clean for r in rows[i:i + bs]]
@@ -39,10 +37,58 @@ def interchange_logits(runner: LookbackRunner, rows: list[Counterfactual], layer
     return torch.cat(out)
 
 
-def interchange(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
-                src_pos: list[int], dst_pos: list[int], bs: int | None = None) -> list[str]:
-    """§4: the interchange's answers, the top token of each clean run's final logits."""
-    return runner.decode(interchange_logits(runner, rows, layer, src_pos, dst_pos, bs).argmax(-1))
+def written_alone(runner: LookbackRunner, prompts: list[str], layer: int, dst_pos: list[int],
+                  values: torch.Tensor, top_only: bool = False) -> torch.Tensor:
+    """§4 in fast mode: `values` written at dst_pos after `layer` in one forward of the clean
+    prompts alone; its final logits (float32, CPU), or with `top_only` each row's top token id,
+    taken where the model runs."""
+    layer_mod, lm_head = runner.layers[layer], runner.lm_head  # bodies name envoys only (NDIF)
+    with torch.no_grad(), runner.model.nn.trace(prompts, **LAST_LOGITS):
+        layer_mod.output[:, dst_pos] = values.to(layer_mod.output.device)
+        patched = lm_head.output[:, -1]
+        found = (patched.argmax(-1) if top_only else patched).save()
+    return found.cpu() if top_only else found.float().cpu()
+
+
+def read_once_logits(runner: LookbackRunner, rows: list[Counterfactual], layers: list[int],
+                     src_pos: list[int], dst_pos: list[int], bs: int,
+                     top_only: bool) -> list[torch.Tensor]:
+    """§4 in fast mode: each chunk's counterfactual read once at src_pos of every layer (one
+    read-only pass), then one forward of its clean rows alone per layer writes that layer's
+    values at dst_pos; per layer, what `written_alone` returns for every row."""
+    out: list[list[torch.Tensor]] = [[] for _ in layers]
+    for i in range(0, len(rows), bs):
+        chunk = rows[i:i + bs]
+        cf_vals = read_layers(runner, [r.cf for r in chunk], src_pos)
+        for n, layer in enumerate(layers):
+            out[n].append(written_alone(runner, [r.clean for r in chunk], layer, dst_pos,
+                                        cf_vals[layer], top_only))
+    return [torch.cat(chunks) for chunks in out]
+
+
+def interchange_logits(runner: LookbackRunner, rows: list[Counterfactual], layers: list[int],
+                       src_pos: list[int], dst_pos: list[int], bs: int | None = None,
+                       top_only: bool = False) -> Iterator[torch.Tensor]:
+    """§4: at each of `layers`, in order, the clean runs' final logits (or with `top_only` their
+    top token ids) with the counterfactual's residuals at src_pos copied into dst_pos: through
+    the barrier, layer by layer (faithful mode), or from one counterfactual read per chunk (fast
+    mode: the sizes' read_once)."""
+    bs = bs or runner.sizes.interchange_batch
+    if runner.sizes.read_once:
+        yield from read_once_logits(runner, rows, layers, src_pos, dst_pos, bs, top_only)
+        return
+    for layer in layers:
+        logits = barrier_logits(runner, rows, layer, src_pos, dst_pos, bs)
+        yield logits.argmax(-1) if top_only else logits
+
+
+def interchange(runner: LookbackRunner, rows: list[Counterfactual], layers: list[int],
+                src_pos: list[int], dst_pos: list[int], bs: int | None = None
+                ) -> Iterator[list[str]]:
+    """§4: at each of `layers`, the interchange's answers, the top token of each clean run's
+    final logits."""
+    for top in interchange_logits(runner, rows, layers, src_pos, dst_pos, bs, top_only=True):
+        yield runner.decode(top)
 
 
 @dataclass
@@ -83,8 +129,8 @@ def sweep(runner: LookbackRunner, rows: list[Counterfactual], name: str, src: li
     the layers are recorded as they are patched."""
     iia, survives, covered, answers = [], [], [], []
     chosen = swept_layers(runner, layers)
-    for layer in progress(chosen, f"lookback §4 {name}"):
-        preds = interchange(runner, rows, layer, src, dst)
+    patched = interchange(runner, rows, chosen, src, dst)
+    for layer, preds in progress(zip(chosen, patched), f"lookback §4 {name}"):
         iia.append(score(preds, rows, "target"))
         survives.append(score(preds, rows, "clean_ans"))
         covered.append(layer)

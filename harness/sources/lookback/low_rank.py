@@ -5,9 +5,9 @@ from dataclasses import dataclass
 
 import torch
 
-from harness.sources.lookback.interchange import interchange
+from harness.sources.lookback.interchange import interchange, written_alone
 from harness.sources.lookback.positions import row_layout, state_positions
-from harness.sources.lookback.runner import LAST_LOGITS, LookbackRunner, score
+from harness.sources.lookback.runner import LAST_LOGITS, LookbackRunner, read_layers, score
 from harness.sources.lookback.task import Counterfactual
 
 RANDOM_BASIS_SEEDS = (0, 1, 2)  # §7: each random rank-k subspace's score averages these draws
@@ -40,13 +40,18 @@ def random_basis(d: int, k: int, seed: int, like: torch.Tensor) -> torch.Tensor:
 def swap_pairs(runner: LookbackRunner, rows: list[Counterfactual], layer: int, state: list[int],
                 state_rev: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
     """§7: the clean drink residuals h_dst and the counterfactual's reversed ones h_src, read in
-    the batches the interchange runs (its counterfactual rows, then its clean rows), so that
-    h_src is bit for bit what the interchange copies."""
+    the batches the interchange runs (faithful mode: its counterfactual rows, then its clean
+    rows; fast mode: each run's rows alone, through the interchange's own read), so that h_src
+    is bit for bit what the interchange copies."""
     dst, src = [], []
     bs = runner.sizes.interchange_batch
     layer_mod = runner.layers[layer]
     for i in range(0, len(rows), bs):
         cf, clean = [r.cf for r in rows[i:i + bs]], [r.clean for r in rows[i:i + bs]]
+        if runner.sizes.read_once:
+            src.append(read_layers(runner, cf, state_rev)[layer])
+            dst.append(read_layers(runner, clean, state)[layer])
+            continue
         with torch.no_grad(), runner.model.nn.trace(**LAST_LOGITS) as tracer:
             with tracer.invoke(cf):
                 h_src = layer_mod.output[:, state_rev].clone().save()
@@ -62,8 +67,7 @@ def projected_iia(runner: LookbackRunner, rows: list[Counterfactual], layer: int
                    basis: torch.Tensor | None) -> float:
     """Write h_dst + (h_src − h_dst) projected on `basis` (rows); with no basis, h_src itself
     (in bf16, h_dst + (h_src − h_dst) need not be h_src). Each batch runs as the interchange's
-    does, its counterfactual rows unedited beside the edited clean rows, so the unrestricted
-    swap is the interchange exactly."""
+    does (written_logits), so the unrestricted swap is the interchange exactly."""
     if basis is None:
         new = h_src
     else:
@@ -77,11 +81,15 @@ def projected_iia(runner: LookbackRunner, rows: list[Counterfactual], layer: int
 def written_logits(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
                    state: list[int], new: torch.Tensor) -> torch.Tensor:
     """The clean runs' final logits with `new` written at `state` after `layer`, batched as the
-    interchange batches: each chunk's counterfactual rows unedited, then its clean rows."""
+    interchange batches: each chunk's counterfactual rows unedited, then its clean rows (faithful
+    mode), or its clean rows alone through the interchange's own write (fast mode)."""
     bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[layer], runner.lm_head
     logits = []
     for i in range(0, len(rows), bs):
         cf, clean = [r.cf for r in rows[i:i + bs]], [r.clean for r in rows[i:i + bs]]
+        if runner.sizes.read_once:
+            logits.append(written_alone(runner, clean, layer, state, new[i:i + bs]))
+            continue
         with torch.no_grad(), runner.model.nn.trace(**LAST_LOGITS) as tracer:
             with tracer.invoke(cf):
                 pass
@@ -115,7 +123,8 @@ def low_rank(runner: LookbackRunner, rows: list[Counterfactual], layer: int) -> 
         layer=layer, fitted_on=half, held_out=len(held), directions=vt.shape[0],
         difference_vectors=deltas.shape[0],
         unrestricted=projected_iia(runner, held, layer, state, d_dst, d_src, None),
-        interchange=score(interchange(runner, held, layer, state, state_rev), held, "target"),
+        interchange=score(next(interchange(runner, held, [layer], state, state_rev)), held,
+                          "target"),
         ranks=ranks,
         fitted=[projected_iia(runner, held, layer, state, d_dst, d_src, vt[:k]) for k in ranks],
         random=random,

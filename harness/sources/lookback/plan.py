@@ -4,12 +4,23 @@ instruction make them. Error filtering keeps as many rows as on the organism."""
 from __future__ import annotations
 
 from harness.cost.plan import Scale
+from harness.profiles import Mode
 from harness.sources.lookback.task import INSTRUCTION, build_binding
 
 
 def _prompts(tok, sizes) -> list[str]:
     return [r.clean for r in build_binding(instruction=INSTRUCTION if sizes.with_instruction
                                            else "")][:50]
+
+
+def per_chunk(ctx, published: int, tiny: int, fast_extra: int, what: str) -> tuple[float, str]:
+    """A per-layer step's rows, published over organism: a forward per layer of `published` and
+    `tiny`, plus, in fast mode, `fast_extra` forwards per chunk whatever the depth; and why."""
+    extra = fast_extra if ctx.mode is Mode.FAST else 0
+    if not extra:
+        return published / tiny, what
+    return ((published + extra) / (tiny + extra),
+            f"({published}+{extra})/({tiny}+{extra}): {what}, and {extra} more per chunk")
 
 
 def published_scales(ctx) -> dict[str, Scale]:
@@ -20,17 +31,21 @@ def published_scales(ctx) -> dict[str, Scale]:
     def layers(n: float, what: str) -> Scale:
         return Scale(rows=n, prompt=prompt, why=f"{n:.1f}x the layers ({what}); {why}")
 
-    depth = ctx.depth_ratio()
+    # §4/§6 in fast mode: one counterfactual read per chunk, then a clean-only write per layer.
+    swept = layers(*per_chunk(ctx, ctx.published_shape.layers, ctx.tiny_shape.layers, 1,
+                              "every layer"))
     return {
-        **{step: layers(depth, "every layer") for step in (
+        **{step: swept for step in (
             "lookback_reversed", "lookback_same_position", "lookback_opaque")},
-        "lookback_answer": layers(depth, "every layer"),
+        "lookback_answer": swept,
         "lookback_source_freeze": layers(len(pub.source_freeze_layers)
                                          / len(tiny.source_freeze_layers), "source_freeze_layers"),
         "lookback_source_plain": layers(len(pub.source_plain_layers)
                                         / len(tiny.source_plain_layers), "source_plain_layers"),
-        "lookback_self_patch": layers(len(pub.self_patch_layers) / len(tiny.self_patch_layers),
-                                      "self_patch_layers"),
+        # Fast mode: the read and the unedited clean forward per chunk, then a write per layer.
+        "lookback_self_patch": layers(*per_chunk(ctx, len(pub.self_patch_layers),
+                                                 len(tiny.self_patch_layers), 2,
+                                                 "self_patch_layers")),
         **{step: Scale(prompt=prompt, why=why) for step in (
             "lookback_behaviour", "lookback_visibility", "lookback_kept", "lookback_source_kept",
             "lookback_answer_kept", "lookback_low_rank")},

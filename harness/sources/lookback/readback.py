@@ -213,11 +213,11 @@ def binding_rows(runner: LookbackRunner, rows: list[Counterfactual], sweeps: dic
         src, dst = positions[name]
         _rescored(found, name, {"iia": sweep.iia, "clean_survives": sweep.clean_survives},
                   BINDING_CURVES, sweep.layers, sweep.preds, rows)
-        for layer in layers:
-            for r in _spread(range(len(rows))):
+        for r in _spread(range(len(rows))):
+            alone = interchange_logits(runner, [rows[r]], layers, src, dst, bs=1)
+            for layer, logits in zip(layers, alone):
                 _cell(runner, found, f"{name}: layer {layer} row {r}", sweep.layers, sweep.preds,
-                      layer, r, lambda layer=layer, r=r, src=src, dst=dst: interchange_logits(
-                          runner, [rows[r]], layer, src, dst, bs=1)[0])
+                      layer, r, lambda logits=logits: logits[0])
 
 
 def answer_rows(runner: LookbackRunner, rows: list[Counterfactual], sweep: AnswerSweep,
@@ -230,11 +230,12 @@ def answer_rows(runner: LookbackRunner, rows: list[Counterfactual], sweep: Answe
     _rescored(found, "answer", {"clean": sweep.clean, "pointer": sweep.pointer,
                                 "payload": sweep.payload},
               ANSWER_CURVES, sweep.layers, sweep.preds, rows)
-    for layer in _spread(sweep_layers_expected(runner)[0]):
-        for r in _spread(range(len(rows))):
+    layers = _spread(sweep_layers_expected(runner)[0])
+    for r in _spread(range(len(rows))):
+        alone = interchange_logits(runner, [rows[r]], layers, final, final, bs=1)
+        for layer, logits in zip(layers, alone):
             _cell(runner, found, f"answer: layer {layer} row {r}", sweep.layers, sweep.preds,
-                  layer, r, lambda layer=layer, r=r: interchange_logits(
-                      runner, [rows[r]], layer, final, final, bs=1)[0])
+                  layer, r, lambda logits=logits: logits[0])
 
 
 def source_rows(runner: LookbackRunner, rows: list[Counterfactual],

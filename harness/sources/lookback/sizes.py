@@ -29,13 +29,17 @@ class LookbackSizes:
     # The layers §4's and §6's sweeps patch (None: every layer, as the notebook does).
     sweep_layers: tuple[int, ...] | None = None
     fast_batch: int = 64  # fast mode: rows per forward in every batched step (the notebook: above)
+    # Fast mode: §4/§6's interchanges read each chunk's counterfactual once, at every layer, then
+    # write it in forwards of the clean rows alone (the notebook: both runs at every layer).
+    read_once: bool = False
 
     def as_batched(self, batched: bool) -> "LookbackSizes":
-        """These sizes, with every batch at `fast_batch` when batched (fast mode)."""
+        """These sizes, with every batch at `fast_batch` and the counterfactual read once when
+        batched (fast mode)."""
         if not batched:
             return self
         return replace(self, predict_batch=self.fast_batch, interchange_batch=self.fast_batch,
-                       answer_batch=self.fast_batch)
+                       answer_batch=self.fast_batch, read_once=True)
 
     def at_depth(self, depth: int) -> "LookbackSizes":
         """These sizes on a model `depth` layers deep: each layer list at the same relative depths
