@@ -176,19 +176,33 @@ def _outcome(b: Breakage, checks: Checks, every: bool = False) -> Outcome:
     return outcome
 
 
+def declared(source: Source) -> tuple[Breakage, ...]:
+    """The source's BREAKAGES, from the `breakages` module of its registered package."""
+    module = source.part("breakages")
+    if module is None:
+        raise ValueError(f"the source {source.name} has no breakages module "
+                         f"({source.package}.breakages)")
+    return module.BREAKAGES
+
+
+def owed(source: Source) -> set[Part]:
+    """The parts a source's catalogue must cover: its writes, studies and readouts, and its
+    fast-mode batching where one of its declared steps is batched."""
+    return {Part.WRITE, Part.STUDY, Part.READOUT} | (
+        {Part.BATCHING} if any(step.batched for step in source.steps) else set())
+
+
 def run(source: Source, args: tuple[Any, ...]) -> Catalogue:
     """The checks on the unbroken code, then each breakage's outcome, then the null edit's.
     The source's `breakages` part gives BREAKAGES and `checks(*args)`, imported afresh each time
     so it binds the edited module."""
     name = f"{source.package}.breakages"
-    if source.part("breakages") is None:
-        raise ValueError(f"the source {source.name} has no breakages module ({name})")
+    breakages = declared(source)
 
     def checks() -> Checks:
         return importlib.import_module(name).checks(*args)
 
     clean = _outcome(Breakage("unbroken", "none", name, "", ""), checks(), every=True)
-    breakages = importlib.import_module(name).BREAKAGES
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="breakage-") as tmp:
         for b in breakages:

@@ -19,7 +19,9 @@ SWEPT = ("heads.sweep-readback",)
 RECORDED = SWEPT + ("heads.record-counts", "heads.screen-readback")
 # §3–§6 read moves away from the native answer L: the model must give it (behavioural).
 NATIVE = ("heads.native-answers",)
-STUDIED = CONTENT + RECORDED + NATIVE
+# §4–§6's crossings, effects and grid cells read back (block 32's control is the grid's cell).
+CROSSED = ("heads.crossing-readback",)
+STUDIED = CONTENT + RECORDED + NATIVE + CROSSED
 PROB = Tolerance(abs=0.02)
 EVERY_CHECK = Holds(NoneFailed())  # §1–§7: an anchor's every exact check holds, on every profile
 ANCHOR_SITES = ("a profile's sizes may name the blocks and heads a machinery anchor checks "

@@ -210,18 +210,39 @@ def test_native_answers(judge, heads_native_answers):
 
 
 @claim("heads.screen-readback", kind="anchor", section="2", needs="gpu",
-       statement="What the opening and next-block screens recorded for their first family in O is what a plain forward with that head zeroed gives, and each screen ranks its heads by their mean loss.",
+       statement="What the opening and next-block screens recorded for their first family in O is what a plain forward with that head zeroed at the site's block gives, for every declared head, and each screen ranks exactly those heads by their mean loss.",
        headline="screens read back: {all_exact} over {checked} checks",
        published={"all_exact": True},
        provenance=NB.format(2) + " (screen_heads and rank_heads; issue 36: what a study reads "
                   "back, not only what it writes)",
        criterion=Exact("all_exact"), requires=MAIN, holds=EVERY_CHECK,
-       decisions=("the loss of p(L) is re-measured through the plain transformers reference "
+       decisions=("the declared heads are every query head of the model's config, or those the "
+                  "profile's sizes name (screen_heads); the blocks are the site's and the next, "
+                  "not the screens' own",
+                  "the loss of p(L) is re-measured through the plain transformers reference "
                   "forward, p(L) taken here as the float64 softmax of the label's own token",
                   "within " + str(SCREEN_TOLERANCE) + " of a probability: the screen's float32 "
                   "exp(logit - logsumexp) against a float64 softmax of the same logits"))
 def test_screen_readback(judge, heads_screen_readback):
     judge(readouts.screen_readback(heads_screen_readback))
+
+
+@claim("heads.crossing-readback", kind="anchor", section="4–6", needs="gpu",
+       statement="What §4–§6's crossings, joint crossing and grid recorded for main family 0 is what a plain forward writing each cell's messages gives, and §4's rows, §5's content effects and §6's summaries are those of the recorded observations.",
+       headline="crossings read back: {all_exact} over {checked} checks",
+       published={"all_exact": True},
+       provenance=NB.format("4–6") + " (ensure_content_test, the content effects, joint "
+                  "crossing and grid; issue 36: what a study reads back and summarises)",
+       criterion=Exact("all_exact"), requires=CONTENT, holds=EVERY_CHECK,
+       decisions=("each crossed message is rebuilt knowing nothing of the experiment: a plain "
+                  "forward writes D's value bank (or O's with D's at the queried label) into the "
+                  "KV head transformers' repeat_kv gives the head and reads its o_proj input, "
+                  "as heads.kv-groups does",
+                  "p(L), p(C) and the C−L margin within " + str(SCREEN_TOLERANCE) + ", at both "
+                  "head sites and every grid cell, on main family 0; the summaries against "
+                  "every main family's recorded observations"))
+def test_crossing_readback(judge, heads_crossing_readback):
+    judge(readouts.crossing_readback(heads_crossing_readback))
 
 
 @claim("heads.record-counts", kind="anchor", section="7",

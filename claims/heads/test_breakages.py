@@ -6,8 +6,9 @@ from harness.catalogue import claim_fields, judge_catalogue
 from harness.claims import claim
 
 
-@claim("heads.breakages-caught", section="1–2",
+@claim("heads.breakages-caught", section="1–6",
        **claim_fields(
-           "Every catalogued breakage of §1–§2's residual and head edits fails an anchor."))
+           "Every catalogued breakage of §1's residual and head edits, §4's key/value grouping, "
+           "§2–§6's studies and the readouts of what a forward returned fails an anchor."))
 def test_breakages_caught(judge, heads_breakages):
     judge_catalogue(judge, heads_breakages)

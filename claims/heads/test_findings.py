@@ -4,8 +4,8 @@ Each claim reads a session fixture's study through its readout and judges it.
 """
 from __future__ import annotations
 
-from claims.heads.declarations import (MACHINERY, MAIN, NATIVE, NB, PROB, RECORDED, STUDIED,
-                                       SWEPT)
+from claims.heads.declarations import (CROSSED, MACHINERY, MAIN, NATIVE, NB, PROB, RECORDED,
+                                       STUDIED, SWEPT)
 from harness.claims import claim
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, CoversPublished, Exact, InInterval, all_of
@@ -68,8 +68,8 @@ def test_opening_screen(judge, heads_opening, heads_site):
        criterion=all_of(InInterval("H_top_loss", "H_top_loss_ci"),
                         InInterval("O_top_loss", "O_top_loss_ci"),
                         Binomial("ordinary_survivors", "deletions")),
-       requires=MAIN + ("heads.residual-identity", "heads.head-identity") + RECORDED + NATIVE,
-       tolerance=PROB,
+       requires=MAIN + ("heads.residual-identity", "heads.head-identity") + RECORDED + NATIVE
+       + CROSSED, tolerance=PROB,
        known_answer=KNOWN["heads.block32-screen"],
        decisions=("which head tops a screen whose intervals include zero is recorded, not judged; "
                   "the judged finding is the size of the largest loss and the survival count",

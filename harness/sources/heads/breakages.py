@@ -1,16 +1,22 @@
 """Seed 001's breakage catalogue (harness.catalogue): edits of the residual and head edits that
 its receipts and reference forward must catch, an edit of §4's key/value grouping that the
-foreign-bank crossing must catch, and the checks run after each."""
+foreign-bank crossing must catch, edits of §2–§6's studies and of the readouts of what a forward
+returned that the readback anchors must catch, and the checks run after each."""
 from __future__ import annotations
+
+from dataclasses import replace
 
 from harness.catalogue import Breakage, Checks, Part
 from harness.models.loaded import Loaded
+from harness.sources.heads.compiled import RETRIEVAL
 
 F = "harness.sources.heads.forward"
 RESIDUAL_WRITE = "changed[:, position] = residual[0].value.to(changed)"
 HEAD_WRITE = "changed[:, position, p.head] = p.value.to(changed)"
 OBS = "harness.sources.heads.observations"
 SCREENS = "harness.sources.heads.screens"
+CROSSINGS = "harness.sources.heads.crossings"
+GRID = "harness.sources.heads.grid"
 GROUP = "group = head // (attention.shape[1] // values.shape[2])"
 
 BREAKAGES = (
@@ -47,38 +53,137 @@ BREAKAGES = (
     Breakage("screens rank by the smallest loss", "wrong order", SCREENS,
              'return sorted(s, key=lambda h: (-s[h]["loss_pL"].mean, h))',
              'return sorted(s, key=lambda h: (s[h]["loss_pL"].mean, h))', part=Part.STUDY),
+    Breakage("the screens skip the last head", "coverage", OBS,
+             "self.screened_heads = every(screened_heads, self.geometry.n_heads)",
+             "self.screened_heads = every(screened_heads, self.geometry.n_heads)[:-1]",
+             part=Part.STUDY),
+    # §3–§6's studies: heads.screen-readback and heads.crossing-readback.
+    Breakage("the main screen deletes at the retrieval block", "wrong layer", SCREENS,
+             "screen = Screen(next_block)", "screen = Screen(retrieval_block)", part=Part.STUDY),
+    Breakage("the main screen's O deletions run on the R prompt", "wrong context", SCREENS,
+             'screen_heads(lab, family, "O", screen, "O",\n                                       (native',
+             'screen_heads(lab, family, "R", screen, "O",\n                                       (native',
+             part=Part.STUDY),
+    Breakage("the first crossing composes the next head's message", "wrong head", CROSSINGS,
+             "compose_head_message(ordinary.attention, ordinary.values, donor.values, head,",
+             "compose_head_message(ordinary.attention, ordinary.values, donor.values, "
+             "(head + 1) % ordinary.attention.shape[1],", part=Part.STUDY),
+    Breakage("the challenged screen deletes without the crossed message", "write nothing",
+             "harness.sources.heads.challenged_screen",
+             "[head_output_patch(block, head, message)])", "[])", part=Part.STUDY),
+    Breakage("content effects' margin is identity minus crossed", "wrong sign",
+             "harness.sources.heads.content_effects", '"margin": lab.paired(od, oo, m)',
+             '"margin": lab.paired(oo, od, m)', part=Part.STUDY),
+    Breakage("the grid's recompute-cross cell reads the first head's crossing", "wrong cell",
+             GRID, '("normal", "cross"): crossed(b2, "OD")', '("normal", "cross"): crossed(b1, "OD")',
+             part=Part.STUDY),
+    Breakage("the grid's zero and cross treatments swapped", "wrong cell", GRID,
+             'value = torch.zeros_like(message) if treatment == "zero" else message',
+             'value = message if treatment == "zero" else torch.zeros_like(message)',
+             part=Part.STUDY),
+    Breakage("the joint crossing summarises p(L)", "wrong label", GRID,
+             'summaries = {c: bootstrap_mean(lab.values(c, p_of("C")), CONTENT_SEED)',
+             'summaries = {c: bootstrap_mean(lab.values(c, p_of("L")), CONTENT_SEED)',
+             part=Part.STUDY),
+    # Readouts of what a forward returned: heads.sweep-readback and heads.crossing-readback.
+    Breakage("every record reads the previous position's logits", "wrong position", OBS,
+             "logits = run.logits[0, -1]", "logits = run.logits[0, -2]", part=Part.READOUT),
+    Breakage("§4's rows read the margin as L minus C", "wrong sign", CROSSINGS,
+             'obs.margin("C", "L"),', 'obs.margin("L", "C"),', part=Part.READOUT),
+    Breakage("§4's cohort p(C) reads p(L)", "wrong label", CROSSINGS,
+             'float(lab.values(condition, p_of("C")).mean()),',
+             'float(lab.values(condition, p_of("L")).mean()),', part=Part.READOUT),
 )
+# The heads the catalogue's screens delete, to keep its studies cheap: the first (where a tie
+# would land, and the tiny profile's head for a tied challenged screen), the organism's planted
+# retrieval head and the last of its 8.
+SCREENED = (0, RETRIEVAL[1], 7)
+# What a failing check of each anchor means (its failures are the checks' names).
+MEANS = {
+    "heads.reference-forward": "under probe edit {}, the nnsight run's logits differ from the "
+                               "plain pre-hook reference forward's",
+    "heads.edit-receipts": "probe edit check {} failed: an edit not consumed as requested, "
+                           "another cell moved, a hook left or the previous token's logits moved",
+    "heads.kv-groups": "{}: O's attention with a foreign value bank differs from the plain "
+                       "forward that writes it into the head's KV group",
+    "heads.sweep-readback": "{}: what §2's sweep recorded (p(U), p(L), p(D) before that block; "
+                            "'blocks': the blocks it covered) differs from the reference forward "
+                            "or the declared blocks",
+    "heads.screen-readback": "{}: the screen's recorded loss with that head zeroed in O differs "
+                             "from the reference forward's at the declared block, or the head "
+                             "went unscreened ('ranking': not every declared head by mean loss)",
+    "heads.crossing-readback": "{}: what §4–§6 recorded or summarised there differs from the "
+                               "plain forward writing that cell's messages, or from the recorded "
+                               "observations",
+    "heads.record-counts": "the studies' record: {}",
+}
+
+
+def explained(anchor: str, failed: list[str]) -> list[str]:
+    """Each failing check of `anchor` as a sentence saying what failed."""
+    return [MEANS[anchor].format(name) for name in failed]
 
 
 def checks(model: Loaded, sizes) -> Checks:
-    """§1's reference forward and edit receipts on opening family 0, §4's foreign-bank crossing
-    on main family 0, at the profile's anchor blocks, and §2's opening screen on the first two
-    opening families read back, on the module objects imported now."""
-    from harness.sources.heads import screens, sweep
-    from harness.sources.heads.anchors import groups, machinery, readback
-    from harness.sources.heads.observations import HeadsLab
-    from harness.sources.heads.task import problem_sets, single_token_filter
+    """§1's reference forward on opening family 0 and §4's foreign-bank crossing on main family
+    0, at the profile's anchor blocks; §2–§6's studies on opening and main family 0, screening
+    SCREENED, read back and counted (each check runs the studies it reads, once); and §1's edit
+    receipts last (every breakage they would catch fails an earlier check); on the module
+    objects imported now."""
+    from harness.declared_steps import NothingToRun
+    from harness.sources.heads import chain, challenged_screen
+    from harness.sources.heads.anchors import crossing_readback, groups, machinery, readback
 
-    sets = problem_sets(single_token_filter(model.tok))
-    family = sets.opening[0]
+    sizes = replace(sizes, screen_heads=SCREENED)
+    run = chain.Chain(model, sizes, 1, 1)
+    family = run.sets.opening[0]
 
-    def screens_read_back() -> list[str]:
-        lab = HeadsLab(model, sets.opening[:2], sets.main[:1], sizes.sweep_blocks,
-                       sizes.screen_heads)
-        swept = sweep.residual_sweep(lab)
+    def unstudied() -> list[str]:
+        """Why §4–§6 did not run (no block, no retrieval head, no support head), if they did not."""
+        if run.site is None:
+            return ["§2's rule chose no block, so §2–§6 have nothing to run"]
+        if run.opening.retrieval_head is None:
+            return ["§2's opening screen ties, so §4–§6 have no retrieval head"]
+        try:
+            challenged_screen.support_site(run.challenged, sizes.support_on_tie)
+        except NothingToRun as reason:
+            return [str(reason)]
+        return []
+
+    def sweep_readback() -> list[str]:
         declared = readback.declared_blocks(model, sizes.sweep_blocks)
-        failed = readback.sweep_readback(model, lab, swept, declared).failed
-        site = sweep.site_for(swept, lab.geometry.n_blocks, sizes.smoke_block)
-        if failed or site is None:
-            return failed or ["§2's rule chose no block to screen, so no screen can be read back"]
-        opening = screens.opening_screen(lab, swept, site.block)
-        return readback.screen_readback(model, opening.screen, lab.opening[0]).failed
+        return explained("heads.sweep-readback",
+                         readback.sweep_readback(model, run.lab, run.residual, declared).failed)
+
+    def screen_readback() -> list[str]:
+        if run.site is None:
+            return ["§2's rule chose no block to screen, so no screen can be read back"]
+        heads = readback.declared_heads(model, sizes.screen_heads)
+        found = readback.screens_readback(model, run.lab, run.site,
+                                          (run.opening.screen, run.main.screen), heads)
+        return explained("heads.screen-readback", found.failed)
+
+    def crossing_read_back() -> list[str]:
+        if why := unstudied():
+            return why
+        found = crossing_readback.crossing_readback(model, run.lab, run.first, run.content,
+                                                    run.joint, run.cells)
+        return explained("heads.crossing-readback", found.failed)
+
+    def record_counts() -> list[str]:
+        if why := unstudied():
+            return why
+        return explained("heads.record-counts", machinery.record_counts(run.lab, run.cells).failed)
 
     return {
-        "heads.reference-forward": lambda: machinery.reference_equality(
-            model, family, sizes.anchor_blocks).failed,
-        "heads.edit-receipts": lambda: machinery.edit_receipts(
-            model, family, sizes.anchor_blocks).failed,
-        "heads.kv-groups": lambda: groups.kv_groups(model, sets.main[0], sizes.anchor_blocks).failed,
-        "heads.sweep-readback, heads.screen-readback": screens_read_back,
+        "heads.reference-forward": lambda: explained("heads.reference-forward",
+            machinery.reference_equality(model, family, sizes.anchor_blocks).failed),
+        "heads.kv-groups": lambda: explained("heads.kv-groups",
+            groups.kv_groups(model, run.sets.main[0], sizes.anchor_blocks).failed),
+        "heads.sweep-readback": sweep_readback,
+        "heads.screen-readback": screen_readback,
+        "heads.crossing-readback": crossing_read_back,
+        "heads.record-counts": record_counts,
+        "heads.edit-receipts": lambda: explained("heads.edit-receipts",
+            machinery.edit_receipts(model, family, sizes.anchor_blocks).failed),
     }

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.declared_steps import NothingToRun
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.crossings import FirstCrossing
 from harness.sources.heads.observations import SCREEN_RESAMPLES, SCREEN_SEED, HeadsLab
@@ -15,12 +16,20 @@ class ChallengedScreen:
     """§5: the next block's deletions in O with the retrieval head's crossed message fixed (X)."""
 
     screen: Screen
-    support_head: int
-    runner_up: int
+    support_head: int | None  # the screen's winner, which §5–§6 run at; None on a tie
+    runner_up: int            # the ranking's second; the gap and wins are the ranking's first's
     gap: BootstrapMean
     unique_wins: int
     ranking: list[tuple[int, BootstrapMean]]
-    top: int | None  # the screen's winner; None on a tie
+
+
+@dataclass(frozen=True)
+class Support:
+    """§5–§6's second site: the next block's head they run at, and what chose it."""
+
+    block: int
+    head: int
+    chosen_by: str  # "challenged screen", or "profile" where that screen ties
 
 
 def challenged_screen(lab: HeadsLab, main: MainScreen, first: FirstCrossing) -> ChallengedScreen:
@@ -38,11 +47,29 @@ def challenged_screen(lab: HeadsLab, main: MainScreen, first: FirstCrossing) -> 
         screen.effects += screen_heads(lab, family, "O", screen, "X", (run, obs),
                                        [head_output_patch(block, head, message)])
     screen.summarise("X", lab.screened_heads)
+    return ranked(screen, lab.screened_heads)
+
+
+def ranked(screen: Screen, heads: list[int]) -> ChallengedScreen:
+    """§5's reading of the summarised X screen over `heads`: its winner (None on a tie: a tie
+    picks no head), and the ranking's first head's gap over the second and its unique wins."""
     ranking = screen.ranking("X")
-    support, runner_up = ranking[0], ranking[1]
-    gap = bootstrap_mean(screen.values("X", support) - screen.values("X", runner_up),
+    top, runner_up = ranking[0], ranking[1]
+    gap = bootstrap_mean(screen.values("X", top) - screen.values("X", runner_up),
                          SCREEN_SEED, SCREEN_RESAMPLES)
-    wins = screen.unique_wins("X", lab.screened_heads, support)
-    return ChallengedScreen(screen, support, runner_up, gap, wins,
-                            [(h, screen.summary["X"][h]["loss_pL"]) for h in ranking],
-                            screen.top("X"))
+    return ChallengedScreen(screen, screen.top("X"), runner_up, gap,
+                            screen.unique_wins("X", heads, top),
+                            [(h, screen.summary["X"][h]["loss_pL"]) for h in ranking])
+
+
+def support_site(challenged: ChallengedScreen, on_tie: int | None) -> Support:
+    """§5: the challenged screen's winner; where it ties, the head the profile declares for a
+    tie (its sizes' `support_on_tie`), or else nothing for §5–§6 to run at (a tie picks no head)."""
+    block, head = challenged.screen.block, challenged.support_head
+    if head is not None:
+        return Support(block, head, "challenged screen")
+    if on_tie is None:
+        raise NothingToRun(f"§5's challenged screen at block {block} ties at the top, so no head "
+                           "supports the crossed message: §5's content effects and §6's joint "
+                           "crossing and grid have no second site")
+    return Support(block, on_tie, "profile")

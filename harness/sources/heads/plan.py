@@ -32,6 +32,8 @@ def published_scales(ctx) -> dict[str, Scale]:
         "heads_kv_groups": blocks,
         "heads_opening": screen, "heads_main_screen": screen, "heads_screen_readback": screen,
         "heads_sweep_readback": blocks,
+        "heads_crossing_readback": Scale(prompt=prompt, why=f"two head sites and nine grid cells "
+                                         f"on main family 0, as on the organism; {why}"),
         **{step: Scale(prompt=prompt, why=f"as many surviving heads as on the organism; {why}")
            for step in ("heads_lab", "heads_first_crossing", "heads_challenged", "heads_content",
                         "heads_joint", "heads_grid")},

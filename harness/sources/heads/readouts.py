@@ -87,8 +87,8 @@ class OpeningScreen(Chosen):
 def opening_screen(o: OpeningScreenStudy, site: Site) -> OpeningScreen:
     """§2: the retrieval head (none on a tie), its H and O losses, H's correct answers, and both
     screens; the losses are the ranking's first head's."""
-    head, summary = o.retrieval_head, o.screen.summary
-    return {**chosen(site), "site": at(site.block, o.top),
+    head, summary = o.screen.ranking("H")[0], o.screen.summary
+    return {**chosen(site), "site": at(site.block, o.retrieval_head),
             "H_loss": summary["H"][head]["loss_pL"].mean,
             "H_loss_measured_ci": list(summary["H"][head]["loss_pL"].ci95),
             "O_loss": summary["O"][head]["loss_pL"].mean,
@@ -193,7 +193,7 @@ def challenged_screen(c: ChallengedScreenStudy, site: Site) -> ChallengedScreen:
     """§5: the support head, its loss, unique wins, the runner-up gap and the ranking."""
     block = c.screen.block
     top = c.ranking[0][1]
-    return {**chosen(site), "support_site": at(block, c.top), "top_loss": top.mean,
+    return {**chosen(site), "support_site": at(block, c.support_head), "top_loss": top.mean,
             "unique_wins": c.unique_wins, "n": top.n_families,
             "runner_up_site": f"{block}.{c.runner_up}", "gap": c.gap.mean,
             "ranking": [{"site": f"{block}.{h}", **interval(s)} for h, s in c.ranking]}
@@ -203,6 +203,7 @@ class ContentEffects(Chosen):
     """§5: what heads.content-effects judges."""
 
     sites: list[str]
+    second_chosen_by: str
     first_margin: float
     first_label_margin: float
     second_margin: float
@@ -211,10 +212,12 @@ class ContentEffects(Chosen):
 
 
 def content_effects(content: ContentEffectsStudy, site: Site) -> ContentEffects:
-    """§5: both sites' C−L margin shifts, crossed and label-only, and every paired effect."""
+    """§5: both sites' C−L margin shifts, crossed and label-only, every paired effect, and what
+    chose the second site (the challenged screen, or the profile where it ties)."""
     (b1, h1), (b2, h2) = content.sites.items()
     e = content.effects
     return {**chosen(site), "sites": [f"{b1}.{h1}", f"{b2}.{h2}"],
+            "second_chosen_by": content.second_chosen_by,
             "first_margin": e[b1]["margin"].mean, "first_label_margin": e[b1]["label_margin"].mean,
             "second_margin": e[b2]["margin"].mean, "second_label_margin": e[b2]["label_margin"].mean,
             "effects": {f"{b}": {k: interval(v) for k, v in e[b].items()} for b in e}}
@@ -338,6 +341,11 @@ def sweep_readback(checks: machinery.Checks) -> MachineryChecks:
 
 def screen_readback(checks: machinery.Checks) -> MachineryChecks:
     """§2–§3: what heads.screen-readback judges."""
+    return checks.measured()
+
+
+def crossing_readback(checks: machinery.Checks) -> MachineryChecks:
+    """§4–§6: what heads.crossing-readback judges."""
     return checks.measured()
 
 

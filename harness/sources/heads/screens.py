@@ -120,10 +120,9 @@ class OpeningScreen:
     """§2: the inspected block's heads zeroed in H (transplant) and O, over the opening families."""
 
     screen: Screen
-    retrieval_head: int  # the head the later studies run at (the ranking's first)
-    hybrid_correct_before: int
-    hybrid_correct_after: int
-    top: int | None  # the screen's winner in H; None on a tie
+    retrieval_head: int | None  # the head §4–§6 run at: the screen's winner in H, None on a tie
+    hybrid_correct_before: int  # H's correct answers before and after deleting the ranking's
+    hybrid_correct_after: int   # first head (the largest loss, shared on a tie)
 
 
 def opening_screen(lab: HeadsLab, sweep: ResidualSweep, block: int) -> OpeningScreen:
@@ -141,10 +140,15 @@ def opening_screen(lab: HeadsLab, sweep: ResidualSweep, block: int) -> OpeningSc
         screen.effects += screen_heads(lab, family, "O", screen, "O", ordinary, [], rival="U")
     for context in ("H", "O"):
         screen.summarise(context, lab.screened_heads)
-    head = screen.ranking("H")[0]
-    chosen = [e for e in screen.effects if e.context == "H" and e.head == head]
-    return OpeningScreen(screen, head, sum(e.before_correct for e in chosen),
-                         sum(e.after_correct for e in chosen), screen.top("H"))
+    return chosen(screen)
+
+
+def chosen(screen: Screen) -> OpeningScreen:
+    """§2's choice from the summarised screen: its winner in H (None on a tie: a tie picks no
+    head), and H's correct answers before and after deleting the ranking's first head."""
+    first = [e for e in screen.effects if e.context == "H" and e.head == screen.ranking("H")[0]]
+    return OpeningScreen(screen, screen.top("H"), sum(e.before_correct for e in first),
+                         sum(e.after_correct for e in first))
 
 
 @dataclass

@@ -8,7 +8,7 @@ from harness.declared_steps import NothingToRun, Step
 from harness.models.loaded import Loaded
 from harness.sources.heads import (challenged_screen, content_effects, crossings, grid, screens,
                                    sweep)
-from harness.sources.heads.anchors import groups, machinery, readback
+from harness.sources.heads.anchors import crossing_readback, groups, machinery, readback
 from harness.sources.heads.observations import HeadsLab
 from harness.sources.heads.sizes import HeadsSizes
 from harness.sources.heads.task import ProblemSets, problem_sets, single_token_filter
@@ -63,19 +63,28 @@ def native_answers(found: HeadsLab, _: screens.MainScreen) -> dict[str, Any]:
     return readback.native_answers(found)
 
 
-def screen_readback(model: Loaded, found: HeadsLab, first: screens.OpeningScreen,
-                    main: screens.MainScreen) -> machinery.Checks:
-    """§2–§3: both screens' first family in O against the reference forward, and their rankings."""
-    checks = readback.screen_readback(model, first.screen, found.opening[0])
-    for name, ok in readback.screen_readback(model, main.screen, found.main[0]).results.items():
-        checks.add(f"main:{name}", ok)
-    return checks
+def screen_readback(model: Loaded, found: HeadsLab, at: sweep.Site, first: screens.OpeningScreen,
+                    main: screens.MainScreen, sizes: HeadsSizes) -> machinery.Checks:
+    """§2–§3: both screens' first family in O against the reference forward at the site's blocks,
+    for every declared head (the config's, or the sizes' screen_heads), and their rankings."""
+    return readback.screens_readback(model, found, at, (first.screen, main.screen),
+                                     readback.declared_heads(model, sizes.screen_heads))
 
 
 def first_crossing(found: HeadsLab, at: sweep.Site,
                    first: screens.OpeningScreen) -> crossings.FirstCrossing:
-    """§4: the first crossing at the selected blocks and the opening screen's retrieval head."""
+    """§4: the first crossing at the selected blocks and the opening screen's retrieval head;
+    none where that screen ties (a tie picks no head)."""
+    if first.retrieval_head is None:
+        raise NothingToRun(f"§2's opening screen at block {at.block} ties at the top in H, so it "
+                           "picks no retrieval head for §4–§6 to run at")
     return crossings.first_crossing(found, at.blocks, first.retrieval_head)
+
+
+def support(challenged: challenged_screen.ChallengedScreen,
+            sizes: HeadsSizes) -> challenged_screen.Support:
+    """§5: the challenged screen's winner, or on a tie the profile's declared head, or nothing."""
+    return challenged_screen.support_site(challenged, sizes.support_on_tie)
 
 
 LAB = "heads_lab"
@@ -98,15 +107,20 @@ STEPS = (
     Step("heads_sweep_readback", sweep_readback, ("heads_model", LAB, "heads_sweep",
                                                   "heads_sizes")),
     Step("heads_native_answers", native_answers, (LAB, "heads_main_screen")),
-    Step("heads_screen_readback", screen_readback, ("heads_model", LAB, "heads_opening",
-                                                    "heads_main_screen")),
+    Step("heads_screen_readback", screen_readback, ("heads_model", LAB, "heads_site",
+                                                    "heads_opening", "heads_main_screen",
+                                                    "heads_sizes")),
     Step("heads_first_crossing", first_crossing, (LAB, "heads_site", "heads_opening")),
     Step("heads_challenged", challenged_screen.challenged_screen,
          (LAB, "heads_main_screen", "heads_first_crossing")),
+    Step("heads_support", support, ("heads_challenged", "heads_sizes")),
     Step("heads_content", content_effects.content_effects,
-         (LAB, "heads_first_crossing", "heads_challenged")),
+         (LAB, "heads_first_crossing", "heads_support")),
     Step("heads_joint", grid.joint_crossing, (LAB, "heads_first_crossing", "heads_content")),
     Step("heads_grid", grid.grid, (LAB, "heads_main_screen", "heads_first_crossing",
                                    "heads_challenged", "heads_content", "heads_joint")),
+    Step("heads_crossing_readback", crossing_readback.crossing_readback,
+         ("heads_model", LAB, "heads_first_crossing", "heads_content", "heads_joint",
+          "heads_grid")),
     Step("heads_record_counts", machinery.record_counts, (LAB, "heads_grid")),
 )

@@ -88,12 +88,11 @@ def _plain_logits(model: Loaded, ids: Sequence[int], hooks: list[Callable[[], An
             handle.remove()
 
 
-def reference_crossing(model: Loaded, ids: Sequence[int], block: int, head: int, kv_head: int,
-                       bank: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Knowing nothing of the experiment: (1) a plain forward whose v_proj at `block` outputs
-    `bank` for KV head `kv_head` (every position) reads query head `head`'s final-position o_proj
-    input, computed by the model's own attention; (2) a plain forward writes that slice, and only
-    it, into o_proj's input. Returns the slice [1, d_head] and (2)'s last two logits, float."""
+def reference_message(model: Loaded, ids: Sequence[int], block: int, head: int, kv_head: int,
+                      bank: torch.Tensor) -> torch.Tensor:
+    """Knowing nothing of the experiment: a plain forward whose v_proj at `block` outputs `bank`
+    for KV head `kv_head` (every position) reads query head `head`'s final-position o_proj input,
+    computed by the model's own attention. Returns that slice [1, d_head]."""
     g = Geometry.of(model)
     attention = model.hf.model.layers[block].self_attn
     columns = slice(kv_head * g.d_head, (kv_head + 1) * g.d_head)
@@ -107,15 +106,27 @@ def reference_crossing(model: Loaded, ids: Sequence[int], block: int, head: int,
     def read_head(module, args):
         read["z"] = args[0][:, -1].reshape(1, g.n_heads, g.d_head)[:, head].clone()
 
-    def write_head(module, args):
-        changed = args[0].clone()
-        changed.view(*changed.shape[:-1], g.n_heads, g.d_head)[:, -1, head] = read["z"]
-        return (changed,) + args[1:]
-
     _plain_logits(model, ids, [lambda: attention.v_proj.register_forward_hook(write_bank),
                                lambda: attention.o_proj.register_forward_pre_hook(read_head)])
+    return read["z"]
+
+
+def reference_crossing(model: Loaded, ids: Sequence[int], block: int, head: int, kv_head: int,
+                       bank: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The reference's message (reference_message), then a plain forward that writes that slice,
+    and only it, into o_proj's input. Returns the slice [1, d_head] and the second forward's last
+    two logits, float."""
+    g = Geometry.of(model)
+    z = reference_message(model, ids, block, head, kv_head, bank)
+
+    def write_head(module, args):
+        changed = args[0].clone()
+        changed.view(*changed.shape[:-1], g.n_heads, g.d_head)[:, -1, head] = z
+        return (changed,) + args[1:]
+
+    attention = model.hf.model.layers[block].self_attn
     logits = _plain_logits(model, ids, [lambda: attention.o_proj.register_forward_pre_hook(write_head)])
-    return read["z"], logits
+    return z, logits
 
 
 def kv_groups(model: Loaded, family: Family, blocks: Indices = None,

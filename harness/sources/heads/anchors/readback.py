@@ -2,9 +2,11 @@
 family, re-measured through the plain transformers reference forward (D's residual taken from a
 plain forward's hidden states; a head's final-position output zeroed), each probability taken
 here from the full-vocabulary softmax of the label's own token; the sweep's blocks against the
-model's config and the profile's sizes; and each screen's ranking against the mean losses it
-ranks. A probability read from another label, a loss of the wrong sign, a sweep that skips a
-block or a ranking by the smallest loss fails here."""
+model's config and the profile's sizes; each screen's block against the site and its heads
+against the config or the sizes; and each screen's ranking against the mean losses it ranks. A
+probability read from another label, a loss of the wrong sign, a sweep that skips a block, a
+screen at the wrong block or one that skips a head, or a ranking by the smallest loss fails
+here."""
 from __future__ import annotations
 
 import torch
@@ -15,7 +17,7 @@ from harness.sources.heads.forward import Geometry, reference_forward
 from harness.sources.heads.observations import HeadsLab
 from harness.sources.heads.patches import Patch, head_output_patch, residual_patch
 from harness.sources.heads.screens import Screen
-from harness.sources.heads.sweep import ResidualSweep
+from harness.sources.heads.sweep import ResidualSweep, Site
 from harness.sources.heads.task import Family, render
 
 # The screen reads p(L) as exp(logit − logsumexp) in float32 from the live run's logits, which the
@@ -45,6 +47,13 @@ def declared_blocks(model: Loaded, sweep_blocks) -> list[int]:
     return list(range(blocks)) if sweep_blocks is None else [b % blocks for b in sweep_blocks]
 
 
+def declared_heads(model: Loaded, screen_heads) -> list[int]:
+    """The heads every §2–§5 screen must delete: every query head of the model's config, or
+    those the profile's sizes name (screen_heads), read here from the config rather than the lab."""
+    heads = model.hf.config.num_attention_heads
+    return list(range(heads)) if screen_heads is None else [h % heads for h in screen_heads]
+
+
 def sweep_readback(model: Loaded, lab: HeadsLab, sweep: ResidualSweep,
                    declared: list[int]) -> Checks:
     """§2: the swept blocks against `declared` (every block of the config, or the sizes' own),
@@ -66,23 +75,37 @@ def sweep_readback(model: Loaded, lab: HeadsLab, sweep: ResidualSweep,
     return checks
 
 
-def screen_readback(model: Loaded, screen: Screen, family: Family) -> Checks:
-    """The O deletions of `family`, the screen's first, against the reference, and the ranking
-    in O and H against the mean losses."""
+def screen_readback(model: Loaded, screen: Screen, family: Family, block: int,
+                    heads: list[int]) -> Checks:
+    """The O deletion of each declared head in `family`, the screen's first, against the
+    reference with that head zeroed at the declared `block` (a head the screen skipped, or a
+    screen at another block, fails), and the ranking in O and H against the mean losses, over
+    exactly the declared heads."""
     checks = Checks()
     ids = render(family.O, model.tok).input_ids
     label = [family.O.answer]
     (before,) = p_labels(model, ids, label)
-    heads = sorted({e.head for e in screen.effects if e.context == "O"})
     for head in heads:
-        recorded = screen.values("O", head)[0]
-        loss = before - p_labels(model, ids, label, zeroed(model, screen.block, head))[0]
-        checks.add(f"loss:O:{screen.block}.{head}", abs(recorded - loss) <= TOLERANCE)
+        recorded = screen.values("O", head)
+        loss = before - p_labels(model, ids, label, zeroed(model, block, head))[0]
+        checks.add(f"loss:O:{block}.{head}", len(recorded) > 0
+                   and abs(recorded[0] - loss) <= TOLERANCE)
     for context in ("O", "H"):
         ranking = screen.ranking(context)
         means = {h: float(screen.values(context, h).mean()) for h in ranking}
-        checks.add(f"ranking:{context}", all(means[a] >= means[b] - TOLERANCE
-                                             for a, b in zip(ranking, ranking[1:])))
+        checks.add(f"ranking:{context}", sorted(ranking) == sorted(heads)
+                   and all(means[a] >= means[b] - TOLERANCE for a, b in zip(ranking, ranking[1:])))
+    return checks
+
+
+def screens_readback(model: Loaded, lab: HeadsLab, site: Site, screens: tuple[Screen, Screen],
+                     heads: list[int]) -> Checks:
+    """§2–§3: the opening screen on opening family 0 at the site's block, then the next-block
+    screen on main family 0 at the next block (its checks prefixed "main:")."""
+    opening, main = screens
+    checks = screen_readback(model, opening, lab.opening[0], site.block, heads)
+    for name, ok in screen_readback(model, main, lab.main[0], site.blocks[1], heads).results.items():
+        checks.add(f"main:{name}", ok)
     return checks
 
 
