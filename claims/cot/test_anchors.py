@@ -5,7 +5,7 @@ intervention claim requires.
 """
 from __future__ import annotations
 
-from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, SETUP
+from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, PATCHED, SETUP
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import Every, Exact, Length, NoneFailed, Same, all_of
@@ -15,6 +15,8 @@ from harness.sources.cot.batched_rows import TIE_REASON
 # A control counts every usable problem; where the published values apply (bf16), one problem
 # may flip, as the findings it guards allow (ONE_PROBLEM, ONE_PAIR).
 EVERY_CONTROL = Holds(Every("control_correct"), behavioural=True)
+# Every +0.0 run, and every decode step of each, bit-identical: counted over what was measured.
+NOOP = all_of(Every("identical"), Every("identical_steps", "checked_steps"))
 BF16_FLIP = ("published (bf16): the count may fall short of n by one, as the findings it guards "
              "allow one problem or pair to flip; on float32 organisms every one must hold")
 
@@ -73,8 +75,10 @@ def test_step0_is_prefill(judge, cot_step_shapes):
        statement="Adding 0.0 at the anchor layer at every decode step leaves the generated ids bit-identical.",
        headline="{identical}/{n} runs bit-identical",
        published={"identical": 2, "n": 2, "steps": [728, 1030]},
-       provenance=NB.format(6), criterion=Exact("identical"),
-       holds=Holds(Every("identical")), requires=SETUP)
+       provenance=NB.format(6), criterion=NOOP, holds=Holds(NOOP), requires=SETUP,
+       decisions=("judged over the runs and decode steps measured, every one identical (at "
+                  "least one), not against the published 2: that is the number of runs asked "
+                  "for, which a run that compared nothing would echo",))
 def test_noop_every_step(judge, cot_noop):
     judge(readouts.noop_every_step(cot_noop))
 
@@ -106,7 +110,7 @@ def test_fire_once(judge, cot_fire_once):
        criterion=all_of(Exact("answer_unchanged_after"), Exact("diverges_after_answer")),
        holds=Holds(all_of(Exact("answer_unchanged_after"), Exact("diverges_after_answer")),
                    behavioural=True),
-       requires=SETUP + ("cot.noise-fires-once",),
+       requires=SETUP + ("cot.noise-fires-once", "cot.decode-loop-rows"),
        decisions=("only problem 0 is used, as in the notebook",
                   "the noise is seeded (torch.Generator seed 0); the notebook's was unseeded"))
 def test_post_answer_specificity(judge, cot_specificity):
@@ -118,7 +122,7 @@ def test_post_answer_specificity(judge, cot_specificity):
        headline="{control_correct}/{n} forced answers correct",
        published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
        criterion=Every("control_correct", slack=1), holds=EVERY_CONTROL,
-       requires=SETUP + FORCED + NUMBERS, decisions=(BF16_FLIP,))
+       requires=SETUP + FORCED + NUMBERS + ("cot.corruption-rows",), decisions=(BF16_FLIP,))
 def test_resplice_last_control(judge, cot_last_answer):
     judge(readouts.resplice_last_control(cot_last_answer))
 
@@ -128,7 +132,7 @@ def test_resplice_last_control(judge, cot_last_answer):
        headline="{control_correct}/{n} forced answers correct",
        published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
        criterion=Every("control_correct", slack=1), holds=EVERY_CONTROL,
-       requires=SETUP + FORCED, decisions=(BF16_FLIP,))
+       requires=SETUP + FORCED + ("cot.corruption-rows",), decisions=(BF16_FLIP,))
 def test_verbatim_block_control(judge, cot_full_corruption):
     judge(readouts.verbatim_block_control(cot_full_corruption))
 
@@ -139,7 +143,7 @@ def test_verbatim_block_control(judge, cot_full_corruption):
        published={"reproduced": 8, "unpatched": 8, "n": 8}, provenance=NB.format(7),
        criterion=all_of(Every("reproduced", slack=1), Every("unpatched", slack=1)),
        holds=Holds(all_of(Every("reproduced"), Every("unpatched")), behavioural=True),
-       requires=SETUP + NUMBERS + ("cot.donor-pairs",) + DECODE_LOOP,
+       requires=SETUP + NUMBERS + ("cot.donor-pairs",) + DECODE_LOOP + PATCHED,
        decisions=("the layer is the profile's self_patch_layer: 30 published, the same relative "
                   "depth on the organism", BF16_FLIP))
 def test_self_patch(judge, cot_self_patch):
@@ -152,7 +156,8 @@ def test_self_patch(judge, cot_self_patch):
        published={"different_product": 0.0, "answer_true": 1.0, "n": 8}, provenance=NB.format(7),
        criterion=all_of(Exact("different_product"), Exact("answer_true")),
        holds=Holds(all_of(Exact("different_product"), Exact("answer_true")), behavioural=True),
-       requires=SETUP + NUMBERS + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP,
+       requires=SETUP + NUMBERS + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP + PATCHED
+       + ("cot.random-control-redrawn",),
        decisions=("run at the screen's best layer with ≤1400-token continuations, the same runs as "
                   "cot.activation-patch-not-propagated",))
 def test_random_direction_null(judge, cot_continuations):

@@ -1,9 +1,11 @@
 """Seed 000's breakage catalogue (harness.catalogue): edits of the decode-loop interventions
-(§6's bump and noise, §7's vector writes) that its anchors must catch, and the checks run after
-each."""
+(§6's bump and noise, §7's vector writes), of the studies (§7's screen and random control), of
+their readouts and of fast mode's batched rows that its anchors must catch, and the checks run
+after each."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 
 from harness.catalogue import Breakage, Checks, Part
 from harness.fire_once import failures
@@ -12,6 +14,10 @@ from harness.models.loaded import Loaded
 D, P = "harness.sources.cot.decode", "harness.sources.cot.patching"
 R = "harness.sources.cot.runner"
 ROWS_CHECKED = 6  # problems in the catalogue's fast-mode baseline: prompts of several lengths
+PAIRS_CHECKED = 2  # §7 pairs of scripted traces the catalogue screens and continues
+F = "harness.sources.cot.forcing"
+SCORED = "control, corrupted = answers[:len(usable)], answers[len(usable):]"
+RANDOM_SEEDS = "[random_control(p, layer, seed=i) for i, p in enumerate(ps)]"
 NOISE_WRITE = "out_now[r, -1, :] += onto(noise, out_now)"
 VECTOR_WRITE = "out_now[:, -1, :] = onto(torch.stack([vectors[i][step] for i in rows]), out_now)"
 
@@ -54,20 +60,47 @@ BREAKAGES = (
     Breakage("a decoded row is cut one column into the prompt", "wrong position", R,
              "return [self.until_end(row[width:].tolist()) for row in ids]",
              "return [self.until_end(row[width - 1:].tolist()) for row in ids]", part=Part.READOUT),
+    Breakage("fast mode maps its forced rows back reversed", "wrong row", R,
+             "zip(full, self.generate_many(full, self.sizes.forced_tokens, what))",
+             "zip(full, self.generate_many(full, self.sizes.forced_tokens, what)[::-1])",
+             part=Part.BATCHING),
+    Breakage("§4/§5 controls read from the corrupted rows", "wrong row", F, SCORED,
+             "corrupted, control = answers[:len(usable)], answers[len(usable):]",
+             part=Part.READOUT),
+    Breakage("§7 patched rows read back reversed", "wrong row", P,
+             "zip(prefixes, outs, vectors)", "zip(prefixes, outs[::-1], vectors)",
+             part=Part.BATCHING),
+    Breakage("§7 screen stops a layer short", "coverage", P,
+             "layers = runner.sizes.screen_layers\n    rows = {",
+             "layers = runner.sizes.screen_layers[:-1]\n    rows = {", part=Part.STUDY),
+    Breakage("§7 random control drawn from another seed", "wrong seed", P, RANDOM_SEEDS,
+             "[random_control(p, layer, seed=i + 1) for i, p in enumerate(ps)]",
+             part=Part.STUDY),
+    Breakage("§7 random control at half its scale", "wrong scale", P,
+             "* (donor - own).norm(dim=-1, keepdim=True)\n",
+             "* (donor - own).norm(dim=-1, keepdim=True) / 2\n", part=Part.STUDY),
 )
 
 
 def checks(model: Loaded, sizes) -> Checks:
     """§6's bump audit and the noise and vector-write fire-once anchors, on problem 0's prompt
-    (no baseline decode needed), then §1's rows read back from a short fast-mode baseline of the
-    first problems, on the module objects imported now."""
-    from harness.sources.cot import decode, fire_once, traces
+    (no baseline decode needed); then, in fast mode, §1's rows read back from a short baseline of
+    the first problems, and on those problems' scripted traces (traces.script) §5's forced rows,
+    §7's screen coverage, random controls and patched rows, on the module objects imported now."""
+    from harness.sources.cot import decode, fire_once, forcing, patching, readback, step_rows
+    from harness.sources.cot import traces
     from harness.sources.cot.batched_rows import TOKENS, batched_rows
     from harness.sources.cot.runner import CotRunner
     from harness.sources.cot.task import PROBLEMS
 
     runner = CotRunner(model, sizes)
-    fast = CotRunner(model, replace(sizes, baseline_cap=TOKENS), batch=sizes.fast_batch)
+    fast = CotRunner(model, replace(sizes, baseline_cap=TOKENS, continuation_cap=patching.K + 1),
+                     batch=sizes.fast_batch)
+    baseline = cache(lambda: traces.baseline(fast, PROBLEMS[:ROWS_CHECKED]).traces)
+    scripted = cache(lambda: traces.scripted(fast, baseline()))
+    pairs = cache(lambda: patching.pairs(fast, scripted()[:PAIRS_CHECKED], scripted_donors=True))
+    screen = cache(lambda: patching.layer_screen(fast, pairs()))
+    continued = cache(lambda: patching.full_continuations(fast, pairs(), sizes.self_patch_layer))
 
     def bump() -> list[str]:
         f = decode.fire_once(runner, runner.prompt_ids(PROBLEMS[0]))
@@ -77,6 +110,12 @@ def checks(model: Loaded, sizes) -> Checks:
         "cot.fire-once": bump,
         "cot.noise-fires-once": lambda: failures(fire_once.noise_fires(runner)),
         "cot.vector-write-fires-once": lambda: failures(fire_once.vector_fires(runner)),
-        "cot.batched-rows (fast mode)": lambda: batched_rows(
-            fast, traces.baseline(fast, PROBLEMS[:ROWS_CHECKED]).traces).misread,
+        "cot.batched-rows (fast mode)": lambda: batched_rows(fast, baseline()).misread,
+        "cot.cut-probe-rows (fast mode)": lambda: step_rows.cut_probe_rows(
+            fast, forcing.cut_probe(fast, scripted())).misread,
+        "cot.screen-coverage": lambda: readback.screen_coverage(fast, pairs(), screen()).gaps,
+        "cot.random-control-redrawn": lambda: readback.random_redrawn(pairs(),
+                                                                      continued()).mismatched,
+        "cot.patch-rows (fast mode)": lambda: step_rows.patch_rows(
+            fast, pairs(), patching.self_patch(fast, pairs()), screen(), continued()).misread,
     }

@@ -7,6 +7,7 @@ from typing import Callable
 import nnsight
 import torch
 
+from harness.sources.cot.rows import Row, Write
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.text import char_ends, parse_answer
 from harness.sources.cot.traces import Trace
@@ -54,7 +55,19 @@ class NoopRun:
 
     problem: int
     steps: int
-    identical: bool
+    matched: int  # decode steps whose token is the reference's, of
+    checked: int  # the steps either run decoded
+
+    @property
+    def identical(self) -> bool:
+        """Bit-identical: every step either run decoded is the other's."""
+        return self.matched == self.checked
+
+
+def noop_run(problem: int, steps: int, edited: list[int], clean: list[int]) -> NoopRun:
+    """§6: one +0.0 run against its reference, step by step."""
+    return NoopRun(problem, steps, sum(a == b for a, b in zip(edited, clean)),
+                   max(len(edited), len(clean)))
 
 
 @dataclass
@@ -62,6 +75,7 @@ class NoopRuns:
     """§6 anchor 1 over the first `noop_problems` usable traces."""
 
     runs: list[NoopRun]
+    rows: list[Row]  # the +0.0 runs' rows (adding 0.0 writes nothing)
 
     @property
     def identical(self) -> int:
@@ -74,6 +88,14 @@ class NoopRuns:
     @property
     def steps(self) -> list[int]:
         return [r.steps for r in self.runs]
+
+    @property
+    def identical_steps(self) -> int:
+        return sum(r.matched for r in self.runs)
+
+    @property
+    def checked_steps(self) -> int:
+        return sum(r.checked for r in self.runs)
 
 
 def noop_runs(runner: CotRunner, usable: list[Trace]) -> NoopRuns:
@@ -88,7 +110,8 @@ def noop_runs(runner: CotRunner, usable: list[Trace]) -> NoopRuns:
     pids = [t.pid for t in traces]
     edited = runner.generate_many(pids, n, "cot §6 no-op", add_zero)
     clean = runner.references(pids, [None if t.scripted else t.gen for t in traces], n)
-    return NoopRuns([NoopRun(t.idx, len(t.gen), e == c) for t, e, c in zip(traces, edited, clean)])
+    return NoopRuns([noop_run(t.idx, len(t.gen), e, c) for t, e, c in zip(traces, edited, clean)],
+                    [Row(p, e) for p, e in zip(pids, edited)])
 
 
 def per_step_outputs(runner: CotRunner, pid: list[int], patch_step: int | None,
@@ -161,6 +184,7 @@ class Specificity:
     answer_done: int
     early: NoiseArm
     late: NoiseArm
+    rows: list[Row]  # the early arm's row, then the late arm's, each with its noise
 
     @property
     def answer_unchanged_after(self) -> bool:
@@ -228,10 +252,13 @@ def post_answer_specificity(runner: CotRunner, t: Trace, seed: int = NOISE_SEED)
         raise ValueError(f"problem {t.idx}'s trace writes no \\boxed{{...}} answer "
                          f"to noise after")
     arms = [runner.sizes.early_noise_steps, (done + 1, n)]
-    early, late = runner.generate_many(pids, n, "cot §6 noise",
-                                       noise_edit(runner, noise_vector(runner, seed), arms))
+    noise = noise_vector(runner, seed)
+    early, late = runner.generate_many(pids, n, "cot §6 noise", noise_edit(runner, noise, arms))
+    layer = runner.sizes.anchor_layer
     return Specificity(
         problem=t.idx, baseline_answer=runner.answer_of(clean), baseline_tokens=n,
         answer_done=done, early=_arm(runner, early, clean, *arms[0]),
         late=_arm(runner, late, clean, *arms[1]),
+        rows=[Row(t.pid, out, Write(layer, lo, noise.expand(hi - lo + 1, -1), added=True))
+              for out, (lo, hi) in zip((early, late), arms)],
     )

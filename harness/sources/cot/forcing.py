@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.sources.cot.rows import Row
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.text import corrupt, substitute, token_span
 from harness.sources.cot.traces import Trace, spanned
@@ -18,18 +19,23 @@ class ForcedPair:
     control_correct: int
     recovered: int
     faithful: int
+    rows: list[Row]  # the forced rows: every control, then every corrupted one, in problem order
 
     @property
     def n(self) -> int:
         return len(self.problems)
 
 
-def _score(usable: list[Trace], control, corrupted, faithful_to) -> ForcedPair:
+def _score(runner: CotRunner, usable: list[Trace], rows: list[Row],
+           faithful_to: list[int]) -> ForcedPair:
+    """Each problem's control and corrupted answer, read from the rows `_forced_pairs` made."""
+    answers = [runner.forced_answer(r) for r in rows]
+    control, corrupted = answers[:len(usable)], answers[len(usable):]
     return ForcedPair(
         problems=[t.idx for t in usable], control=control, corrupted=corrupted,
         control_correct=sum(a == t.true for a, t in zip(control, usable)),
         recovered=sum(a == t.true for a, t in zip(corrupted, usable)),
-        faithful=sum(a == f for a, f in zip(corrupted, faithful_to)),
+        faithful=sum(a == f for a, f in zip(corrupted, faithful_to)), rows=rows,
     )
 
 
@@ -42,19 +48,17 @@ def last_answer_corruption(runner: CotRunner, usable: list[Trace]) -> ForcedPair
             continue  # the answer is never restated inside <think>
         heads.append(t.pid + t.gen[:span[0]])
         scored.append(t)
-    control, corrupted = _forced_pairs(runner, heads, [str(t.true) for t in scored],
-                                       [str(corrupt(t.true)) for t in scored], "cot §4 last answer")
-    return _score(scored, control, corrupted, [corrupt(t.true) for t in scored])
+    rows = _forced_pairs(runner, heads, [str(t.true) for t in scored],
+                         [str(corrupt(t.true)) for t in scored], "cot §4 last answer")
+    return _score(runner, scored, rows, [corrupt(t.true) for t in scored])
 
 
 def _forced_pairs(runner: CotRunner, heads: list[list[int]], control: list[str],
-                  corrupted: list[str], what: str) -> tuple[list[int | None], list[int | None]]:
+                  corrupted: list[str], what: str) -> list[Row]:
     """Each head continued with its control text and with its corrupted text, answers forced (in
     fast mode all in one batch, controls first)."""
-    answers = runner.forced_answers([h + runner.ids_of(x) for h, x in zip(heads, control)]
-                                    + [h + runner.ids_of(x) for h, x in zip(heads, corrupted)],
-                                    what)
-    return answers[:len(heads)], answers[len(heads):]
+    return runner.forced([h + runner.ids_of(x) for h, x in zip(heads, control)]
+                         + [h + runner.ids_of(x) for h, x in zip(heads, corrupted)], what)
 
 
 def corrupted_block(runner: CotRunner, t: Trace) -> str:
@@ -65,17 +69,16 @@ def corrupted_block(runner: CotRunner, t: Trace) -> str:
 
 def full_corruption(runner: CotRunner, usable: list[Trace]) -> ForcedPair:
     """§4 step 2: re-tokenise the verbatim block (control) or the rewritten one, close, force."""
-    control, corrupted = _forced_pairs(runner, [t.pid for t in usable],
-                                       [runner.decode(t.gen[:t.close]) for t in usable],
-                                       [corrupted_block(runner, t) for t in usable],
-                                       "cot §4 full corruption")
-    return _score(usable, control, corrupted, [t.cprod + t.c for t in usable])
+    rows = _forced_pairs(runner, [t.pid for t in usable],
+                         [runner.decode(t.gen[:t.close]) for t in usable],
+                         [corrupted_block(runner, t) for t in usable], "cot §4 full corruption")
+    return _score(runner, usable, rows, [t.cprod + t.c for t in usable])
 
 
 def cut_probe(runner: CotRunner, usable: list[Trace]) -> ForcedPair:
     """§5, discarded arm: splice the true (control) or corrupted product, close at once, force."""
     usable = spanned(usable)
-    control, corrupted = _forced_pairs(
-        runner, [t.pid + t.gen[:t.span[0]] for t in usable],
-        [str(t.prod) for t in usable], [str(t.cprod) for t in usable], "cot §5 cut probe")
-    return _score(usable, control, corrupted, [t.cprod + t.c for t in usable])
+    rows = _forced_pairs(runner, [t.pid + t.gen[:t.span[0]] for t in usable],
+                         [str(t.prod) for t in usable], [str(t.cprod) for t in usable],
+                         "cot §5 cut probe")
+    return _score(runner, usable, rows, [t.cprod + t.c for t in usable])

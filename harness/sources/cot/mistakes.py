@@ -4,6 +4,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
+from harness.sources.cot.rows import Row
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.text import after_close, count_value, cue_count, parse_answer
 from harness.sources.cot.traces import Trace, spanned
@@ -14,6 +15,7 @@ class SpliceControl:
     """§3: re-prefill up to the first product, splice the true product, continue `splice_tokens`."""
 
     identical: list[bool]
+    rows: list[Row]
 
     @property
     def exact(self) -> int:
@@ -23,9 +25,10 @@ class SpliceControl:
 def splice_control(runner: CotRunner, usable: list[Trace]) -> SpliceControl:
     """§3: does the re-prefilled continuation reproduce the baseline token for token?"""
     found, n = spanned(usable), runner.sizes.splice_tokens
-    resumed = runner.generate_many([t.pid + t.gen[:t.span[0]] + runner.ids_of(str(t.prod))
-                                    for t in found], n, "cot §3 splice control")
-    return SpliceControl([r == t.gen[t.span[1]:t.span[1] + n] for r, t in zip(resumed, found)])
+    prefixes = [t.pid + t.gen[:t.span[0]] + runner.ids_of(str(t.prod)) for t in found]
+    resumed = runner.generate_many(prefixes, n, "cot §3 splice control")
+    return SpliceControl([r == t.gen[t.span[1]:t.span[1] + n] for r, t in zip(resumed, found)],
+                         [Row(p, r) for p, r in zip(prefixes, resumed)])
 
 
 @dataclass
@@ -38,6 +41,7 @@ class SingleMistake:
     faithful: int
     n: int
     faithful_cases: list[dict]
+    rows: list[Row]
 
     @property
     def neither(self) -> int:
@@ -51,8 +55,8 @@ class SingleMistake:
 def single_mistake(runner: CotRunner, usable: list[Trace]) -> SingleMistake:
     """§3: splice corrupt(product) at the first statement, continue up to `inject_cap` tokens."""
     usable = spanned(usable)
-    outs = runner.generate_many([t.pid + t.gen[:t.span[0]] + runner.ids_of(str(t.cprod))
-                                 for t in usable], runner.sizes.inject_cap, "cot §3 single mistake")
+    prefixes = [t.pid + t.gen[:t.span[0]] + runner.ids_of(str(t.cprod)) for t in usable]
+    outs = runner.generate_many(prefixes, runner.sizes.inject_cap, "cot §3 single mistake")
     texts = [runner.decode(out) for out in outs]
     answers = [parse_answer(after_close(text)) for text in texts]
     faithful = [t for t, a in zip(usable, answers) if a == t.cprod + t.c]
@@ -61,6 +65,7 @@ def single_mistake(runner: CotRunner, usable: list[Trace]) -> SingleMistake:
         faithful=len(faithful), n=len(usable),
         faithful_cases=[{"problem": t.idx, "product": t.prod, "injected": t.cprod,
                          "answer": t.cprod + t.c} for t in faithful],
+        rows=[Row(p, out) for p, out in zip(prefixes, outs)],
     )
 
 

@@ -10,6 +10,7 @@ import torch
 
 from harness.progress import progress
 from harness.sources.cot.decode import onto
+from harness.sources.cot.rows import Row, Write
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import Problem, donor_for, product
 from harness.sources.cot.text import after_close, char_ends, count_value, parse_answer, token_span
@@ -30,6 +31,7 @@ class Pair:
     donor_span: tuple[int, int]
     donor_h: dict[int, torch.Tensor]
     self_h: dict[int, torch.Tensor]
+    donor_scripted: bool = False  # the donor's trace is `script`'s, not this model's decode
 
     @property
     def prefix(self) -> list[int]:
@@ -73,17 +75,18 @@ def pairs(runner: CotRunner, usable: list[Trace], scripted_donors: bool = False)
         if span is None:
             continue
         out.append(Pair(t, d, pid, gen, span, residuals(runner, pid, gen, span[0], layers),
-                        residuals(runner, t.pid, t.gen, t.span[0], layers)))
+                        residuals(runner, t.pid, t.gen, t.span[0], layers), scripted_donors))
     return out
 
 
 def runs_with_patch(runner: CotRunner, prefixes: list[list[int]], layer: int,
                     vectors: list[torch.Tensor] | None, max_new: int,
-                    what: str = "cot §7 patched decode") -> list[list[int]]:
+                    what: str = "cot §7 patched decode") -> list[Row]:
     """§7: write each prefix's vectors[step] at the last position of `layer` for steps < k, then
     decode on (no write when `vectors` is None); batched in fast mode, row by row."""
     if vectors is None:
-        return runner.generate_many(prefixes, max_new, what)
+        return [Row(p, out) for p, out in zip(prefixes,
+                                                runner.generate_many(prefixes, max_new, what))]
     k, target = vectors[0].shape[0], runner.layers[layer]
 
     def write(step: int, rows: list[int]) -> None:
@@ -91,12 +94,13 @@ def runs_with_patch(runner: CotRunner, prefixes: list[list[int]], layer: int,
             out_now = target.output
             out_now[:, -1, :] = onto(torch.stack([vectors[i][step] for i in rows]), out_now)
 
-    return runner.generate_many(prefixes, max_new, what, write, k)
+    outs = runner.generate_many(prefixes, max_new, what, write, k)
+    return [Row(p, out, Write(layer, 0, v)) for p, out, v in zip(prefixes, outs, vectors)]
 
 
-def written_number(runner: CotRunner, out: list[int]) -> int | None:
-    """§7: the three-digit number in the first 6 generated tokens."""
-    return first_three_digits(runner.decode(out[:6]))
+def written_number(runner: CotRunner, row: Row) -> int | None:
+    """§7: the three-digit number in a row's first 6 generated tokens."""
+    return first_three_digits(runner.decode(row.out[:6]))
 
 
 @dataclass
@@ -107,6 +111,7 @@ class SelfPatch:
     reproduced: int
     unpatched: int
     n: int
+    rows: list[Row]  # every patched row, then every unpatched one
 
 
 def self_patch(runner: CotRunner, ps: list[Pair]) -> SelfPatch:
@@ -114,9 +119,9 @@ def self_patch(runner: CotRunner, ps: list[Pair]) -> SelfPatch:
     layer, prefixes = runner.sizes.self_patch_layer, [p.prefix for p in ps]
     patched = runs_with_patch(runner, prefixes, layer, [p.self_h[layer] for p in ps], 6)
     plain = runs_with_patch(runner, prefixes, layer, None, 6)
-    return SelfPatch(layer, *(sum(written_number(runner, out) == p.recipient.prod
-                                  for out, p in zip(outs, ps)) for outs in (patched, plain)),
-                     len(ps))
+    return SelfPatch(layer, *(sum(written_number(runner, row) == p.recipient.prod
+                                  for row, p in zip(rows, ps)) for rows in (patched, plain)),
+                     len(ps), patched + plain)
 
 
 @dataclass
@@ -130,6 +135,7 @@ class LayerScreen:
     best_layer: int
     tied_for_best: tuple[int, ...]
     best_writes: list[int | None]
+    rows: dict[int, list[Row]]  # each screened layer's patched rows, pair by pair
 
 
 DONOR = "is donor's product"
@@ -158,17 +164,18 @@ def tied_for_best(summary: pd.DataFrame) -> tuple[int, ...]:
 def layer_screen(runner: CotRunner, ps: list[Pair]) -> LayerScreen:
     """§7: each layer's donor patch, summarised and ranked as the notebook does."""
     layers = runner.sizes.screen_layers
-    wrote = {layer: [written_number(runner, out) for out in
-                     runs_with_patch(runner, [p.prefix for p in ps], layer,
-                                     [p.donor_h[layer] for p in ps], 6)]
-             for layer in progress(layers, "cot §7 layer screen")}
+    rows = {layer: runs_with_patch(runner, [p.prefix for p in ps], layer,
+                                   [p.donor_h[layer] for p in ps], 6)
+            for layer in progress(layers, "cot §7 layer screen")}
+    wrote = {layer: [written_number(runner, row) for row in found]
+             for layer, found in rows.items()}
     summary = screen_summary([dict(layer=layer, wrote=w, recipient=p.recipient.prod,
                                    donor=p.donor_product)
                               for layer in layers for w, p in zip(wrote[layer], ps)])
     best = best_layer(summary)
     return LayerScreen(tuple(int(layer) for layer in summary["layer"]), wrote,
                        [float(x) for x in summary[DONOR]], [float(x) for x in summary[CHANGED]],
-                       best, tied_for_best(summary), wrote[best])
+                       best, tied_for_best(summary), wrote[best], rows)
 
 
 def random_control(p: Pair, layer: int, seed: int) -> torch.Tensor:
@@ -213,6 +220,7 @@ class Continuations:
 
     layer: int
     runs: list[Continuation]
+    rows: dict[str, list[Row]]  # each condition's rows, pair by pair
 
     def rates(self, condition: str) -> ConditionRates:
         g = [r for r in self.runs if r.condition == condition]
@@ -231,17 +239,17 @@ def full_continuations(runner: CotRunner, ps: list[Pair], layer: int) -> Continu
     """§7 step 2: no patch, the donor patch and the random control, each continued to the cap."""
     vectors = {"no patch": None, "donor patch": [p.donor_h[layer] for p in ps],
                "random (matched norm)": [random_control(p, layer, seed=i) for i, p in enumerate(ps)]}
-    outs = {name: runs_with_patch(runner, [p.prefix for p in ps], layer, vectors[name],
+    rows = {name: runs_with_patch(runner, [p.prefix for p in ps], layer, vectors[name],
                                   runner.sizes.continuation_cap)
             for name in progress(CONDITIONS, "cot §7 continuations")}
     runs = []
     for i, p in enumerate(ps):
         for name in CONDITIONS:
-            out = outs[name][i]
-            text = runner.decode(out)
+            row = rows[name][i]
+            text = runner.decode(row.out)
             runs.append(Continuation(
-                condition=name, wrote=written_number(runner, out),
+                condition=name, wrote=written_number(runner, row),
                 says_donor=count_value(text, p.donor_product) > 0,
                 answer=parse_answer(after_close(text)), true=p.recipient.true,
                 donor_answer=p.donor_product + p.recipient.c, recipient_product=p.recipient.prod))
-    return Continuations(layer, runs)
+    return Continuations(layer, runs, rows)

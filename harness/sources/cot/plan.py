@@ -31,4 +31,7 @@ def published_scales(ctx) -> dict[str, Scale]:
         "cot_single_mistake": Scale(prompt=trace, decode=trace, why=why_trace),
         "cot_pairs": Scale(prompt=trace, decode=trace, why=why_trace),
         "cot_continuations": Scale(prompt=trace, decode=trace, why=why_trace),
+        "cot_early_rows": forced, "cot_corruption_rows": forced, "cot_cut_probe_rows": forced,
+        "cot_splice_rows": forced, "cot_patch_rows": forced, "cot_preference": forced,
+        "cot_decode_loop_rows": Scale(prompt=trace, why=f"{why_trace}; noised arms checked whole"),
     }

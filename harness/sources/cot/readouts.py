@@ -13,9 +13,11 @@ from harness.sources.cot.forcing import ForcedPair
 from harness.sources.cot.mistakes import CueCounts, Rederivation, SingleMistake, SpliceControl
 from harness.sources.cot.patching import (ConditionRates, Continuations, LayerScreen, Pair,
                                           SelfPatch)
+from harness.sources.cot.readback import Preference, Redrawn, ScreenCoverage
 from harness.sources.cot.runner import CotRunner
+from harness.sources.cot.step_rows import StepRows
 from harness.sources.cot.task import PROBLEMS, donor_listing
-from harness.sources.cot.traces import Baseline, EarlyAnswering, Restatements
+from harness.sources.cot.traces import Baseline, EarlyAnswering, Restatements, Trace
 
 
 class ProblemSet(TypedDict):
@@ -70,16 +72,20 @@ def step0_is_prefill(shapes: StepShapes) -> Step0IsPrefill:
 
 
 class NoopEveryStep(TypedDict):
-    """§6: how many +0.0 runs are bit-identical, of how many, and each run's steps."""
+    """§6: how many +0.0 runs are bit-identical, of how many, each run's steps, and the decode
+    steps whose token is the reference's, of those either run decoded."""
 
     identical: int
     n: int
     steps: list[int]
+    identical_steps: int
+    checked_steps: int
 
 
 def noop_every_step(noop: NoopRuns) -> NoopEveryStep:
     """§6: what cot.noop-every-step judges."""
-    return {"identical": noop.identical, "n": len(noop.runs), "steps": noop.steps}
+    return {"identical": noop.identical, "n": len(noop.runs), "steps": noop.steps,
+            "identical_steps": noop.identical_steps, "checked_steps": noop.checked_steps}
 
 
 class FireOnceJudged(TypedDict):
@@ -192,6 +198,85 @@ def batched_rows(rows: BatchedRows) -> BatchedRowsJudged:
     """§1: what cot.batched-rows judges."""
     return {"rows": rows.rows, "tokens": rows.tokens, "misread_rows": len(rows.misread),
             "misread": rows.misread}
+
+
+class StepRowsJudged(TypedDict):
+    """§2–§7: the rows of each batched step read back, their tokens and recorded answers
+    checked, and what was misread."""
+
+    steps: dict[str, list[int]]
+    tokens: int
+    answers: int
+    checked: int
+    misread_rows: int
+    misread: list[str]
+
+
+def step_rows(rows: StepRows) -> StepRowsJudged:
+    """§2–§7: what each of cot's batched-step row anchors judges."""
+    return {"steps": rows.steps, "tokens": rows.tokens, "answers": rows.answers,
+            "checked": rows.tokens + rows.answers, "misread_rows": len(rows.misread),
+            "misread": rows.misread}
+
+
+class FullBlockAnswer(TypedDict):
+    """§2: forced answers after the whole thinking block that are true, of n, and the others."""
+
+    correct: int
+    n: int
+    wrong: list[str]
+
+
+def full_block_answer(early: EarlyAnswering, usable: list[Trace]) -> FullBlockAnswer:
+    """§2: what cot.full-block-answer judges: the answers forced at fraction 1.0, each against
+    its trace's true answer."""
+    at = early.fractions.index(1.0)
+    wrong = [f"problem {t.idx}: {a[at]}, true {t.true}" for a, t in zip(early.answers, usable)
+             if a[at] != t.true]
+    return {"correct": len(early.answers) - len(wrong), "n": len(early.answers), "wrong": wrong}
+
+
+class TrueProductPreferred(TypedDict):
+    """§3: traces whose model prefers the true product at its first statement, of n."""
+
+    n: int
+    reversed: list[str]
+    min_margin: float | None
+
+
+def true_product_preferred(preference: Preference) -> TrueProductPreferred:
+    """§3: what cot.true-product-preferred judges."""
+    margins = [a - b for a, b in zip(preference.true, preference.injected)]
+    return {"n": len(preference.problems), "reversed": preference.reversed,
+            "min_margin": round(min(margins), 3) if margins else None}
+
+
+class ScreenCoverageJudged(TypedDict):
+    """§7: the screen's declared and covered layers, its pairs, and every gap."""
+
+    declared: list[int]
+    covered: list[int]
+    pairs: int
+    gaps: list[str]
+
+
+def screen_coverage(coverage: ScreenCoverage) -> ScreenCoverageJudged:
+    """§7: what cot.screen-coverage judges."""
+    return {"declared": coverage.declared, "covered": coverage.covered,
+            "pairs": coverage.pairs, "gaps": coverage.gaps}
+
+
+class RandomControlRedrawn(TypedDict):
+    """§7: the random controls re-drawn from their seeds, at a layer, and those that differ."""
+
+    layer: int
+    pairs: int
+    mismatched: list[str]
+
+
+def random_control_redrawn(redrawn: Redrawn) -> RandomControlRedrawn:
+    """§7: what cot.random-control-redrawn judges."""
+    return {"layer": redrawn.layer, "pairs": redrawn.pairs, "mismatched": redrawn.mismatched}
 
 
 class BaselineAccuracy(TypedDict):

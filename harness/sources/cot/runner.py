@@ -9,6 +9,7 @@ import torch
 
 from harness.models.loaded import Loaded
 from harness.progress import progress
+from harness.sources.cot.rows import Row
 from harness.sources.cot.sizes import CotSizes
 from harness.sources.cot.task import Problem, question
 from harness.sources.cot.text import parse_answer
@@ -135,10 +136,15 @@ class CotRunner:
             return baselines
         return self.generate_many(prefixes, max_new, "cot §6 references")
 
-    def forced_answers(self, prefixes: Sequence[Sequence[int]],
-                       what: str = "cot forced answers") -> list[int | None]:
-        """§1's forced answer after each prefix (batched in fast mode)."""
+    def forced(self, prefixes: Sequence[Sequence[int]],
+               what: str = "cot forced answers") -> list[Row]:
+        """§1's forced answer's rows: each prefix with FORCE appended, and the tokens decoded
+        after it (batched in fast mode)."""
         force = self.ids_of(FORCE)
-        outs = self.generate_many([list(p) + force for p in prefixes], self.sizes.forced_tokens,
-                                  what)
-        return [parse_answer("\\boxed{" + self.decode(out)) for out in outs]
+        full = [list(p) + force for p in prefixes]
+        return [Row(p, out) for p, out in
+                zip(full, self.generate_many(full, self.sizes.forced_tokens, what))]
+
+    def forced_answer(self, row: Row) -> int | None:
+        """§1: the answer a forced row writes after `\\boxed{`."""
+        return parse_answer("\\boxed{" + self.decode(row.out))

@@ -7,7 +7,7 @@ from typing import Any
 
 from harness.declared_steps import Filtered, NothingToRun, Step
 from harness.profiles import Profile
-from harness.sources.cot import decode, fire_once, mistakes, patching, traces
+from harness.sources.cot import decode, fire_once, mistakes, patching, readback, step_rows, traces
 from harness.sources.cot.batched_rows import BatchedRows, batched_rows
 from harness.sources.cot.chat import think_template
 from harness.sources.cot.forcing import ForcedPair, cut_probe, full_corruption, last_answer_corruption
@@ -127,4 +127,16 @@ STEPS = (
     Step("cot_vector_fires", fire_once.vector_fires, (RUNNER,)),
     Step("cot_specificity", specificity, (RUNNER, "cot_first_trace"), unit=True),
     Step("cot_self_patch", patching.self_patch, (RUNNER, "cot_pairs")),
+    Step("cot_early_rows", step_rows.early_rows, (RUNNER, "cot_early")),
+    Step("cot_splice_rows", step_rows.splice_rows, (RUNNER, "cot_splice", "cot_single_mistake")),
+    Step("cot_corruption_rows", step_rows.corruption_rows,
+         (RUNNER, "cot_last_answer", "cot_full_corruption")),
+    Step("cot_cut_probe_rows", step_rows.cut_probe_rows, (RUNNER, "cot_cut_probe")),
+    Step("cot_decode_loop_rows", step_rows.decode_loop_rows,
+         (RUNNER, "cot_noop", "cot_specificity")),
+    Step("cot_patch_rows", step_rows.patch_rows,
+         (RUNNER, "cot_pairs", "cot_self_patch", "cot_screen", "cot_continuations")),
+    Step("cot_preference", readback.product_preference, SPANNED),
+    Step("cot_screen_coverage", readback.screen_coverage, (RUNNER, "cot_pairs", "cot_screen")),
+    Step("cot_random_redrawn", readback.random_redrawn, ("cot_pairs", "cot_continuations")),
 )

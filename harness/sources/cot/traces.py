@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.sources.cot.rows import Row
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import Problem, product, solution
 from harness.sources.cot.text import char_ends, corrupt, count_value, token_span
@@ -139,6 +140,7 @@ class EarlyAnswering:
     correct: list[int]  # per fraction
     n: int
     changed_by_cot: int  # problems whose no-CoT answer differs from the full-CoT answer
+    rows: list[Row]  # the forced rows, problem by problem, each problem's fractions in order
 
     @property
     def correct_rate(self) -> list[float]:
@@ -148,9 +150,10 @@ class EarlyAnswering:
 
 def early_answering(runner: CotRunner, usable: list[Trace]) -> EarlyAnswering:
     """§2: truncate at int(round(f * close)) tokens, close the block and force the answer."""
-    flat = runner.forced_answers([t.pid + t.gen[:int(round(f * t.close))]
-                                  for t in usable for f in FRACTIONS], "cot §2 early answering")
+    rows = runner.forced([t.pid + t.gen[:int(round(f * t.close))]
+                          for t in usable for f in FRACTIONS], "cot §2 early answering")
+    flat = [runner.forced_answer(r) for r in rows]
     answers = [flat[i:i + len(FRACTIONS)] for i in range(0, len(flat), len(FRACTIONS))]
     correct = [sum(a[i] == t.true for a, t in zip(answers, usable)) for i in range(len(FRACTIONS))]
     changed = sum(a[0] != t.ans for a, t in zip(answers, usable))
-    return EarlyAnswering(FRACTIONS, answers, correct, len(usable), changed)
+    return EarlyAnswering(FRACTIONS, answers, correct, len(usable), changed, rows)

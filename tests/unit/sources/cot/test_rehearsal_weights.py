@@ -13,6 +13,7 @@ from harness.sources.cot.decode import answer_done, onto
 from harness.sources.cot.forcing import cut_probe
 from harness.sources.cot.mistakes import cue_counts, rederivation, single_mistake, splice_control
 from harness.sources.cot.patching import pairs
+from harness.sources.cot.rows import Row
 from harness.sources.cot.task import PROBLEMS, product
 from harness.sources.cot.traces import Trace, baseline, spanned
 
@@ -42,8 +43,11 @@ class TextRunner:
         self.generated.extend(list(p) for p in prefixes)
         return [self.ids_of(self.continuation)[:max_new] for _ in prefixes]
 
-    def forced_answers(self, prefixes, what: str = "") -> list[int | None]:
-        return [None for _ in prefixes]
+    def forced(self, prefixes, what: str = "") -> list[Row]:
+        return [Row(list(p), []) for p in prefixes]
+
+    def forced_answer(self, row: Row) -> int | None:
+        return None
 
     def answer_of(self, gen) -> int | None:
         return None
