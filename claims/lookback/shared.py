@@ -11,13 +11,19 @@ ALIGNED = ("lookback.aligned-prompts", "lookback.intervention-tokens")
 # Each study's sweeps read back (claims/lookback/test_readback.py): coverage and rows re-run alone.
 BINDING_READBACK, SOURCE_READBACK, ANSWER_READBACK = (
     "lookback.binding-readback", "lookback.source-readback", "lookback.answer-readback")
+# §2's batched predictions and §4–§6's error filters read back; §7's low-rank writes read back.
+PREDICT_READBACK, FILTER_READBACK, LOW_RANK_READBACK = (
+    "lookback.predict-readback", "lookback.filter-readback", "lookback.low-rank-readback")
+# What the direction of §4's and §6's rates rests on: the patched rows' recorded answers.
+BINDING_ANSWERED, ANSWER_ANSWERED = ("lookback.binding-clean-answered",
+                                     "lookback.answer-clean-answered")
 BINDING = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.interchange-fires-once",
-                             BINDING_READBACK)
+                             BINDING_READBACK, FILTER_READBACK, BINDING_ANSWERED)
 SOURCE = SETUP + ALIGNED + ("lookback.source-identity", "lookback.source-swap-fires-once",
-                            SOURCE_READBACK)
+                            SOURCE_READBACK, FILTER_READBACK)
 FROZEN = SOURCE + ("lookback.freeze-fires-once",)
 ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.answer-fires-once",
-                            ANSWER_READBACK)
+                            ANSWER_READBACK, FILTER_READBACK, ANSWER_ANSWERED)
 RATE = Tolerance(abs=0.03)
 
 # Each published count once. §4: the binding rows its behavioural filter keeps, and of those, by

@@ -3,8 +3,9 @@ interchanges (§4 from the seed).
 """
 from __future__ import annotations
 
-from claims.lookback.shared import (ALIGNED, BINDING, BINDING_KEPT, NB, RATE, REVERSED,
-                                    REVERSED_PEAK, REVERSED_PEAK_LAYER, SETUP)
+from claims.lookback.shared import (ALIGNED, BINDING, BINDING_KEPT, FILTER_READBACK, NB,
+                                    PREDICT_READBACK, RATE, REVERSED, REVERSED_PEAK,
+                                    REVERSED_PEAK_LAYER, SETUP)
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, Exact, PeakLayer, all_of
@@ -23,7 +24,7 @@ from harness.sources.lookback.known_answers import KNOWN
        criterion=all_of(BinomialRate("belief"), BinomialRate("belief_own", "n_own"),
                         BinomialRate("belief_other", "n_other"), BinomialRate("reality"),
                         BinomialRate("explicit")),
-       requires=SETUP, tolerance=RATE)
+       requires=SETUP + (PREDICT_READBACK,), tolerance=RATE)
 def test_belief_accuracy(judge, lookback_behaviour):
     judge(readouts.belief_accuracy(lookback_behaviour))
 
@@ -34,7 +35,7 @@ def test_belief_accuracy(judge, lookback_behaviour):
        published={"observer": 0.535, "non_observer": 0.515, "paired": 0.295, "n": 200},
        provenance=NB.format(2),
        criterion=all_of(BinomialRate("observer"), BinomialRate("non_observer"), BinomialRate("paired")),
-       requires=SETUP, tolerance=RATE)
+       requires=SETUP + (PREDICT_READBACK,), tolerance=RATE)
 def test_visibility_fails(judge, lookback_visibility):
     judge(readouts.visibility_fails(lookback_visibility))
 
@@ -43,7 +44,7 @@ def test_visibility_fails(judge, lookback_visibility):
        statement="Samples answered correctly on both the clean and the counterfactual prompt.",
        headline="{kept}/{n} samples kept",
        published={"kept": BINDING_KEPT, "n": 120}, provenance=NB.format(4), criterion=Binomial("kept"),
-       requires=SETUP, tolerance=Tolerance(abs=3))
+       requires=SETUP + (FILTER_READBACK,), tolerance=Tolerance(abs=3))
 def test_error_filter(judge, lookback_kept, lookback_binding_rows):
     judge(readouts.error_filter(lookback_kept, lookback_binding_rows))
 

@@ -3,7 +3,8 @@ the layers and positions they must, and a few of their rows, re-run one at a tim
 the batched sweep recorded."""
 from __future__ import annotations
 
-from claims.lookback.shared import (ALIGNED, ANSWER_READBACK, BINDING_READBACK, REGISTER, SETUP,
+from claims.lookback.shared import (ALIGNED, ANSWER_READBACK, BINDING_READBACK, FILTER_READBACK,
+                                    LOW_RANK_READBACK, NB, PREDICT_READBACK, REGISTER, SETUP,
                                     SOURCE_READBACK)
 from harness.claims import Holds, claim
 from harness.criteria import Exact, all_of
@@ -50,3 +51,41 @@ def test_source_readback(judge, lookback_source_readback):
        criterion=READ, holds=Holds(READ), decisions=DECISIONS)
 def test_answer_readback(judge, lookback_answer_readback):
     judge(readouts.answer_readback(lookback_answer_readback))
+
+
+BATCHED = ("in the mode under test: fast mode's batches of `fast_batch` rows, or faithful mode's",
+           "each recorded rate (or kept row) recounted here from the recorded answers",
+           "within " + TIE_REASON)
+
+
+@claim(PREDICT_READBACK, kind="anchor", section="2", requires=SETUP,
+       statement="§2's batched predictions (belief, reality, explicit, observer, non-observer) record one answer per prompt, their rates count those answers, and their first, middle and last rows, each run alone through a plain forward, answer what the batch recorded.",
+       headline=HEADLINE, published=PUBLISHED,
+       provenance=PROVENANCE.format(NB.format(2)), criterion=READ, holds=Holds(READ),
+       decisions=BATCHED + ("the one-row runs read the prompt's final logits through a plain "
+                            "forward (runner.final_logits), not through runner.predict",))
+def test_predict_readback(judge, lookback_predict_readback):
+    judge(readouts.predict_readback(lookback_predict_readback))
+
+
+@claim(FILTER_READBACK, kind="anchor", section="4–6", requires=SETUP,
+       statement="§4's error filter on the binding, source and answer sets records one answer per clean and counterfactual prompt, keeps exactly the rows whose recorded answers are both right, and its first, middle and last rows, each run alone through a plain forward, answer what the batch recorded.",
+       headline=HEADLINE, published=PUBLISHED,
+       provenance=PROVENANCE.format(NB.format(4) + "'s error filtering"),
+       criterion=READ, holds=Holds(READ),
+       decisions=BATCHED + ("the one-row runs read the prompt's final logits through a plain "
+                            "forward (runner.final_logits), not through runner.predict",))
+def test_filter_readback(judge, lookback_filter_readback):
+    judge(readouts.filter_readback(lookback_filter_readback))
+
+
+@claim(LOW_RANK_READBACK, kind="anchor", section="7", requires=SETUP + ALIGNED,
+       statement="§7's writes (unrestricted, each fitted rank, each random control) record one answer per held-out row at the ranks the sizes declare, their scores count those answers, and the first, middle and last held-out rows, re-run one at a time, answer what the batched write recorded.",
+       headline=HEADLINE, published=PUBLISHED,
+       provenance=PROVENANCE.format(REGISTER.format(7)), criterion=READ, holds=Holds(READ),
+       decisions=BATCHED + ("each row re-run alone through the experiment's own read (swap_pairs) "
+                            "and write (written_logits), for the unrestricted write, the first, "
+                            "middle and last fitted ranks (the study's recorded basis) and the "
+                            "middle rank's first random control",))
+def test_low_rank_readback(judge, lookback_low_rank_readback):
+    judge(readouts.low_rank_readback(lookback_low_rank_readback))

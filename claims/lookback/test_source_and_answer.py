@@ -3,8 +3,8 @@ swap and the answer lookback.
 """
 from __future__ import annotations
 
-from claims.lookback.shared import (ALIGNED, ANSWER, ANSWER_KEPT, FROZEN, RATE, REGISTER, SETUP,
-                                    SOURCE, SOURCE_KEPT, SOURCE_READBACK)
+from claims.lookback.shared import (ALIGNED, ANSWER, ANSWER_KEPT, FILTER_READBACK, FROZEN, RATE,
+                                    REGISTER, SETUP, SOURCE, SOURCE_KEPT, SOURCE_READBACK)
 from harness.claims import Holds, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
                               PeakLayer, all_of)
@@ -23,7 +23,8 @@ PAYLOAD = [0.0] * 23 + [0.09, 0.23, 0.48, 0.64, 0.95, 0.94, 0.94, 1.00, 1.00]
        headline="IIA {iia:.3f}, clean answer kept {clean_survives:.3f} (n={n})",
        published={"iia": 0.0, "clean_survives": 1.0, "n": SOURCE_KEPT}, provenance=REGISTER.format(5),
        criterion=all_of(BinomialRate("iia"), BinomialRate("clean_survives")),
-       requires=SETUP + ALIGNED + ("lookback.source-swap-fires-once", SOURCE_READBACK),
+       requires=SETUP + ALIGNED + ("lookback.source-swap-fires-once", SOURCE_READBACK,
+                                   FILTER_READBACK),
        holds=Holds(all_of(Exact("iia"), Exact("clean_survives")), behavioural=True),
        decisions=("read off the no-freeze sweep's L = 0 point (the register does not say whether "
                   "the freeze applies; at layer 0 only, the entities have not yet been bound)",))

@@ -38,12 +38,15 @@ def behaviour(runner: LookbackRunner, rows: list[EvalRow]) -> Behaviour:
 
 @dataclass
 class VisibilityScores:
-    """§2: the visibility condition, observer and non-observer scored apart and paired."""
+    """§2: the visibility condition, observer and non-observer scored apart and paired, with the
+    answers each question got."""
 
     observer: float
     non_observer: float
     paired: float
     n: int
+    observer_predictions: list[str]
+    non_observer_predictions: list[str]
 
 
 def visibility(runner: LookbackRunner, rows: list[VisibilityRow]) -> VisibilityScores:
@@ -54,11 +57,25 @@ def visibility(runner: LookbackRunner, rows: list[VisibilityRow]) -> VisibilityS
     ok_non = [p == r.non_observer[1] for p, r in zip(non, rows)]
     n = len(rows)
     return VisibilityScores(round(sum(ok_obs) / n, 3), round(sum(ok_non) / n, 3),
-                            round(sum(a and b for a, b in zip(ok_obs, ok_non)) / n, 3), n)
+                            round(sum(a and b for a, b in zip(ok_obs, ok_non)) / n, 3), n,
+                            obs, non)
 
 
-def keep_correct(runner: LookbackRunner, rows: list[Counterfactual]) -> list[Counterfactual]:
+@dataclass
+class FilterAnswers:
+    """§4 error filtering: each offered row's answer on its clean and counterfactual prompt."""
+
+    clean: list[str]
+    cf: list[str]
+
+
+def filter_answers(runner: LookbackRunner, rows: list[Counterfactual]) -> FilterAnswers:
+    """§4 error filtering: every row asked on its clean and on its counterfactual prompt."""
+    return FilterAnswers(runner.predict([r.clean for r in rows]),
+                         runner.predict([r.cf for r in rows]))
+
+
+def keep_correct(rows: list[Counterfactual], answers: FilterAnswers) -> list[Counterfactual]:
     """§4 error filtering: keep samples answered correctly on both clean and counterfactual."""
-    clean = runner.predict([r.clean for r in rows])
-    cf = runner.predict([r.cf for r in rows])
-    return [r for r, a, b in zip(rows, clean, cf) if a == r.clean_ans and b == r.cf_ans]
+    return [r for r, a, b in zip(rows, answers.clean, answers.cf)
+            if a == r.clean_ans and b == r.cf_ans]

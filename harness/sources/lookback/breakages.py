@@ -15,6 +15,7 @@ INTERCHANGE, ANSWERS, LOW_RANK = ("harness.sources.lookback.interchange",
                                   "harness.sources.lookback.answers",
                                   "harness.sources.lookback.low_rank")
 POSITIONS = "harness.sources.lookback.positions"
+RUNNER, TASK = "harness.sources.lookback.runner", "harness.sources.lookback.task"
 BARRIER_WRITE = 'layer_mod.output[:, dst_pos] = box["acts"]'
 SOURCE_WRITE = "layer.output[:, dst] = cf_vals[index].to(layer.output.device)"
 FREEZE_WRITE = "layer.output[:, drinks] = clean_vals[index].to(layer.output.device)"
@@ -60,15 +61,15 @@ BREAKAGES = (
              "patched = interchange(runner, rows, "
              "[min(layer + 1, runner.n_layers - 1) for layer in chosen],"),
     Breakage("§7 low-rank write of zero size", "zero size", LOW_RANK,
-             "new = h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)",
-             "new = h_dst + (0 * delta @ basis.T @ basis).to(h_dst.dtype)"),
+             "return h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)",
+             "return h_dst + (0 * delta @ basis.T @ basis).to(h_dst.dtype)"),
     Breakage("§7 low-rank writes nothing", "write nothing", LOW_RANK, LOW_RANK_WRITE,
              "_ = new[i:i + bs]"),
     # Choosing the subspace is a computation, not a write, so no fire-once anchor sees it; the
     # organism's planted ordering-ID direction does (lookback.low-rank's known answer).
     Breakage("§7 fitted basis takes the wrong singular vectors", "wrong row", LOW_RANK,
-             "projected_iia(runner, held, layer, state, d_dst, d_src, vt[:k])",
-             "projected_iia(runner, held, layer, state, d_dst, d_src, vt[1:k + 1])",
+             "projected_answers(runner, held, layer, state, d_dst, d_src, vt[:k])",
+             "projected_answers(runner, held, layer, state, d_dst, d_src, vt[1:k + 1])",
              part=Part.STUDY),
     Breakage("§7 low-rank writes one layer early", "wrong layer", LOW_RANK,
              "bs, layer_mod, lm_head = runner.sizes.interchange_batch, runner.layers[layer], runner.lm_head",
@@ -125,23 +126,42 @@ BREAKAGES = (
     Breakage("§5 source sweep reads its rows' answers in reverse", "wrong row", INTERCHANGE,
              "logits = lm_head.output[:, -1]\n", "logits = lm_head.output.flip(0)[:, -1]\n",
              part=Part.BATCHING),
+    # §2's predictions (and §4's error filter) and §7's writes, each re-run a few rows alone.
+    Breakage("§2 predictions read each batch's rows in reverse", "wrong row", RUNNER,
+             "top = lm_head.output[:, -1].argmax(-1).save()",
+             "top = lm_head.output.flip(0)[:, -1].argmax(-1).save()", part=Part.BATCHING),
+    Breakage("§7 low-rank write reads its rows' answers in reverse", "wrong row", LOW_RANK,
+             "final = lm_head.output[:, -1].save()",
+             "final = lm_head.output.flip(0)[:, -1].save()", part=Part.BATCHING),
+    # What a rate counts: the direction anchors (lookback.*-clean-answered) read it.
+    Breakage("§4–§6 target is the clean answer", "wrong target", TASK, "target=s[1 - r],",
+             "target=s[r],", part=Part.READOUT),
+    Breakage("§6 payload is the counterfactual's other drink", "wrong target", TASK,
+             "payload=t[1 - r] if payload else None", "payload=t[r] if payload else None",
+             part=Part.READOUT),
 )
 
 
 def checks(model: Loaded, sizes) -> Checks:
     """The fire-once and identity anchors of §4–§7 (§4's and §7's fire-once anchors also through
     fast mode's read-once path), the readbacks of §4–§6's sweeps (coverage, then rows re-run
-    alone), then the organism's known answers, on the module objects imported now (the
+    alone), of §2's predictions and §4's filter, §4's and §6's direction anchors, the readback
+    of §7's writes, then the organism's known answers, on the module objects imported now (the
     catalogue stops at the first that fails). The rest run faithful mode's barrier path, at the
     batches of `sizes`, so the catalogue comes out the same in either mode."""
     from harness.organisms.common import read_manifest
     from harness.registry import source
+    from harness.sources.lookback import direction
     from harness.sources.lookback import fire_once as fire
-    from harness.sources.lookback import identity, known_answers, readback
+    from harness.sources.lookback import (identity, known_answers, low_rank_readback,
+                                          predict_readback, readback)
     from harness.sources.lookback.answers import answer_sweep
+    from harness.sources.lookback.behaviour import behaviour, filter_answers, keep_correct
     from harness.sources.lookback.interchange import binding_sweep, source_sweep
+    from harness.sources.lookback.low_rank import low_rank
     from harness.sources.lookback.runner import LookbackRunner
-    from harness.sources.lookback.task import build_answer, build_binding, build_source
+    from harness.sources.lookback.task import (build_answer, build_binding, build_eval,
+                                               build_source)
 
     runner = LookbackRunner(model, replace(sizes, read_once=False))
     fast = LookbackRunner(model, replace(sizes, read_once=True))
@@ -156,6 +176,15 @@ def checks(model: Loaded, sizes) -> Checks:
         "freeze": source_sweep(runner, source_rows, sizes.source_freeze_layers, True),
         "no freeze": source_sweep(runner, source_rows, sizes.source_plain_layers, False)})
     answer = cache(lambda: answer_sweep(runner, answer_rows))
+    eval_rows = build_eval(**kw)[:rows]
+    asked = cache(lambda: {"binding": filter_answers(runner, binding_rows),
+                           "answer": filter_answers(runner, answer_rows)})
+    low = cache(lambda: low_rank(runner, binding_rows, runner.n_layers // 2))
+
+    def kept_wrong(what: str, offered: list) -> list[str]:
+        answers = asked()[what]
+        return direction.wrong_rows(offered, answers, keep_correct(offered, answers),
+                                    what == "answer")
 
     def identical(result) -> list[str]:
         return [f"layer {layer}: not bit-identical" for layer, ok in
@@ -165,7 +194,7 @@ def checks(model: Loaded, sizes) -> Checks:
         def check() -> list[str]:
             found = readback.Readback([], [])
             read_rows(found)
-            return found.mismatched
+            return found.gaps + found.mismatched
         return check
 
     return {
@@ -191,6 +220,15 @@ def checks(model: Loaded, sizes) -> Checks:
             runner, answer_rows, answer()),
         "lookback.answer-readback (rows)": solo(lambda found: readback.answer_rows(
             runner, answer_rows, answer(), found)),
+        "lookback.predict-readback": solo(lambda found: predict_readback.evaluation(
+            runner, found, "belief", eval_rows, behaviour(runner, eval_rows))),
+        "lookback.filter-readback": solo(lambda found: predict_readback.error_filter(
+            runner, found, "binding", binding_rows, asked()["binding"],
+            keep_correct(binding_rows, asked()["binding"]))),
+        "lookback.binding-clean-answered": lambda: kept_wrong("binding", binding_rows),
+        "lookback.answer-clean-answered": lambda: kept_wrong("answer", answer_rows),
+        "lookback.low-rank-readback": solo(lambda found: low_rank_readback.low_rank_rows(
+            runner, binding_rows, low(), found)),
         **known_answers.checks(runner, read_manifest(model.spec.organism,
                                                      source("lookback").organisms_dir)["planted"]),
     }

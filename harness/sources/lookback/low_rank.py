@@ -15,7 +15,8 @@ RANDOM_BASIS_SEEDS = (0, 1, 2)  # §7: each random rank-k subspace's score avera
 
 @dataclass
 class LowRank:
-    """§7: the reversed swap restricted to fitted or random rank-k subspaces, on held-out samples."""
+    """§7: the reversed swap restricted to fitted or random rank-k subspaces, on held-out samples,
+    with each write's recorded answers (by `label`) and the fitted basis, for the readback."""
 
     layer: int
     fitted_on: int
@@ -27,6 +28,16 @@ class LowRank:
     ranks: list[int]
     fitted: list[float]
     random: list[float]
+    answers: dict[str, list[str]]  # each write's answer per held-out row, by `label`
+    fitted_basis: torch.Tensor     # the fitted basis's first max(ranks) rows (float32, CPU)
+
+
+def label(k: int | None = None, seed: int | None = None) -> str:
+    """The name a §7 write's answers are recorded under: unrestricted, fitted at rank k, or the
+    random control at rank k from `seed`."""
+    if k is None:
+        return "unrestricted"
+    return f"fitted {k}" if seed is None else f"random {k} seed {seed}"
 
 
 def random_basis(d: int, k: int, seed: int, like: torch.Tensor) -> torch.Tensor:
@@ -62,19 +73,30 @@ def swap_pairs(runner: LookbackRunner, rows: list[Counterfactual], layer: int, s
     return torch.cat(dst), torch.cat(src)
 
 
-def projected_iia(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
-                   state: list[int], h_dst: torch.Tensor, h_src: torch.Tensor,
-                   basis: torch.Tensor | None) -> float:
-    """Write h_dst + (h_src − h_dst) projected on `basis` (rows); with no basis, h_src itself
-    (in bf16, h_dst + (h_src − h_dst) need not be h_src). Each batch runs as the interchange's
-    does (written_logits), so the unrestricted swap is the interchange exactly."""
+def projected(h_dst: torch.Tensor, h_src: torch.Tensor, basis: torch.Tensor | None) -> torch.Tensor:
+    """§7's write: h_dst + (h_src − h_dst) projected on `basis` (rows); with no basis, h_src
+    itself (in bf16, h_dst + (h_src − h_dst) need not be h_src)."""
     if basis is None:
-        new = h_src
-    else:
-        delta = (h_src - h_dst).float()
-        basis = basis.to(device=delta.device, dtype=delta.dtype)
-        new = h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)
-    return score(runner.decode(written_logits(runner, rows, layer, state, new).argmax(-1)), rows,
+        return h_src
+    delta = (h_src - h_dst).float()
+    basis = basis.to(device=delta.device, dtype=delta.dtype)
+    return h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)
+
+
+def projected_answers(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
+                      state: list[int], h_dst: torch.Tensor, h_src: torch.Tensor,
+                      basis: torch.Tensor | None) -> list[str]:
+    """Each row's answer with the projected value written; each batch runs as the interchange's
+    does (written_logits), so the unrestricted swap is the interchange exactly."""
+    new = projected(h_dst, h_src, basis)
+    return runner.decode(written_logits(runner, rows, layer, state, new).argmax(-1))
+
+
+def projected_iia(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
+                  state: list[int], h_dst: torch.Tensor, h_src: torch.Tensor,
+                  basis: torch.Tensor | None) -> float:
+    """The fraction of rows the projected write moves to the target (projected_answers)."""
+    return score(projected_answers(runner, rows, layer, state, h_dst, h_src, basis), rows,
                  "target")
 
 
@@ -112,20 +134,22 @@ def low_rank(runner: LookbackRunner, rows: list[Counterfactual], layer: int) -> 
     _, _, vt = torch.linalg.svd(deltas - deltas.mean(0), full_matrices=False)
     ranks = [k for k in runner.sizes.low_rank_ranks if k <= vt.shape[0]]
     d = h_dst.shape[-1]
-    random = []
+    answers = {label(): projected_answers(runner, held, layer, state, d_dst, d_src, None)}
     for k in ranks:
-        scores = []
+        answers[label(k)] = projected_answers(runner, held, layer, state, d_dst, d_src, vt[:k])
+    for k in ranks:
         for seed in RANDOM_BASIS_SEEDS:
             q = random_basis(d, k, seed, like=d_src)
-            scores.append(projected_iia(runner, held, layer, state, d_dst, d_src, q))
-        random.append(round(sum(scores) / len(scores), 4))
+            answers[label(k, seed)] = projected_answers(runner, held, layer, state, d_dst, d_src,
+                                                        q)
+    scored = {name: score(got, held, "target") for name, got in answers.items()}
     return LowRank(
         layer=layer, fitted_on=half, held_out=len(held), directions=vt.shape[0],
-        difference_vectors=deltas.shape[0],
-        unrestricted=projected_iia(runner, held, layer, state, d_dst, d_src, None),
+        difference_vectors=deltas.shape[0], unrestricted=scored[label()],
         interchange=score(next(interchange(runner, held, [layer], state, state_rev)), held,
                           "target"),
-        ranks=ranks,
-        fitted=[projected_iia(runner, held, layer, state, d_dst, d_src, vt[:k]) for k in ranks],
-        random=random,
+        ranks=ranks, fitted=[scored[label(k)] for k in ranks],
+        random=[round(sum(scored[label(k, s)] for s in RANDOM_BASIS_SEEDS)
+                      / len(RANDOM_BASIS_SEEDS), 4) for k in ranks],
+        answers=answers, fitted_basis=vt[:max(ranks, default=0)].float().cpu(),
     )

@@ -47,9 +47,11 @@ def published_scales(ctx) -> dict[str, Scale]:
                                                  len(tiny.self_patch_layers), 2,
                                                  "self_patch_layers")),
         **{step: Scale(prompt=prompt, why=why) for step in (
-            "lookback_behaviour", "lookback_visibility", "lookback_kept", "lookback_source_kept",
-            "lookback_answer_kept", "lookback_low_rank")},
+            "lookback_behaviour", "lookback_visibility", "lookback_binding_filter",
+            "lookback_source_filter", "lookback_answer_filter", "lookback_low_rank")},
         # The readbacks re-run a fixed few cells alone (first, middle and last rows and layers).
         **{step: Scale(prompt=prompt, why=f"the same cells, one row each; {why}") for step in (
-            "lookback_binding_readback", "lookback_source_readback", "lookback_answer_readback")},
+            "lookback_binding_readback", "lookback_source_readback", "lookback_answer_readback",
+            "lookback_predict_readback", "lookback_filter_readback",
+            "lookback_low_rank_readback")},
     }

@@ -63,7 +63,7 @@ def sweep_layers_expected(runner: LookbackRunner) -> tuple[list[int], str]:
     return list(declared), "the sizes' sweep_layers"
 
 
-def _spread(xs: Sequence[int]) -> list[int]:
+def spread(xs: Sequence[int]) -> list[int]:
     """The first, middle and last of `xs`, in order, without repeats."""
     xs = list(xs)
     return sorted({xs[0], xs[len(xs) // 2], xs[-1]}) if xs else []
@@ -185,7 +185,13 @@ def _cell(runner: LookbackRunner, found: Readback, what: str, layers: list[int],
     except (ValueError, IndexError):
         found.mismatched.append(f"{what}: not in the sweep")
         return
-    logits = solo()
+    answered(runner, found, what, "the sweep", recorded, solo())
+
+
+def answered(runner: LookbackRunner, found: Readback, what: str, by: str, recorded: str,
+             logits: torch.Tensor | None) -> None:
+    """The answer `by` (a batched run) recorded against the top tokens of the same row run alone
+    (`logits`, its final logits), within a near tie (TIE_REASON)."""
     if logits is None:
         found.mismatched.append(f"{what}: the row alone gave no answer")
         return
@@ -197,7 +203,7 @@ def _cell(runner: LookbackRunner, found: Readback, what: str, layers: list[int],
     if any(a == recorded and values[0] - v <= margin for a, v in zip(answers, values)):
         found.ties += 1
         return
-    found.mismatched.append(f"{what}: the sweep recorded {recorded!r}, the row alone answers "
+    found.mismatched.append(f"{what}: {by} recorded {recorded!r}, the row alone answers "
                             f"{answers[0]!r}")
 
 
@@ -208,12 +214,12 @@ def binding_rows(runner: LookbackRunner, rows: list[Counterfactual], sweeps: dic
     if not rows:
         return
     positions = binding_positions(row_layout(runner, rows[0]))
-    layers = _spread(sweep_layers_expected(runner)[0])
+    layers = spread(sweep_layers_expected(runner)[0])
     for name, sweep in sweeps.items():
         src, dst = positions[name]
         _rescored(found, name, {"iia": sweep.iia, "clean_survives": sweep.clean_survives},
                   BINDING_CURVES, sweep.layers, sweep.preds, rows)
-        for r in _spread(range(len(rows))):
+        for r in spread(range(len(rows))):
             alone = interchange_logits(runner, [rows[r]], layers, src, dst, bs=1)
             for layer, logits in zip(layers, alone):
                 _cell(runner, found, f"{name}: layer {layer} row {r}", sweep.layers, sweep.preds,
@@ -230,8 +236,8 @@ def answer_rows(runner: LookbackRunner, rows: list[Counterfactual], sweep: Answe
     _rescored(found, "answer", {"clean": sweep.clean, "pointer": sweep.pointer,
                                 "payload": sweep.payload},
               ANSWER_CURVES, sweep.layers, sweep.preds, rows)
-    layers = _spread(sweep_layers_expected(runner)[0])
-    for r in _spread(range(len(rows))):
+    layers = spread(sweep_layers_expected(runner)[0])
+    for r in spread(range(len(rows))):
         alone = interchange_logits(runner, [rows[r]], layers, final, final, bs=1)
         for layer, logits in zip(layers, alone):
             _cell(runner, found, f"answer: layer {layer} row {r}", sweep.layers, sweep.preds,
@@ -247,8 +253,8 @@ def source_rows(runner: LookbackRunner, rows: list[Counterfactual],
     for name, sweep in sweeps.items():
         _rescored(found, name, {"iia": sweep.iia, "clean_survives": sweep.clean_survives},
                   SOURCE_CURVES, sweep.last_layers, sweep.preds, rows)
-        last = _spread(getattr(runner.sizes, SOURCE_SIZES[sweep.freeze]))
-        for r in _spread(range(len(rows))):
+        last = spread(getattr(runner.sizes, SOURCE_SIZES[sweep.freeze]))
+        for r in spread(range(len(rows))):
             alone = source_logits(runner, [rows[r]], last, sweep.freeze)
             for L in last:
                 _cell(runner, found, f"{name}: L = {L} row {r}", sweep.last_layers, sweep.preds,

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TypedDict
 
 from harness.criteria.exact import NoneFailedCounts
-from harness.sources.lookback import positions
+from harness.sources.lookback import direction, positions
 from harness.sources.lookback.answers import AnswerSweep
-from harness.sources.lookback.behaviour import Behaviour, VisibilityScores
+from harness.sources.lookback.behaviour import Behaviour, FilterAnswers, VisibilityScores
 from harness.sources.lookback.identity import SelfPatch
 from harness.sources.lookback.interchange import SourceSweep, Sweep
 from harness.sources.lookback.low_rank import LowRank as LowRankStudy
@@ -81,7 +81,8 @@ class VisibilityFails(TypedDict):
 
 def visibility_fails(visibility: VisibilityScores) -> VisibilityFails:
     """§2: what lookback.visibility-fails judges."""
-    return vars(visibility)
+    return {"observer": visibility.observer, "non_observer": visibility.non_observer,
+            "paired": visibility.paired, "n": visibility.n}
 
 
 class ErrorFilter(TypedDict):
@@ -330,7 +331,8 @@ def answer_payload(answer: AnswerSweep) -> AnswerPayload:
 
 
 class SweepReadback(TypedDict):
-    """§4–§6: what lookback.binding-readback, source-readback and answer-readback judge."""
+    """§2–§7: what lookback's readbacks (binding, source, answer, predict, filter, low-rank)
+    judge."""
 
     sweeps: list[str]
     gaps: list[str]
@@ -358,6 +360,40 @@ def source_readback(source: Readback) -> SweepReadback:
 def answer_readback(answer: Readback) -> SweepReadback:
     """§6: what lookback.answer-readback judges."""
     return _readback(answer)
+
+
+def predict_readback(predicted: Readback) -> SweepReadback:
+    """§2: what lookback.predict-readback judges."""
+    return _readback(predicted)
+
+
+def filter_readback(filtered: Readback) -> SweepReadback:
+    """§4–§6: what lookback.filter-readback judges."""
+    return _readback(filtered)
+
+
+def low_rank_readback(low_rank: Readback) -> SweepReadback:
+    """§7: what lookback.low-rank-readback judges."""
+    return _readback(low_rank)
+
+
+class CleanAnswered(TypedDict):
+    """§4, §6: what lookback.binding-clean-answered and answer-clean-answered judge."""
+
+    n: int
+    wrong: list[str]
+
+
+def binding_clean_answered(rows: list[Counterfactual], answers: FilterAnswers,
+                           patched: list[Counterfactual]) -> CleanAnswered:
+    """§4: what lookback.binding-clean-answered judges."""
+    return {"n": len(patched), "wrong": direction.wrong_rows(rows, answers, patched, False)}
+
+
+def answer_clean_answered(rows: list[Counterfactual], answers: FilterAnswers,
+                          patched: list[Counterfactual]) -> CleanAnswered:
+    """§6: what lookback.answer-clean-answered judges."""
+    return {"n": len(patched), "wrong": direction.wrong_rows(rows, answers, patched, True)}
 
 
 class SingleTokenEntities(NoneFailedCounts):

@@ -7,10 +7,11 @@ from typing import Callable
 from harness.declared_steps import Filtered, Step
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
 from harness.profiles import Profile
-from harness.sources.lookback import readback
+from harness.sources.lookback import low_rank_readback, predict_readback, readback
 from harness.sources.lookback.answers import answer_sweep
-from harness.sources.lookback.behaviour import (Behaviour, VisibilityScores, behaviour,
-                                                keep_correct, visibility)
+from harness.sources.lookback.behaviour import (Behaviour, FilterAnswers, VisibilityScores,
+                                                behaviour, filter_answers, keep_correct,
+                                                visibility)
 from harness.sources.lookback.fire_once import (answer_fires, interchange_fires, low_rank_fires,
                                                 source_fires)
 from harness.sources.lookback.identity import self_patch
@@ -20,9 +21,9 @@ from harness.sources.lookback.positions import (intervention_tokens, prompt_alig
                                                 single_token_entities)
 from harness.sources.lookback.runner import LookbackRunner
 from harness.sources.lookback.sizes import LookbackSizes
-from harness.sources.lookback.task import (EVAL_CONDITIONS, INSTRUCTION, Counterfactual,
-                                           build_answer, build_binding, build_eval, build_source,
-                                           build_visibility)
+from harness.sources.lookback.task import (EVAL_CONDITIONS, INSTRUCTION, Counterfactual, EvalRow,
+                                           VisibilityRow, build_answer, build_binding, build_eval,
+                                           build_source, build_visibility)
 
 Rows = list[Counterfactual]
 
@@ -45,15 +46,50 @@ def rows(build: Callable[..., Rows]) -> Callable[[str, LookbackSizes], Rows]:
     return first
 
 
+def eval_rows(said: str, at: LookbackSizes) -> dict[str, list[EvalRow]]:
+    """§2: the evaluation sample set, built for belief, reality and explicit 'cannot observe'."""
+    return {name: at.first(build_eval(instruction=said, **kw))
+            for name, kw in EVAL_CONDITIONS.items()}
+
+
+def visibility_rows(said: str, at: LookbackSizes) -> list[VisibilityRow]:
+    """§2: the visibility sample set."""
+    return at.first(build_visibility(instruction=said))
+
+
 def eval_behaviour(run: LookbackRunner, said: str, at: LookbackSizes) -> dict[str, Behaviour]:
     """§2: belief, reality and explicit 'cannot observe', each on the evaluation sample set."""
-    return {name: behaviour(run, at.first(build_eval(instruction=said, **kw)))
-            for name, kw in EVAL_CONDITIONS.items()}
+    return {name: behaviour(run, rows) for name, rows in eval_rows(said, at).items()}
 
 
 def eval_visibility(run: LookbackRunner, said: str, at: LookbackSizes) -> VisibilityScores:
     """§3: the visibility sample set's scores."""
-    return visibility(run, at.first(build_visibility(instruction=said)))
+    return visibility(run, visibility_rows(said, at))
+
+
+def predicted_readback(run: LookbackRunner, said: str, at: LookbackSizes,
+                       scored: dict[str, Behaviour], seen: VisibilityScores) -> readback.Readback:
+    """§2's batched predictions read back: their rates recounted, a few rows re-run alone."""
+    found = readback.Readback([], [])
+    for name, rows in eval_rows(said, at).items():
+        predict_readback.evaluation(run, found, name, rows, scored[name])
+    predict_readback.visibility(run, found, visibility_rows(said, at), seen)
+    return found
+
+
+def filter_readback(run: LookbackRunner,
+                    binding_rows: Rows, binding_answers: FilterAnswers, binding_kept: Rows,
+                    source_rows: Rows, source_answers: FilterAnswers, source_kept: Rows,
+                    answer_rows: Rows, answer_answers: FilterAnswers,
+                    answer_kept: Rows) -> readback.Readback:
+    """§4–§6's error filters read back: each set's batched predictions, a few rows re-run alone,
+    and its kept rows recounted from the recorded answers."""
+    found = readback.Readback([], [])
+    for what, rows, answers, kept in (("binding", binding_rows, binding_answers, binding_kept),
+                                      ("source", source_rows, source_answers, source_kept),
+                                      ("answer", answer_rows, answer_answers, answer_kept)):
+        predict_readback.error_filter(run, found, what, rows, answers, kept)
+    return found
 
 
 def kept_or_forced(what: str) -> Callable[[Rows, Rows], Filtered]:
@@ -128,15 +164,21 @@ STEPS = (
     Step("lookback_visibility", eval_visibility, (RUN, *SAID)),
     # §4 binding, §5 source and §6 answer samples: built, error-filtered, then patched.
     Step("lookback_binding_rows", rows(build_binding), SAID),
-    Step("lookback_kept", keep_correct, (RUN, "lookback_binding_rows"), shared=True),
+    Step("lookback_binding_filter", filter_answers, (RUN, "lookback_binding_rows"), shared=True),
+    Step("lookback_kept", keep_correct, ("lookback_binding_rows", "lookback_binding_filter"),
+         shared=True),
     Step("lookback_patched", kept_or_forced("binding"),
          ("lookback_kept", "lookback_binding_rows"), forced=True),
     Step("lookback_source_rows", rows(build_source), SAID),
-    Step("lookback_source_kept", keep_correct, (RUN, "lookback_source_rows"), shared=True),
+    Step("lookback_source_filter", filter_answers, (RUN, "lookback_source_rows"), shared=True),
+    Step("lookback_source_kept", keep_correct, ("lookback_source_rows", "lookback_source_filter"),
+         shared=True),
     Step("lookback_source_patched", kept_or_forced("source"),
          ("lookback_source_kept", "lookback_source_rows"), forced=True),
     Step("lookback_answer_rows", rows(build_answer), SAID),
-    Step("lookback_answer_kept", keep_correct, (RUN, "lookback_answer_rows"), shared=True),
+    Step("lookback_answer_filter", filter_answers, (RUN, "lookback_answer_rows"), shared=True),
+    Step("lookback_answer_kept", keep_correct, ("lookback_answer_rows", "lookback_answer_filter"),
+         shared=True),
     Step("lookback_answer_patched", kept_or_forced("answer"),
          ("lookback_answer_kept", "lookback_answer_rows"), forced=True),
     Step("lookback_self_patch", self_patch, (RUN, "lookback_kept", "lookback_binding_rows")),
@@ -163,4 +205,11 @@ STEPS = (
     Step("lookback_answer_readback", readback.answer,
          (RUN, "lookback_answer_patched", "lookback_answer")),
     Step("lookback_low_rank", low_rank_at_peak, (*BINDING, "lookback_reversed"), unit=True),
+    Step("lookback_predict_readback", predicted_readback,
+         (RUN, *SAID, "lookback_behaviour", "lookback_visibility")),
+    Step("lookback_filter_readback", filter_readback,
+         (RUN, "lookback_binding_rows", "lookback_binding_filter", "lookback_kept",
+          "lookback_source_rows", "lookback_source_filter", "lookback_source_kept",
+          "lookback_answer_rows", "lookback_answer_filter", "lookback_answer_kept")),
+    Step("lookback_low_rank_readback", low_rank_readback.low_rank, (*BINDING, "lookback_low_rank")),
 )
