@@ -76,11 +76,11 @@ class ClaimSpec:
             raise ValueError(f"{self.id}: an organism tolerance needs a reason")
         if self.holds is not None and self.kind is not Kind.ANCHOR:
             raise ValueError(f"{self.id}: only an anchor declares what holds on every profile")
-        if self.needs is Needs.CPU and self.kind is not Kind.ANCHOR:
-            raise ValueError(f"{self.id}: a finding needs its model (needs='hub' or 'gpu'), a "
-                             "measurement too; needs='cpu' is for model-free checks, whose "
-                             "published values apply on every profile, so a finding would read "
-                             "'replicated' on the organisms")
+        if self.needs is Needs.CPU and self.kind is Kind.CLAIM:
+            raise ValueError(f"{self.id}: a finding needs its model (needs='hub' or 'gpu'); "
+                             "needs='cpu' is for model-free checks, whose published values "
+                             "apply on every profile, so a finding would read 'replicated' on "
+                             "the organisms")
         if self.tokenizer_only and self.needs is not Needs.HUB:
             raise ValueError(f"{self.id}: tokenizer_only is for needs='hub' tests")
 

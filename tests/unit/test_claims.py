@@ -52,9 +52,3 @@ def test_a_model_free_anchor_is_allowed():
     spec = ClaimSpec(id="cot.free-anchor", kind=Kind.ANCHOR, section="1", statement="s",
                      published={"v": 1}, provenance="p", criterion=Exact("v"), needs=Needs.CPU)
     assert spec.needs is Needs.CPU
-
-
-def test_a_measurement_cannot_be_declared_model_free():
-    with pytest.raises(ValueError, match="a measurement too"):
-        ClaimSpec(id="cot.free-measurement", kind=Kind.MEASUREMENT, section="1", statement="s",
-                  published={"v": 1}, provenance="p", criterion=Exact("v"), needs=Needs.CPU)
