@@ -87,6 +87,7 @@ def test_hub_test_skips_with_reason_when_cache_is_cold(tester, monkeypatch, tmp_
 def test_marker_selection_implies_published_profile(pytester, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     pytester.makepyfile(test_claims=PUBLISHED_ONLY)
+    pytester.makeini("[pytest]\ninterp_claims = true\n")  # a project of its own claims
     result = pytester.runpytest("-p", "no:cacheprovider", "-m", "gpu")
     result.stdout.fnmatch_lines(["interp-claims profile: published, mode: faithful"])
     assert results(pytester)["environment"]["profile"] == "published"

@@ -78,5 +78,5 @@ def test_unreadable_manifest_names_its_file_and_the_fix(tmp_path):
     path = manifest_path("cot", tmp_path)
     path.parent.mkdir()
     path.write_text("{")
-    with pytest.raises(UnreadableFile, match=r"cot/manifest\.json.*python -m harness\.organisms cot"):
+    with pytest.raises(UnreadableFile, match=r"cot/manifest\.json.*interp-claims organisms cot"):
         read_manifest("cot", tmp_path)
