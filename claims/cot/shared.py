@@ -9,6 +9,6 @@ NUMBERS = ("cot.number-tokens",)     # every claim that splices or patches at a 
 # §3's findings read the spliced product as a mistake: its continuations, read back, and the model
 # preferring the true product there.
 INJECTED = ("cot.splice-rows", "cot.true-product-preferred")
-PATCHED = ("cot.patch-rows",)        # every claim read from §7's patched runs, read back
+PATCHED = ("cot.patch-rows", "cot.residual-sources")  # §7's patched runs and their sources
 DECODE_LOOP = ("cot.step0-is-prefill", "cot.noop-every-step", "cot.fire-once",
                "cot.post-answer-specificity", "cot.vector-write-fires-once")

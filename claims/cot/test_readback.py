@@ -1,6 +1,7 @@
 """Seed 000's readback anchors (issue 36): each batched step's rows read back in the mode under
 test (harness/sources/cot/step_rows.py), the direction the §2, §3 and §5 findings assume, the §7
-screen's coverage and its random control re-drawn (harness/sources/cot/readback.py)."""
+screen's coverage, its random control re-drawn and where its residuals came from
+(harness/sources/cot/readback.py)."""
 from __future__ import annotations
 
 from claims.cot.shared import FORCED, NB, NUMBERS, SETUP
@@ -129,3 +130,18 @@ def test_screen_coverage(judge, cot_screen_coverage):
                   "within " + REDRAW_REASON))
 def test_random_control_redrawn(judge, cot_random_redrawn):
     judge(readouts.random_control_redrawn(cot_random_redrawn))
+
+
+@claim("cot.residual-sources", kind="anchor", section="7",
+       statement="Each pair's donor residuals are its donor problem's, and its own residuals its recipient's: plain forwards of their prompts and traces give them bit for bit at the steps that emit each product.",
+       headline="{pairs} pairs at layers {layers} re-read; mismatched: {mismatched}",
+       published={"mismatched": []},
+       provenance=NB.format(7) + "'s donor and recipient residuals at the product steps",
+       criterion=NoneOf("mismatched", of="pairs"), holds=Holds(NoneOf("mismatched", of="pairs")),
+       requires=SETUP,
+       decisions=("which prompt a written value came from, checked by its inputs: each pair's "
+                  "donor is task.donor_for of its recipient, its donor prompt that donor's, and "
+                  "each residual is re-read by torch forward hooks on a plain forward of that "
+                  "prompt and trace (no nnsight), compared with torch.equal",))
+def test_residual_sources(judge, cot_residual_sources):
+    judge(readouts.residual_sources(cot_residual_sources))

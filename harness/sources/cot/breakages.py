@@ -79,6 +79,11 @@ BREAKAGES = (
     Breakage("§7 random control at half its scale", "wrong scale", P,
              "* (donor - own).norm(dim=-1, keepdim=True)\n",
              "* (donor - own).norm(dim=-1, keepdim=True) / 2\n", part=Part.STUDY),
+    Breakage("§7 donor residuals read from the recipient's run", "wrong source", P,
+             "span, residuals(runner, pid, gen, span[0], layers),",
+             "span, residuals(runner, t.pid, t.gen, t.span[0], layers),", part=Part.STUDY),
+    Breakage("§7 residuals read one step late", "wrong position", P,
+             "    pos = len(pid) + j0 - 1\n", "    pos = len(pid) + j0\n", part=Part.STUDY),
 )
 
 
@@ -86,7 +91,8 @@ def checks(model: Loaded, sizes) -> Checks:
     """§6's bump audit and the noise and vector-write fire-once anchors, on problem 0's prompt
     (no baseline decode needed); then, in fast mode, §1's rows read back from a short baseline of
     the first problems, and on those problems' scripted traces (traces.script) §5's forced rows,
-    §7's screen coverage, random controls and patched rows, on the module objects imported now."""
+    §7's screen coverage, random controls, residual sources and patched rows, on the module objects
+    imported now."""
     from harness.sources.cot import decode, fire_once, forcing, patching, readback, step_rows
     from harness.sources.cot import traces
     from harness.sources.cot.batched_rows import TOKENS, batched_rows
@@ -116,6 +122,7 @@ def checks(model: Loaded, sizes) -> Checks:
         "cot.screen-coverage": lambda: readback.screen_coverage(fast, pairs(), screen()).gaps,
         "cot.random-control-redrawn": lambda: readback.random_redrawn(pairs(),
                                                                       continued()).mismatched,
+        "cot.residual-sources": lambda: readback.residual_sources(fast, pairs()).mismatched,
         "cot.patch-rows (fast mode)": lambda: step_rows.patch_rows(
             fast, pairs(), patching.self_patch(fast, pairs()), screen(), continued()).misread,
     }

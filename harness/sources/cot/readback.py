@@ -1,14 +1,16 @@
 """Seed 000's readbacks of what the studies assume or declare, each measured apart from the study:
 the true product preferred where §3 and §5 splice a corrupted one, the §7 screen's layers against
-the declared ones, and §7's random control re-drawn from its declared seed and scale."""
+the declared ones, §7's random control re-drawn from its declared seed and scale, and where §7's
+written residuals came from."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import torch
 
-from harness.sources.cot.patching import Continuations, LayerScreen, Pair
+from harness.sources.cot.patching import K, Continuations, LayerScreen, Pair
 from harness.sources.cot.runner import CotRunner
+from harness.sources.cot.task import donor_for
 from harness.sources.cot.traces import Trace
 
 RANDOM = "random (matched norm)"  # §7's random control condition
@@ -41,7 +43,9 @@ def logprob(runner: CotRunner, prefix: list[int], ids: list[int]) -> float:
     x = torch.tensor([prefix + ids], device=next(hf.parameters()).device)
     with torch.no_grad():
         logits = hf(x).logits[0, len(prefix) - 1:len(prefix) - 1 + len(ids)].float()
-    return float(logits.log_softmax(-1)[torch.arange(len(ids)), torch.tensor(ids)].sum())
+    rows, chosen = (torch.arange(len(ids), device=logits.device),
+                    torch.tensor(ids, device=logits.device))
+    return float(logits.log_softmax(-1)[rows, chosen].sum())
 
 
 def product_preference(runner: CotRunner, spanned: list[Trace]) -> Preference:
@@ -124,3 +128,59 @@ def random_redrawn(ps: list[Pair], continuations: Continuations) -> Redrawn:
             mismatched.append(f"pair {i}: written control differs from its seed-{i} re-draw by "
                               f"up to {gap:.3g}")
     return Redrawn(layer, len(ps), mismatched)
+
+
+@dataclass
+class ResidualSources:
+    """§7: where each pair's residuals came from, re-read by plain forwards with torch hooks: the
+    donor's from its own problem's prompt and trace, the recipient's own from its own, at the K
+    steps that emit each product, at every layer the study captured; and what differs."""
+
+    pairs: int
+    layers: list[int]
+    mismatched: list[str]
+
+
+def plain_layer_outputs(runner: CotRunner, ids: list[int], layers: list[int],
+                        start: int) -> dict[int, torch.Tensor]:
+    """§7: each of `layers`' output at positions start..start+K of one plain forward of `ids`,
+    read by a torch forward hook (no nnsight)."""
+    hf = runner.model.local()
+    blocks, found = hf.model.layers, {}
+
+    def keep(layer: int):
+        def hook(_module, _inputs, output):
+            hidden = output[0] if isinstance(output, tuple) else output
+            found[layer] = hidden[0, start:start + K, :].clone()
+        return hook
+
+    handles = [blocks[layer].register_forward_hook(keep(layer)) for layer in layers]
+    try:
+        with torch.no_grad():
+            hf(torch.tensor([ids], device=next(hf.parameters()).device))
+    finally:
+        for handle in handles:
+            handle.remove()
+    return found
+
+
+def residual_sources(runner: CotRunner, ps: list[Pair]) -> ResidualSources:
+    """§7: each pair's donor is its recipient's (task.donor_for), its donor prompt that donor's,
+    and its donor and own residuals are, bit for bit, those plain forwards of the donor's and the
+    recipient's prompt and trace give at the steps that emit their products."""
+    layers = sorted(ps[0].donor_h) if ps else []
+    mismatched = []
+    for i, p in enumerate(ps):
+        if donor_for(p.recipient.p) != p.donor:
+            mismatched.append(f"pair {i}: its donor is not its recipient's (task.donor_for)")
+        if p.donor_pid != runner.prompt_ids(p.donor):
+            mismatched.append(f"pair {i}: the donor's prompt is not its donor problem's")
+        for who, pid, gen, j0, held in (
+                ("donor", p.donor_pid, p.donor_gen, p.donor_span[0], p.donor_h),
+                ("own", p.recipient.pid, p.recipient.gen, p.recipient.span[0], p.self_h)):
+            plain = plain_layer_outputs(runner, pid + gen, layers, len(pid) + j0 - 1)
+            for layer in layers:
+                if not torch.equal(plain[layer], held[layer].to(plain[layer].device)):
+                    mismatched.append(f"pair {i}: the {who} residual at layer {layer} is not what "
+                                      f"a plain forward of the {who}'s prompt and trace gives")
+    return ResidualSources(len(ps), layers, mismatched)

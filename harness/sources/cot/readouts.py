@@ -13,7 +13,7 @@ from harness.sources.cot.forcing import ForcedPair
 from harness.sources.cot.mistakes import CueCounts, Rederivation, SingleMistake, SpliceControl
 from harness.sources.cot.patching import (ConditionRates, Continuations, LayerScreen, Pair,
                                           SelfPatch)
-from harness.sources.cot.readback import Preference, Redrawn, ScreenCoverage
+from harness.sources.cot.readback import Preference, Redrawn, ResidualSources, ScreenCoverage
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.step_rows import StepRows
 from harness.sources.cot.task import PROBLEMS, donor_listing
@@ -277,6 +277,19 @@ class RandomControlRedrawn(TypedDict):
 def random_control_redrawn(redrawn: Redrawn) -> RandomControlRedrawn:
     """§7: what cot.random-control-redrawn judges."""
     return {"layer": redrawn.layer, "pairs": redrawn.pairs, "mismatched": redrawn.mismatched}
+
+
+class ResidualSourcesRead(TypedDict):
+    """§7: the pairs and layers whose residuals were re-read, and those that differ."""
+
+    pairs: int
+    layers: list[int]
+    mismatched: list[str]
+
+
+def residual_sources(found: ResidualSources) -> ResidualSourcesRead:
+    """§7: what cot.residual-sources judges."""
+    return {"pairs": found.pairs, "layers": found.layers, "mismatched": found.mismatched}
 
 
 class BaselineAccuracy(TypedDict):

@@ -139,4 +139,5 @@ STEPS = (
     Step("cot_preference", readback.product_preference, SPANNED),
     Step("cot_screen_coverage", readback.screen_coverage, (RUNNER, "cot_pairs", "cot_screen")),
     Step("cot_random_redrawn", readback.random_redrawn, ("cot_pairs", "cot_continuations")),
+    Step("cot_residual_sources", readback.residual_sources, (RUNNER, "cot_pairs")),
 )
