@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import torch
 
+from harness.replay import block_output, hooks
 from harness.sources.cot.patching import K, Continuations, LayerScreen, Pair
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import donor_for
@@ -150,17 +151,12 @@ def plain_layer_outputs(runner: CotRunner, ids: list[int], layers: list[int],
 
     def keep(layer: int):
         def hook(_module, _inputs, output):
-            hidden = output[0] if isinstance(output, tuple) else output
-            found[layer] = hidden[0, start:start + K, :].clone()
+            found[layer] = block_output(output)[0, start:start + K, :].clone()
         return hook
 
-    handles = [blocks[layer].register_forward_hook(keep(layer)) for layer in layers]
-    try:
-        with torch.no_grad():
-            hf(torch.tensor([ids], device=next(hf.parameters()).device))
-    finally:
-        for handle in handles:
-            handle.remove()
+    with hooks([blocks[layer].register_forward_hook(keep(layer)) for layer in layers]), \
+            torch.no_grad():
+        hf(torch.tensor([ids], device=next(hf.parameters()).device))
     return found
 
 
