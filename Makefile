@@ -33,7 +33,7 @@ LINT_STAMP := $(LINT)/.installed-requirements-lint.lock
 # runs), and each after the first then reads the suite's modules instead of compiling them again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: test test-meta test-slow replicate setup report clean gpu-rehearsal lock canary plan bench wheelhouse
+.PHONY: test test-meta test-slow mutate replicate setup report clean gpu-rehearsal lock canary plan bench wheelhouse
 
 $(STAMP): $(LOCK) pyproject.toml
 	@test -n "$(LOCK)" || { echo "no lock fits this machine (see above); make setup LOCK=<file>" >&2; exit 2; }
@@ -79,6 +79,20 @@ test: $(STAMP) $(LINT_STAMP)
 test-meta: $(STAMP)
 	INTERP_CLAIMS_TINY=reports/results.json $(CLI) budget time meta -- \
 	  $(PY) -m pytest --claims-profile=tiny -n 2 -m meta -p no:cacheprovider
+
+# Mutation testing of the judging core (issue 45): mutmut mutates each module pyproject.toml's
+# [tool.mutmut] names (criteria, verdicts, snapshots, claims, register values, blocking, judging,
+# record, nightly, report) and runs the unit tests that reach each mutant; at least 95% of each
+# module's mutants must fail a test, and every survivor must be listed with its reason in
+# tests/mutation/equivalent.toml. Scores: reports/mutation.json. mutmut comes from its own hashed
+# lock, installed into .venv on top of the test lock (whose pins it shares). CI runs it last.
+MUTATE_STAMP := $(VENV)/.installed-requirements-mutate.lock
+$(MUTATE_STAMP): $(STAMP) requirements-mutate.lock
+	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-mutate.lock
+	touch $(MUTATE_STAMP)
+
+mutate: $(MUTATE_STAMP)
+	$(CLI) budget time mutate -- $(CLI) mutate
 
 # The organisms re-trained from their recipes (about 20 minutes on 2 cores: cot and patching are
 # trained, heads and lookback compiled): bit-identical under the ATen CPU capability and MKL branch
@@ -153,6 +167,9 @@ lock:
 	env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
 	  $(PIP_COMPILE) --extra test -o requirements-cuda.lock pyproject.toml
 	$(PIP_COMPILE) -o requirements-lint.lock requirements-lint.in
+	grep -E '^[A-Za-z0-9_.-]+==' requirements.lock | cut -d' ' -f1 > $(LOCK_TOOLS)/test-pins.txt
+	env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
+	  $(PIP_COMPILE) -c $(LOCK_TOOLS)/test-pins.txt -o requirements-mutate.lock requirements-mutate.in
 	$(PYTHON) -m harness.cli lock compile --uv $(LOCK_TOOLS)/bin/uv $(if $(UPGRADE),--upgrade)
 
 # Upgrade canary: the tiny profile in the locked environment (reports/results.json) and in .canary/
@@ -198,6 +215,6 @@ report: $(STAMP)
 
 # Everything the runs wrote under reports/ (all but its README), the environments and caches.
 clean:
-	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) .offline
+	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) .offline mutants
 	find reports -mindepth 1 -maxdepth 1 ! -name README.md -exec rm -rf {} +
 	find . -name __pycache__ -type d -not -path "./.venv/*" -prune -exec rm -rf {} +

@@ -25,6 +25,7 @@ TOOLS: dict[str, tuple[str, str]] = {
     "offline": ("harness.offline", "a borrowed offline GPU: wheelhouse, install, check, versions"),
     "lock": ("harness.lock", "the lock this machine installs"),
     "bench": ("harness.sources.cot.bench", "speed ratios on the cot organism"),
+    "mutate": ("harness.mutation", "mutation-test the judging core, scored per module"),
     "new": ("harness.drafting", "draft a source from a notebook (--share: measure on the seeds)"),
 }
 USAGE = "\n".join(
