@@ -7,12 +7,23 @@ mode is per thread."""
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 NAME = "interp-claims-experiments"
 _EXECUTOR: ThreadPoolExecutor | None = None
+
+
+def _forget_executor() -> None:
+    """A forked child (mutmut's mutant runs) inherits the pool but not its thread: it starts its
+    own, or every submitted fixture would wait forever."""
+    global _EXECUTOR
+    _EXECUTOR = None
+
+
+os.register_at_fork(after_in_child=_forget_executor)
 
 
 def on_experiment_thread(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -23,7 +23,7 @@ def _text(value: Any) -> str:
     if value is None:
         return "—"
     text = json.dumps(value, separators=(", ", ": "))
-    return text if len(text) < 1500 else text[:1500] + " …"
+    return text if len(text) <= 1500 else text[:1500] + " …"
 
 
 def _cells(hist: run_history.History, claim_id: str) -> list[dict[str, str]]:

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from harness.reporting.report import write_report
+from harness.verdicts import Verdict
 from tests.acceptance.browser import chromium, chromium_paths
 from tests.pinned import pinned_entries
-from tests.sample_results import results
+from tests.sample_results import ANCHOR_VERDICTS, badges, every_verdict, results
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "reports" / "report-screenshot.png"
 EARLY = "claim-cot.early-answering"
@@ -139,3 +140,69 @@ def test_every_claim_shows_its_headline_numbers_as_text(every_claim):
         if shown not in row:
             missing.append(e["id"])
     assert len(entries) >= 64 and not missing
+
+
+# Each claim row's verdict badge and anchor badges as the browser lays them out: text as shown,
+# class, title, whether it has a size, and its computed background.
+READ_BADGES = """
+const badge = b => ({text: b.innerText, cls: b.className, title: b.title,
+                     shown: b.offsetWidth > 0, background: getComputedStyle(b).backgroundColor});
+return Array.from(document.querySelectorAll("tr.claim-row")).map(row => ({
+  id: row.id.replace(/^claim-/, ""),
+  verdict: Array.from(row.cells[2].querySelectorAll("span.badge")).map(badge),
+  anchors: Array.from(row.cells[4].querySelectorAll("span.badge")).map(badge)}));
+"""
+READ_COUNTS = """
+return Array.from(document.querySelectorAll("table.counts tr"))
+  .map(tr => Array.from(tr.cells).map(td => td.innerText));
+"""
+
+
+@pytest.fixture(scope="module")
+def every_verdict_page(tmp_path_factory):
+    """The page of a run with every verdict of each kind, every drift state, an absent anchor."""
+    paths = chromium_paths()
+    if paths is None:
+        pytest.skip("Chromium or its driver is not installed (Debian packages `chromium` and "
+                    "`chromium-driver`; .ci/run installs them)")
+    data = every_verdict()
+    path = tmp_path_factory.mktemp("every-verdict") / "results.json"
+    path.write_text(json.dumps(data))
+    html = write_report(path)
+    with chromium(*paths) as browser:
+        browser.get(html.as_uri())
+        yield data, browser.execute_script(READ_BADGES), browser.execute_script(READ_COUNTS)
+
+
+def test_each_rows_verdict_badge_shows_its_verdict_from_results_json(every_verdict_page):
+    data, rows, _ = every_verdict_page
+    expected = badges(data)
+    shown = {r["id"]: [(b["text"], b["cls"], b["shown"]) for b in r["verdict"]] for r in rows}
+    assert shown == {i: [(v, f"badge v-{v.replace(' ', '-')}", True)] for i, (v, _) in
+                     expected.items()}
+
+
+def test_each_anchor_badge_shows_that_anchors_verdict_from_results_json(every_verdict_page):
+    data, rows, _ = every_verdict_page
+    expected = badges(data)
+    shown = {r["id"]: [b["text"] for b in r["anchors"] if b["shown"]] for r in rows}
+    assert shown == {i: anchors for i, (_, anchors) in expected.items()}
+    classes = {b["text"]: b["cls"] for r in rows for b in r["anchors"]}
+    assert all(cls == "badge v-" + text.split(": ")[1].replace(" ", "-")
+               for text, cls in classes.items())
+    assert {t.split(": ")[1] for t in classes} == set(ANCHOR_VERDICTS) | {"absent"}
+
+
+def test_every_verdict_badge_is_coloured(every_verdict_page):
+    _, rows, _ = every_verdict_page
+    backgrounds = {b["cls"]: b["background"] for r in rows for b in r["verdict"] + r["anchors"]}
+    assert len(backgrounds) == len(Verdict) + 1  # and "absent"
+    assert not [cls for cls, colour in backgrounds.items() if colour == "rgba(0, 0, 0, 0)"]
+
+
+def test_the_counts_shown_are_results_jsons(every_verdict_page):
+    data, _, table = every_verdict_page
+    assert table[0] == ["source", *(v.value for v in Verdict), "total"]
+    shown = {row[0]: [int(n) for n in row[1:]] for row in table[1:]}
+    assert shown == {source: [counts.get(v, 0) for v in Verdict] + [sum(counts.values())]
+                     for source, counts in data["counts"].items()}
