@@ -26,6 +26,9 @@ class Tolerance:
     rel: float = 0.0
 
     def allows(self, pinned: float, measured: float) -> bool:
+        """Whether `measured` lies within this tolerance of `pinned`; an infinity only of itself."""
+        if math.isinf(pinned) or math.isinf(measured):
+            return pinned == measured
         return abs(measured - pinned) <= self.abs + self.rel * abs(pinned)
 
     def as_record(self) -> dict[str, float]:
@@ -56,7 +59,8 @@ class ComparisonLog:
 
 def compare(pinned: Any, measured: Any, floats: Tolerance, path: str = "") -> list[str]:
     """Paths at which `measured` differs from `pinned`: counts, token ids, booleans, strings and
-    keys exactly; a float (either side) by more than `floats`."""
+    keys exactly; a float (either side) by more than `floats`. NaN against NaN is no difference
+    (the same undefined value, measured again); NaN against a number is one."""
     if isinstance(pinned, dict) and isinstance(measured, dict):
         if pinned.keys() != measured.keys():
             return [f"{path or '.'}: pinned keys {sorted(pinned)}, measured {sorted(measured)}"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from harness.register import RegisterReading, RegisterRow
 from harness.register_values import printed_numbers, unprinted, unprinted_values
 
@@ -83,3 +85,29 @@ def test_a_key_declared_unprinted_is_not_checked():
 
 def test_a_tie_rounds_half_to_even():
     assert unprinted([0.125, 0.25, 0.35], "12%, .2, .3") == [Decimal("0.35")]
+
+
+def test_a_declared_number_near_one_rounds_to_its_printed_precision():
+    assert unprinted([1.46, -0.802], "1.5; −0.80") == []
+
+
+def test_a_minus_in_an_exponent_is_read():
+    assert values("p = 1.67e−8") == [Decimal("1.67e-8")]
+
+
+def test_a_ratios_rate_and_a_ranges_integers_admit_no_rounding():
+    assert [p.rounded for p in printed_numbers("13/20 at 185–188")] == [False] * 7
+    assert unprinted([0.651, 186.4], "13/20 at 185–188") == [Decimal("0.651"), Decimal("186.4")]
+
+
+def test_a_string_of_spaces_or_newlines_is_not_checked():
+    assert unprinted(["  ", " \n "], "abc") == []
+
+
+def test_only_the_spaces_around_a_string_are_stripped():
+    assert unprinted([" XOR ", "Mary\n"], "the XOR gate; Mary") == ["Mary\n"]
+
+
+def test_a_published_value_without_a_printed_form_is_refused_by_type():
+    with pytest.raises(TypeError, match="^a published value of type set has no printed form$"):
+        unprinted({"heads": {9, 10}}, "9, 10")
