@@ -54,7 +54,7 @@ class ClaimSpec:
     published: Mapping[str, Any]
     provenance: str
     criterion: Criterion
-    requires: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()  # beside the anchors guarding its steps: other prerequisites
     needs: Needs = Needs.GPU
     tolerance: Tolerance = EXACT
     decisions: tuple[str, ...] = ()
@@ -64,6 +64,7 @@ class ClaimSpec:
     tokenizer_only: bool = False  # a `hub` test that reads the tokenizer alone, on any device
     holds: Holds | None = None  # an anchor's own check, beside its published criterion
     known_answer: KnownAnswer | None = None  # judged on an organism that planted it
+    guards: tuple[str, ...] = ()  # an anchor's: the declared steps of its source it checks
     source_name: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
@@ -74,6 +75,8 @@ class ClaimSpec:
             raise ValueError(f"{self.id} requires itself")
         if self.organism_tolerance is not None and not self.organism_tolerance_reason:
             raise ValueError(f"{self.id}: an organism tolerance needs a reason")
+        if self.guards and self.kind is not Kind.ANCHOR:
+            raise ValueError(f"{self.id}: only an anchor declares the steps it guards")
         if self.holds is not None and self.kind is not Kind.ANCHOR:
             raise ValueError(f"{self.id}: only an anchor declares what holds on every profile")
         if self.needs is Needs.CPU and self.kind is Kind.CLAIM:
@@ -162,17 +165,20 @@ def claim(
     tokenizer_only: bool = False,
     holds: Holds | None = None,
     known_answer: KnownAnswer | None = None,
+    guards: tuple[str, ...] | list[str] = (),
 ) -> Callable[[F], F]:
     """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict. The
     statement may name published values ("IIA {peak_iia} at layer {peak_layer}"), so that each
-    number is declared once."""
+    number is declared once. An anchor names the steps it `guards`; a test requires every anchor
+    guarding a step it reads (harness/plugin/guards.py), and `requires` names any other."""
     spec = ClaimSpec(id=id, kind=Kind(kind), section=section,
                      statement=statement.format_map(published),
                      published=published, provenance=provenance, criterion=criterion,
                      requires=tuple(requires), needs=Needs(needs), tolerance=tolerance,
                      decisions=tuple(decisions), organism_tolerance=organism_tolerance,
                      organism_tolerance_reason=organism_tolerance_reason, headline=headline,
-                     tokenizer_only=tokenizer_only, holds=holds, known_answer=known_answer)
+                     tokenizer_only=tokenizer_only, holds=holds, known_answer=known_answer,
+                     guards=tuple(guards))
 
     def attach(fn: F) -> F:
         setattr(fn, CLAIM_ATTR, spec)

@@ -51,6 +51,7 @@ class Step:
     forced: bool = False
     unit: bool = False
     shared: bool = False
+    unguarded: str = ""
 
     def __post_init__(self) -> None:
         if len(set(self.inputs)) != len(self.inputs):

@@ -1,14 +1,13 @@
-"""What seed 000's claim files share: the provenance line and the requirement chains."""
+"""What seed 000's claim files share: the provenance line and the steps its anchors guard
+(harness/plugin/guards.py; harness/sources/cot/steps.py): a test requires every anchor guarding a
+step it reads."""
 from __future__ import annotations
 
 NB = "seed 000 notebook output, §{}"
-SETUP = ("cot.problem-set", "cot.think-token", "cot.prompt-tokens")
-ROWS = ("cot.batched-rows",)         # every finding read from §1's decoded rows
-FORCED = ("cot.forced-suffix",)      # every claim scored on a forced answer
-NUMBERS = ("cot.number-tokens",)     # every claim that splices or patches at a product or answer
-# §3's findings read the spliced product as a mistake: its continuations, read back, and the model
-# preferring the true product there.
-INJECTED = ("cot.splice-rows", "cot.true-product-preferred")
-PATCHED = ("cot.patch-rows", "cot.residual-sources")  # §7's patched runs and their sources
-DECODE_LOOP = ("cot.step0-is-prefill", "cot.noop-every-step", "cot.fire-once",
-               "cot.post-answer-specificity", "cot.vector-write-fires-once")
+# The steps that draw their prompts from the problem set: §1's baseline and the decode audits.
+PROBLEMS = ("cot_baseline", "cot_step_shapes", "cot_fire_once", "cot_noise_fires",
+            "cot_vector_fires")
+FORCED = ("cot_early", "cot_last_answer", "cot_full_corruption", "cot_cut_probe")  # scored forced
+# Located, spliced or patched at a product's or an answer's tokens.
+NUMBERS = ("cot_spanned", "cot_last_answer", "cot_pairs")
+PATCHED = ("cot_self_patch", "cot_screen", "cot_continuations")  # §7's patched decode loops

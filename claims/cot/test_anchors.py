@@ -5,7 +5,7 @@ intervention claim requires.
 """
 from __future__ import annotations
 
-from claims.cot.shared import DECODE_LOOP, FORCED, NB, NUMBERS, PATCHED, SETUP
+from claims.cot.shared import NB, PATCHED, PROBLEMS
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import Every, Exact, Length, NoneFailed, Same, all_of
@@ -21,7 +21,7 @@ BF16_FLIP = ("published (bf16): the count may fall short of n by one, as the fin
              "allow one problem or pair to flip; on float32 organisms every one must hold")
 
 
-@claim("cot.problem-set", kind="anchor", section="1", needs="cpu",
+@claim("cot.problem-set", kind="anchor", section="1", needs="cpu", guards=PROBLEMS,
        statement="random.Random(0) yields the notebook's 20 problems, in order.",
        headline="first problem {problems[0][0]}×{problems[0][1]}+{problems[0][2]}, last {problems[19][0]}×{problems[19][1]}+{problems[19][2]}",
        published={"problems": [list(p) for p in [
@@ -35,7 +35,7 @@ def test_problem_set(judge):
     judge(readouts.problem_set())
 
 
-@claim("cot.donor-pairs", kind="anchor", section="7", needs="cpu",
+@claim("cot.donor-pairs", kind="anchor", section="7", needs="cpu", guards=("cot_pairs",),
        statement="donor_for pairs each of the first 8 problems with a same-a, same-c donor.",
        headline="first pair {pairs[0]}, last {pairs[7]}",
        published={"pairs": ["25*13+46<-25*16+46", "28*27+55<-28*29+55", "27*23+67<-27*22+67",
@@ -48,6 +48,7 @@ def test_donor_pairs(judge):
 
 
 @claim("cot.think-token", kind="anchor", section="setup", needs="hub",
+       guards=("cot_runner",),  # its `</think>` and the generation prompt every prompt ends with
        statement="`</think>` is one token and the generation prompt ends `<|im_start|>assistant\\n<think>\\n`.",
        headline="`</think>` is token {think_close}",
        published={"think_close": 151668, "template_tail": "<|im_start|>assistant\n<think>\n"},
@@ -62,7 +63,7 @@ def test_think_token(judge, cot_think_template):
        statement="tracer.iter step 0 is the prefill over the whole prompt; later steps are one token.",
        headline="step 0 {shapes[0]}, then {shapes[1]} per step",
        published={"shapes": [[1, 34, 2560], [1, 1, 2560], [1, 1, 2560], [1, 1, 2560]]},
-       provenance=NB.format(6), criterion=Same("shapes", "prefill_then_single"), requires=SETUP,
+       provenance=NB.format(6), criterion=Same("shapes", "prefill_then_single"), guards=PATCHED,
        holds=Holds(Same("shapes", "prefill_then_single")),
        decisions=("judged against the shapes this run's prompt length, the model's width and the "
                   "steps asked for predict: the published shapes are those inputs, not a "
@@ -75,7 +76,7 @@ def test_step0_is_prefill(judge, cot_step_shapes):
        statement="Adding 0.0 at the anchor layer at every decode step leaves the generated ids bit-identical.",
        headline="{identical}/{n} runs bit-identical",
        published={"identical": 2, "n": 2, "steps": [728, 1030]},
-       provenance=NB.format(6), criterion=NOOP, holds=Holds(NOOP), requires=SETUP,
+       provenance=NB.format(6), criterion=NOOP, holds=Holds(NOOP), guards=PATCHED,
        decisions=("judged over the runs and decode steps measured, every one identical (at "
                   "least one), not against the published 2: that is the number of runs asked "
                   "for, which a run that compared nothing would echo",))
@@ -88,7 +89,7 @@ def test_noop_every_step(judge, cot_noop):
        headline="Δ {delta_at_step:.1f} at step(s) {nonzero_steps} only",
        published={"nonzero_steps": [5], "delta_at_step": 100.2, "tokens_changed": False},
        provenance=NB.format(6), criterion=Exact("nonzero_steps"),
-       holds=Holds(Exact("nonzero_steps")), requires=SETUP,
+       holds=Holds(Exact("nonzero_steps")), guards=PATCHED,
        organism_tolerance=Tolerance(abs=0.1, rel=1e-5),
        organism_tolerance_reason="delta_at_step is rounded to 1 place: one unit in the last place",
        decisions=("tokens_changed is recorded, not required: whether one bumped dimension flips a "
@@ -110,7 +111,7 @@ def test_fire_once(judge, cot_fire_once):
        criterion=all_of(Exact("answer_unchanged_after"), Exact("diverges_after_answer")),
        holds=Holds(all_of(Exact("answer_unchanged_after"), Exact("diverges_after_answer")),
                    behavioural=True),
-       requires=SETUP + ("cot.noise-fires-once", "cot.decode-loop-rows"),
+       guards=PATCHED,
        decisions=("only problem 0 is used, as in the notebook",
                   "the noise is seeded (torch.Generator seed 0); the notebook's was unseeded"))
 def test_post_answer_specificity(judge, cot_specificity):
@@ -122,7 +123,7 @@ def test_post_answer_specificity(judge, cot_specificity):
        headline="{control_correct}/{n} forced answers correct",
        published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
        criterion=Every("control_correct", slack=1), holds=EVERY_CONTROL,
-       requires=SETUP + FORCED + NUMBERS + ("cot.corruption-rows",), decisions=(BF16_FLIP,))
+       guards=("cot_last_answer",), decisions=(BF16_FLIP,))
 def test_resplice_last_control(judge, cot_last_answer):
     judge(readouts.resplice_last_control(cot_last_answer))
 
@@ -132,7 +133,7 @@ def test_resplice_last_control(judge, cot_last_answer):
        headline="{control_correct}/{n} forced answers correct",
        published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
        criterion=Every("control_correct", slack=1), holds=EVERY_CONTROL,
-       requires=SETUP + FORCED + ("cot.corruption-rows",), decisions=(BF16_FLIP,))
+       guards=("cot_full_corruption",), decisions=(BF16_FLIP,))
 def test_verbatim_block_control(judge, cot_full_corruption):
     judge(readouts.verbatim_block_control(cot_full_corruption))
 
@@ -143,7 +144,7 @@ def test_verbatim_block_control(judge, cot_full_corruption):
        published={"reproduced": 8, "unpatched": 8, "n": 8}, provenance=NB.format(7),
        criterion=all_of(Every("reproduced", slack=1), Every("unpatched", slack=1)),
        holds=Holds(all_of(Every("reproduced"), Every("unpatched")), behavioural=True),
-       requires=SETUP + NUMBERS + ("cot.donor-pairs",) + DECODE_LOOP + PATCHED,
+       guards=("cot_screen", "cot_continuations"),
        decisions=("the layer is the profile's self_patch_layer: 30 published, the same relative "
                   "depth on the organism", BF16_FLIP))
 def test_self_patch(judge, cot_self_patch):
@@ -156,8 +157,7 @@ def test_self_patch(judge, cot_self_patch):
        published={"different_product": 0.0, "answer_true": 1.0, "n": 8}, provenance=NB.format(7),
        criterion=all_of(Exact("different_product"), Exact("answer_true")),
        holds=Holds(all_of(Exact("different_product"), Exact("answer_true")), behavioural=True),
-       requires=SETUP + NUMBERS + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP + PATCHED
-       + ("cot.random-control-redrawn",),
+       guards=("cot_continuations",),
        decisions=("run at the screen's best layer with ≤1400-token continuations, the same runs as "
                   "cot.activation-patch-not-propagated",))
 def test_random_direction_null(judge, cot_continuations):
@@ -171,7 +171,7 @@ def test_random_direction_null(judge, cot_continuations):
        provenance="issue 36: a batched run checks its own rows; " + NB.format(1) + "'s greedy "
                   "decode is each token the model's most likely next token",
        criterion=NoneFailed("misread_rows", "misread", of="tokens"),
-       holds=Holds(NoneFailed("misread_rows", "misread", of="tokens")), requires=SETUP,
+       holds=Holds(NoneFailed("misread_rows", "misread", of="tokens")), guards=("cot_baseline",),
        decisions=("the shortest, median and longest prompts (the most and least left padding), "
                   "their first 16 tokens, teacher-forced through the plain transformers model",
                   "a token counts as predicted within " + TIE_REASON))

@@ -5,7 +5,7 @@ test_anchors.py.
 """
 from __future__ import annotations
 
-from claims.cot.shared import DECODE_LOOP, FORCED, INJECTED, NB, NUMBERS, PATCHED, ROWS, SETUP
+from claims.cot.shared import NB
 from harness.claims import claim
 from harness.snapshots import Tolerance
 from harness.sources.cot import readouts
@@ -19,7 +19,7 @@ ONE_PAIR = Tolerance(abs=0.125)         # rates over 8 pairs
        statement="The greedy baseline solves every problem.",
        headline="{correct}/{n} correct, mean {mean_tokens} tokens",
        published={"correct": 20, "n": 20, "mean_tokens": 810, "mean_close": 547},
-       provenance=NB.format(1), criterion=Binomial("correct"), requires=SETUP + ROWS, tolerance=ONE_PROBLEM)
+       provenance=NB.format(1), criterion=Binomial("correct"), tolerance=ONE_PROBLEM)
 def test_baseline_accuracy(judge, cot_baseline):
     judge(readouts.baseline_accuracy(cot_baseline))
 
@@ -31,7 +31,7 @@ def test_baseline_accuracy(judge, cot_baseline):
        provenance=NB.format(1),
        criterion=all_of(PoissonMean("product_in_think"), PoissonMean("answer_in_think"),
                         PoissonMean("answer_after")),
-       requires=SETUP + ROWS, tolerance=Tolerance(abs=0.5),
+       tolerance=Tolerance(abs=0.5),
        decisions=("the notebook prints means only; the criterion is the exact Poisson interval of "
                   "each published total (mean × 20)",))
 def test_restatements(judge, cot_restatements):
@@ -45,7 +45,6 @@ def test_restatements(judge, cot_restatements):
                   "correct_rate": [0.35, 0.25, 0.60, 0.95, 1.00, 1.00], "changed_by_cot": 13, "n": 20},
        provenance=NB.format(2),
        criterion=all_of(CurveBinomial("correct_rate"), Binomial("changed_by_cot")),
-       requires=SETUP + ROWS + FORCED + ("cot.early-rows", "cot.full-block-answer"),
        tolerance=Tolerance(abs=0.05))
 def test_early_answering(judge, cot_early):
     judge(readouts.early_answering(cot_early))
@@ -55,7 +54,7 @@ def test_early_answering(judge, cot_early):
        statement="Re-prefilling up to the first product and splicing the true value reproduces 200 tokens in {exact}/{n}.",
        headline="{exact}/{n} reproduce 200 tokens exactly",
        published={"exact": 13, "n": 20}, provenance=NB.format(3), criterion=Binomial("exact"),
-       requires=SETUP + ROWS + NUMBERS + ("cot.splice-rows",), tolerance=ONE_PROBLEM)
+       tolerance=ONE_PROBLEM)
 def test_splice_true_value(judge, cot_splice):
     judge(readouts.splice_true_value(cot_splice))
 
@@ -65,8 +64,7 @@ def test_splice_true_value(judge, cot_splice):
        headline="recovered {recovered}/{n}, followed the mistake {faithful}/{n}",
        published={"recovered": 19, "faithful": 1, "neither": 0, "n": 20, "faithful_problems": [2]},
        provenance=NB.format(3),
-       criterion=all_of(Binomial("recovered"), Binomial("faithful")),
-       requires=SETUP + ROWS + NUMBERS + INJECTED, tolerance=ONE_PROBLEM)
+       criterion=all_of(Binomial("recovered"), Binomial("faithful")), tolerance=ONE_PROBLEM)
 def test_single_mistake(judge, cot_single_mistake):
     judge(readouts.single_mistake(cot_single_mistake))
 
@@ -77,7 +75,6 @@ def test_single_mistake(judge, cot_single_mistake):
        published={"true_at_all": 20, "true_more": 19, "median_true": 17, "median_injected": 0, "n": 20},
        provenance=NB.format(3),
        criterion=all_of(Binomial("true_at_all"), Binomial("true_more")),
-       requires=SETUP + ROWS + NUMBERS + INJECTED,
        tolerance=ONE_PROBLEM)
 def test_rederivation(judge, cot_rederivation):
     judge(readouts.rederivation(cot_rederivation))
@@ -88,7 +85,6 @@ def test_rederivation(judge, cot_rederivation):
        headline="cues in {injected}/{n} injected vs {baseline_window}/{n} baseline windows",
        published={"injected": 20, "baseline_window": 20, "n": 20}, provenance=NB.format(3),
        criterion=all_of(Binomial("injected"), Binomial("baseline_window")),
-       requires=SETUP + ROWS + NUMBERS + INJECTED,
        tolerance=ONE_PROBLEM)
 def test_cue_counting_uninformative(judge, cot_cues):
     judge(readouts.cue_counting_uninformative(cot_cues))
@@ -98,9 +94,7 @@ def test_cue_counting_uninformative(judge, cot_cues):
        statement="Corrupting the last stated answer, closing and forcing is recovered from in 20/20.",
        headline="recovered {recovered}/{n}, followed the corruption {faithful}/{n}",
        published={"recovered": 20, "faithful": 0, "n": 20}, provenance=NB.format(4),
-       criterion=all_of(Binomial("recovered"), Binomial("faithful")),
-       requires=SETUP + ROWS + FORCED + NUMBERS + ("cot.resplice-last-control",
-                                                    "cot.corruption-rows"), tolerance=ONE_PROBLEM)
+       criterion=all_of(Binomial("recovered"), Binomial("faithful")), tolerance=ONE_PROBLEM)
 def test_last_answer_corruption(judge, cot_last_answer):
     judge(readouts.last_answer_corruption(cot_last_answer))
 
@@ -110,7 +104,6 @@ def test_last_answer_corruption(judge, cot_last_answer):
        headline="{faithful}/{n} answers follow the corrupted CoT, {recovered}/{n} recover",
        published={"recovered": 0, "faithful": 20, "n": 20}, provenance=NB.format(4),
        criterion=all_of(Binomial("recovered"), Binomial("faithful")),
-       requires=SETUP + ROWS + FORCED + ("cot.verbatim-block-control", "cot.corruption-rows"),
        tolerance=ONE_PROBLEM)
 def test_full_corruption(judge, cot_full_corruption):
     judge(readouts.full_corruption(cot_full_corruption))
@@ -124,8 +117,6 @@ def test_full_corruption(judge, cot_full_corruption):
                   "recovered": 0, "faithful": 0},
        provenance=NB.format(5),
        criterion=all_of(Binomial("control_correct"), Binomial("recovered"), Binomial("faithful")),
-       requires=SETUP + ROWS + FORCED + NUMBERS + ("cot.cut-probe-rows", "cot.full-block-answer",
-                                                   "cot.true-product-preferred"),
        tolerance=ONE_PROBLEM)
 def test_cut_probe_control(judge, cot_cut_probe):
     judge(readouts.cut_probe_control(cot_cut_probe))
@@ -143,8 +134,6 @@ def test_cut_probe_control(judge, cot_cut_probe):
        provenance=NB.format(7) + " (36 layers: the setup cell)",
        criterion=all_of(CurveBinomial("donor_rate"), CurveBinomial("changed_rate"),
                         NeighbourOf("best_layer", "layers")),
-       requires=SETUP + ROWS + NUMBERS + ("cot.donor-pairs", "cot.self-patch") + DECODE_LOOP
-       + PATCHED + ("cot.screen-coverage",),
        tolerance=ONE_PAIR,
        decisions=("best layer = the notebook's own rule, summary.sort_values(\"is donor's product\", "
                   "ascending=False)[\"layer\"].iloc[0], on a summary frame built as the notebook "
@@ -165,8 +154,6 @@ def test_product_layer_screen(judge, cot_screen, cot_pairs, cot_runner):
        provenance=NB.format(7),
        criterion=all_of(BinomialRate("different_product"), BinomialRate("donor_product"),
                         BinomialRate("answer_true"), BinomialRate("answer_donor_faithful")),
-       requires=SETUP + ROWS + NUMBERS + ("cot.donor-pairs", "cot.self-patch", "cot.random-direction-null")
-       + DECODE_LOOP + PATCHED + ("cot.random-control-redrawn",),
        tolerance=ONE_PAIR)
 def test_activation_patch_not_propagated(judge, cot_continuations):
     judge(readouts.activation_patch_not_propagated(cot_continuations))

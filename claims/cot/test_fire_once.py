@@ -3,7 +3,7 @@ vector writes, run through the experiment's own edits, write exactly their sites
 (harness.fire_once)."""
 from __future__ import annotations
 
-from claims.cot.shared import NB, SETUP
+from claims.cot.shared import NB, PATCHED
 from harness.claims import claim
 from harness.fire_once import claim_fields, judge_fires_once
 
@@ -16,7 +16,7 @@ PROMPTS = ("decodes the first 2 problems' prompts, whatever the model answers: i
 @claim("cot.noise-fires-once", section="6",
        **claim_fields("The §6 noise edit adds its vector at the anchor layer's last position of each row at exactly the steps of its arm.",
                       RULE.format(6)),
-       requires=SETUP, decisions=PROMPTS + ("arms (1, 1) and (0, 2): one step, and three from "
+       guards=("cot_specificity",), decisions=PROMPTS + ("arms (1, 1) and (0, 2): one step, and three from "
                                             "the prefill",))
 def test_noise_fires_once(judge, cot_noise_fires):
     judge_fires_once(judge, cot_noise_fires)
@@ -25,7 +25,7 @@ def test_noise_fires_once(judge, cot_noise_fires):
 @claim("cot.vector-write-fires-once", section="7",
        **claim_fields("The §7 patch writes each row's vector at the patch layer's last position for its first 3 steps, and at no later step.",
                       RULE.format(7)),
-       requires=SETUP, decisions=PROMPTS + ("the vectors are seeded normal draws at the "
+       guards=PATCHED, decisions=PROMPTS + ("the vectors are seeded normal draws at the "
                                             "self-patch layer",))
 def test_vector_write_fires_once(judge, cot_vector_fires):
     judge_fires_once(judge, cot_vector_fires)

@@ -4,7 +4,7 @@ screen's coverage, its random control re-drawn and where its residuals came from
 (harness/sources/cot/readback.py)."""
 from __future__ import annotations
 
-from claims.cot.shared import FORCED, NB, NUMBERS, SETUP
+from claims.cot.shared import NB, PATCHED
 from harness.claims import Holds, claim
 from harness.criteria import Every, NoneFailed, NoneOf
 from harness.sources.cot import readouts
@@ -22,47 +22,50 @@ ANSWERS = ("every answer a forced step recorded is read again from its row's ids
            "step's row order (controls first)",)
 
 
-def rows_claim(id: str, section: str, statement: str, decisions: tuple[str, ...] = ()):
-    """A batched step's rows-read-back anchor: none of its checked tokens or answers misread."""
+def rows_claim(id: str, section: str, statement: str, guards: tuple[str, ...],
+               decisions: tuple[str, ...] = ()):
+    """A batched step's rows-read-back anchor, guarding the steps whose rows it reads back: none
+    of its checked tokens or answers misread."""
     return claim(id, kind="anchor", section=section, statement=statement,
                  headline="{tokens} tokens of rows {steps} and {answers} answers read back; "
                           "misread: {misread}",
                  published={"misread_rows": 0}, provenance=ROWS_PROVENANCE.format(section),
-                 criterion=MISREAD, holds=Holds(MISREAD), requires=SETUP,
+                 criterion=MISREAD, holds=Holds(MISREAD), guards=guards,
                  decisions=PICKS + decisions)
 
 
 @rows_claim("cot.early-rows", "2", "A few of §2's forced rows are what one plain forward of their own prefix predicts, and every recorded answer is its row's.",
-            ANSWERS)
+            ("cot_early",), ANSWERS)
 def test_early_rows(judge, cot_early_rows):
     judge(readouts.step_rows(cot_early_rows))
 
 
-@rows_claim("cot.splice-rows", "3", "A few of §3's splice-control and single-mistake continuations are what one plain forward of their own prefix predicts.")
+@rows_claim("cot.splice-rows", "3", "A few of §3's splice-control and single-mistake continuations are what one plain forward of their own prefix predicts.",
+            ("cot_splice", "cot_single_mistake"))
 def test_splice_rows(judge, cot_splice_rows):
     judge(readouts.step_rows(cot_splice_rows))
 
 
 @rows_claim("cot.corruption-rows", "4", "A few of §4's forced rows (last answer, full block, with their controls) are what one plain forward of their own prefix predicts, and every recorded answer is its row's.",
-            ANSWERS)
+            ("cot_last_answer", "cot_full_corruption"), ANSWERS)
 def test_corruption_rows(judge, cot_corruption_rows):
     judge(readouts.step_rows(cot_corruption_rows))
 
 
 @rows_claim("cot.cut-probe-rows", "5", "A few of §5's forced rows are what one plain forward of their own prefix predicts, and every recorded answer is its row's.",
-            ANSWERS)
+            ("cot_cut_probe",), ANSWERS)
 def test_cut_probe_rows(judge, cot_cut_probe_rows):
     judge(readouts.step_rows(cot_cut_probe_rows))
 
 
 @rows_claim("cot.decode-loop-rows", "6", "§6's +0.0 rows and both noised arms are what one plain forward of their prompt, the noise added where the arm added it, predicts.",
-            ("both noised arms are checked whole: the late arm writes only after the answer",))
+            ("cot_noop", "cot_specificity"), ("both noised arms are checked whole: the late arm writes only after the answer",))
 def test_decode_loop_rows(judge, cot_decode_loop_rows):
     judge(readouts.step_rows(cot_decode_loop_rows))
 
 
 @rows_claim("cot.patch-rows", "7", "A few of §7's donor, self-patch, screen and continuation rows are what one plain forward of their prefix, patched where the row was, predicts.",
-            ("donor traces forced past the filter (the rehearsal's script) are not this model's "
+            ("cot_pairs",) + PATCHED, ("donor traces forced past the filter (the rehearsal's script) are not this model's "
              "decode and are left out",))
 def test_patch_rows(judge, cot_patch_rows):
     judge(readouts.step_rows(cot_patch_rows))
@@ -74,7 +77,7 @@ def test_patch_rows(judge, cot_patch_rows):
        published={"correct": 20, "n": 20},
        provenance=NB.format(2) + ", the forced answer's correct rate 1.00 at fraction 1.0 of 20",
        criterion=Every("correct", slack=1), holds=Holds(Every("correct"), behavioural=True),
-       requires=SETUP + FORCED + ("cot.early-rows",),
+       guards=("cot_early", "cot_cut_probe"),
        decisions=("read from §2's own forced rows at fraction 1.0: no forward of its own",
                   "direction: §2's curve is read as improving toward the true answer and §5's "
                   "cut probe as failing; a model whose forced answer after its whole block is "
@@ -92,7 +95,8 @@ def test_full_block_answer(judge, cot_early, cot_usable):
        provenance=NB.format(3) + ": each baseline trace states its true product there, "
                   "greedily (the model's own most likely tokens)",
        criterion=NoneOf("reversed", of="n"),
-       holds=Holds(NoneOf("reversed", of="n"), behavioural=True), requires=SETUP + NUMBERS,
+       holds=Holds(NoneOf("reversed", of="n"), behavioural=True),
+       guards=("cot_single_mistake", "cot_cut_probe"),
        decisions=("direction: 'recovered' (back to the true value) and 'faithful' (following "
                   "the injection) in §3 and §5, §3's re-derivation and its cues after a mistake "
                   "all read the spliced value as a mistake, one the model itself would not "
@@ -109,7 +113,7 @@ def test_true_product_preferred(judge, cot_preference):
        published={"gaps": []},
        provenance=NB.format(7) + "'s screen: `for layer in SCREEN` over every pair",
        criterion=NoneOf("gaps", of="declared"), holds=Holds(NoneOf("gaps", of="declared")),
-       requires=SETUP,
+       guards=("cot_screen",),
        decisions=("the declared layers are the profile's (the published 4–34, mapped to the "
                   "organism's depth), not the screen's own; the covered ones are those its rows "
                   "were written at",))
@@ -123,7 +127,7 @@ def test_screen_coverage(judge, cot_screen_coverage):
        published={"mismatched": []},
        provenance=NB.format(7) + "'s random_control(r, BEST, seed=i)",
        criterion=NoneOf("mismatched", of="pairs"), holds=Holds(NoneOf("mismatched", of="pairs")),
-       requires=SETUP,
+       guards=("cot_continuations",),
        decisions=("re-drawn with plain torch calls, not the experiment's helper, and compared "
                   "with the vectors the random-condition runs were given (which "
                   "cot.vector-write-fires-once shows are written as given)",
@@ -138,7 +142,7 @@ def test_random_control_redrawn(judge, cot_random_redrawn):
        published={"mismatched": []},
        provenance=NB.format(7) + "'s donor and recipient residuals at the product steps",
        criterion=NoneOf("mismatched", of="pairs"), holds=Holds(NoneOf("mismatched", of="pairs")),
-       requires=SETUP,
+       guards=("cot_pairs",),
        decisions=("which prompt a written value came from, checked by its inputs: each pair's "
                   "donor is task.donor_for of its recipient, its donor prompt that donor's, and "
                   "each residual is re-read by torch forward hooks on a plain forward of that "

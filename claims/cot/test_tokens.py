@@ -4,7 +4,7 @@ The notebook's token arithmetic, checked on every problem rather than the one it
 """
 from __future__ import annotations
 
-from claims.cot.shared import NB
+from claims.cot.shared import FORCED, NB, NUMBERS
 from harness.claims import Holds, claim
 from harness.criteria import Exact, Length, NoneOf, all_of
 from harness.sources.cot import readouts
@@ -13,6 +13,7 @@ ALL = "that it holds for every problem (failing = []) is the notebook's assumpti
 
 
 @claim("cot.prompt-tokens", kind="anchor", section="1", needs="hub",
+       guards=("cot_runner",),  # the runner renders every prompt
        statement="All 20 prompts render as the notebook printed problem 0's, decode back from their ids and end with the generation prompt's ids.",
        headline="prompt 0 is {first_tokens} tokens; failing prompts {failing}",
        published={"first": "<|im_start|>user\nWhat is 25 * 13 + 46? Give the final answer as "
@@ -36,7 +37,7 @@ def test_prompt_tokens(judge, cot_tokenizer):
        criterion=all_of(Exact("think_close"), Exact("round_trip"), Exact("failing")),
        holds=Holds(all_of(Length("think_close", 1), Exact("round_trip"),
                           NoneOf("failing", of="answers"))),
-       requires=("cot.problem-set",),
+       guards=FORCED, requires=("cot.problem-set",),
        decisions=("the answers are, per problem, a*b+c, §4's corrupt(a*b+c) and the faithful "
                   "corrupt(a*b)+c of §4–§5: 60 in all",))
 def test_forced_suffix(judge, cot_tokenizer):
@@ -50,7 +51,8 @@ def test_forced_suffix(judge, cot_tokenizer):
        provenance=NB.format("3 (problem 0's product tokens ['3', '2', '5']; 'so the number of "
                             "tokens is unchanged'), §7 (K = 3); " + ALL),
        criterion=all_of(Exact("first_product"), Exact("failing")),
-       holds=Holds(NoneOf("failing", of="values")), requires=("cot.problem-set", "cot.donor-pairs"),
+       holds=Holds(NoneOf("failing", of="values")), guards=NUMBERS,
+       requires=("cot.problem-set", "cot.donor-pairs"),
        decisions=("the contexts are those of §3's printed trace ('250 plus 75 is 325. Wait', "
                   "'250+75=325. Yeah', 'So 325 plus 46', '= 325\\n$$', '\\boxed{371}'): the "
                   "value's ids there must equal its ids alone, which the splice "

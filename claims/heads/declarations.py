@@ -1,4 +1,4 @@
-"""What seed 001's claim declarations share: the provenance line, prerequisite anchors, the
+"""What seed 001's claim declarations share: the provenance line, the steps its anchors guard, the
 probability tolerance and what every machinery anchor must hold on every profile."""
 from __future__ import annotations
 
@@ -7,21 +7,20 @@ from harness.snapshots import Tolerance
 from harness.criteria import NoneFailed
 
 NB = "seed 001 notebook output, §{}"
-SETUP = ("heads.problem-sets", "heads.disjoint-sets", "heads.main-example",
-         "heads.opening-prompts")
-MACHINERY = SETUP + ("heads.reference-forward", "heads.edit-receipts")
-MAIN = MACHINERY + ("heads.main-prompts",)  # what the 32 main families' studies stand on
-CONTENT = MAIN + ("heads.head-identity", "heads.av-identity", "heads.kv-groups")
-# §7: the receipts, reference and upstream checks of every run the §2–§6 studies made, and §2's
-# screens read back; every finding read from those runs requires them (not §2's transplant, whose runs come before a
-# block is chosen, and which would read "blocked" where the rule chose none).
-SWEPT = ("heads.sweep-readback",)
-RECORDED = SWEPT + ("heads.record-counts", "heads.screen-readback")
-# §3–§6 read moves away from the native answer L: the model must give it (behavioural).
-NATIVE = ("heads.native-answers",)
-# §4–§6's crossings, effects and grid cells read back (block 32's control is the grid's cell).
-CROSSED = ("heads.crossing-readback",)
-STUDIED = CONTENT + RECORDED + NATIVE + CROSSED
+# The steps its anchors guard (harness/plugin/guards.py; harness/sources/heads/steps.py): a test
+# requires every anchor guarding a step it reads.
+SETUP = ("heads_single_token", "heads_families")  # the single-token filter and the problem sets
+# What runs through the lab's and the machinery anchors' forwards and edits.
+MACHINERY = ("heads_lab", "heads_residual_identity", "heads_head_identity", "heads_av_identity",
+             "heads_kv_groups")
+# What renders the main families' prompts (§3–§6, and the anchors run on main family 0).
+MAIN = ("heads_av_identity", "heads_kv_groups", "heads_main_screen", "heads_first_crossing")
+# §4–§6: every study under a crossing (O attention with D's values).
+CROSSED = ("heads_first_crossing", "heads_challenged", "heads_content", "heads_joint", "heads_grid")
+# §2–§6: every study run after §2 chose its block, which edits heads and is recorded once each
+# (not §2's transplant, whose runs come before a block is chosen, and which would read "blocked"
+# where the rule chose none).
+STUDIED = ("heads_opening", "heads_main_screen") + CROSSED
 PROB = Tolerance(abs=0.02)
 EVERY_CHECK = Holds(NoneFailed())  # §1–§7: an anchor's every exact check holds, on every profile
 ANCHOR_SITES = ("a profile's sizes may name the blocks and heads a machinery anchor checks "

@@ -4,8 +4,8 @@ Each anchor reads a set-up readout, a machinery check or the session's record, a
 """
 from __future__ import annotations
 
-from claims.heads.declarations import (ANCHOR_SITES, CONTENT, EVERY_CHECK, MACHINERY, MAIN, NB,
-                                       SETUP)
+from claims.heads.declarations import (ANCHOR_SITES, CROSSED, EVERY_CHECK, MACHINERY, MAIN, NB,
+                                       SETUP, STUDIED)
 from harness.claims import Holds, claim
 from harness.criteria import Binomial, Every, Exact, all_of
 from harness.sources.heads import readouts
@@ -17,7 +17,7 @@ ASSERTED = ("seed 001 notebook, §1–§3: its assertions on every prompt it ren
             "and {}, which held in its run; {} its assumption")
 
 
-@claim("heads.problem-sets", kind="anchor", section="1", needs="cpu",
+@claim("heads.problem-sets", kind="anchor", section="1", needs="cpu", guards=("heads_families",),
        statement="sha256-seeded families reproduce opening family 0's questions and tables.",
        headline="family 0 asks R {questions[R][0]}→{questions[R][1]}, D {questions[D][0]}→{questions[D][1]}, O {questions[O][0]}→{questions[O][1]}",
        published={"questions": {"R": ["cross", "O"], "D": ["machine", "L"], "O": ["machine", "Y"]},
@@ -32,7 +32,7 @@ def test_problem_sets(judge):
     judge(setup.opening_tables())
 
 
-@claim("heads.disjoint-sets", kind="anchor", section="1", needs="hub",
+@claim("heads.disjoint-sets", kind="anchor", section="1", needs="hub", guards=SETUP,
        statement="The 8 opening and 32 single-token main families share no R or D binding table.",
        headline="opening and main binding tables disjoint: {disjoint}",
        published={"disjoint": True},
@@ -46,7 +46,7 @@ def test_disjoint_sets(judge, heads_families, heads_single_token):
     judge(setup.disjointness(heads_families, heads_single_token))
 
 
-@claim("heads.main-example", kind="anchor", section="1", needs="hub",
+@claim("heads.main-example", kind="anchor", section="1", needs="hub", guards=SETUP,
        statement="Main family 0 renders with single-token labels; its prompt ends ' Answer', ':', the chat turn and 'Box'.",
        headline="query {query} → label {answer_L}; 'Box' at position {last8_positions[7]}",
        published={"first_row": ["stone", "V"], "last_row": ["train", "M"], "query": "brick",
@@ -61,7 +61,7 @@ def test_main_example(judge, heads_families, heads_tokenizer):
     judge(setup.main_example(heads_families, heads_tokenizer))
 
 
-@claim("heads.opening-prompts", kind="anchor", section="1", needs="hub",
+@claim("heads.opening-prompts", kind="anchor", section="1", needs="hub", guards=SETUP,
        statement="Every opening family's R, D and O render with one-token labels at their offsets and one final 'Box'; R and D match in length.",
        headline="{failed} of {prompts} prompts fail",
        published={"failed": 0},
@@ -76,7 +76,7 @@ def test_opening_prompts(judge, heads_families, heads_tokenizer):
     judge(readouts.opening_prompts(heads_families, heads_tokenizer))
 
 
-@claim("heads.main-prompts", kind="anchor", section="3", needs="hub",
+@claim("heads.main-prompts", kind="anchor", section="3", needs="hub", guards=MAIN,
        statement="Every main family's R, D and O render with one-token labels, each object one token four before its label, one final 'Box', and O and D aligned.",
        headline="{failed} of {prompts} prompts fail",
        published={"failed": 0},
@@ -96,7 +96,7 @@ def test_main_prompts(judge, heads_families, heads_tokenizer):
        statement="The nnsight run's logits equal an independent plain-PyTorch pre-hook forward's, edits included.",
        headline="logits exact: {all_exact} over {checked} comparisons",
        published={"all_exact": True}, provenance=NB.format(1) + " (checks['reference:…'] all True)",
-       criterion=Exact("all_exact"), requires=SETUP, holds=EVERY_CHECK,
+       criterion=Exact("all_exact"), guards=MACHINERY, holds=EVERY_CHECK,
        decisions=("checked on opening family 0 for no edit and, at every block, a donor residual, "
                   "a zeroed head, a foreign head output and a residual plus two heads; the notebook "
                   "checks the first family of each study, which the record-counts anchor re-checks",
@@ -109,7 +109,7 @@ def test_reference_forward(judge, heads_reference_forward):
        statement="Every edit is the tensor consumed; unpatched tokens and heads, the previous token's logits and the hooks are untouched.",
        headline="receipts exact: {all_exact} over {checked} edits",
        published={"all_exact": True}, provenance=NB.format(1) + " (_verify_block_patches, hook_ids)",
-       criterion=Exact("all_exact"), requires=SETUP, holds=EVERY_CHECK,
+       criterion=Exact("all_exact"), guards=MACHINERY, holds=EVERY_CHECK,
        decisions=("nnsight 0.8 edits inside the wrapped forward, after PyTorch pre-hooks run, so the "
                   "consumed o_proj input is observed by a torch function mode on o_proj's matmul and "
                   "the consumed residual by a pre-hook on the block's input norm",
@@ -122,7 +122,7 @@ def test_edit_receipts(judge, heads_edit_receipts):
        statement="R's own final residual patched into a block input leaves the logits identical.",
        headline="logits identical: {all_exact} over {checked} blocks",
        published={"all_exact": True}, provenance=NB.format(2) + " (checks['residual_identity'])",
-       criterion=Exact("all_exact"), requires=MACHINERY, holds=EVERY_CHECK,
+       criterion=Exact("all_exact"), guards=("heads_sweep",), holds=EVERY_CHECK,
        decisions=("checked at every block, not only at block 31 as the notebook does",
                   ANCHOR_SITES))
 def test_residual_identity(judge, heads_residual_identity):
@@ -133,7 +133,7 @@ def test_residual_identity(judge, heads_residual_identity):
        statement="A head's own final-position output patched back, in H and in O, leaves the logits identical.",
        headline="logits identical: {all_exact} over {checked} heads",
        published={"all_exact": True}, provenance=NB.format(2) + " (checks['opening_head_identity:H/O'])",
-       criterion=Exact("all_exact"), requires=MACHINERY, holds=EVERY_CHECK,
+       criterion=Exact("all_exact"), guards=STUDIED, holds=EVERY_CHECK,
        decisions=("checked for every head at every block on opening family 0, with H's transplant at "
                   "that block; the notebook checks head 31.7 only",
                   ANCHOR_SITES))
@@ -145,7 +145,7 @@ def test_head_identity(judge, heads_head_identity):
        statement="O-attention with O-values recomposes a head's Z slice and the logits exactly.",
        headline="recomposition exact: {all_exact} over {checked} heads",
        published={"all_exact": True}, provenance=NB.format(4) + " (checks['content_identity:…'])",
-       criterion=Exact("all_exact"), requires=MAIN, holds=EVERY_CHECK,
+       criterion=Exact("all_exact"), guards=CROSSED, holds=EVERY_CHECK,
        decisions=("checked for every head at every block on main family 0; the selected heads' "
                   "identity over every family is re-checked by heads.record-counts",
                   ANCHOR_SITES))
@@ -159,7 +159,7 @@ def test_av_identity(judge, heads_av_identity):
        published={"all_exact": True},
        provenance=NB.format(4) + " (ensure_content_test's OD crossing, which writes D's values "
                   "into the head's shared value bank; issue 36)",
-       criterion=Exact("all_exact"), requires=MAIN, holds=EVERY_CHECK,
+       criterion=Exact("all_exact"), guards=CROSSED, holds=EVERY_CHECK,
        decisions=("heads.av-identity writes a head's own values back, so a wrong key/value group "
                   "gives the same message; here the donor is D's value bank plus unit noise "
                   "seeded by the block (D alone equals O's bank in the organism's unused groups, "
@@ -185,7 +185,7 @@ def test_kv_groups(judge, heads_kv_groups):
        published={"all_exact": True},
        provenance=NB.format(2) + " (the residual transplant sweep; issue 36: what a study reads "
                   "back, and the blocks it covered)",
-       criterion=Exact("all_exact"), requires=MACHINERY, holds=EVERY_CHECK,
+       criterion=Exact("all_exact"), guards=("heads_sweep",), holds=EVERY_CHECK,
        decisions=("the declared blocks are every block of the model's config, or those the "
                   "profile's sizes name (sweep_blocks)",
                   "D's final residual before each block is read from a plain forward's hidden "
@@ -200,7 +200,7 @@ def test_sweep_readback(judge, heads_sweep_readback):
        headline="{native_L}/{n} native O answers are L",
        published={"native_L": 32, "n": 32},
        provenance=NB.format(4) + " (cohort table: native L answers 32/32)",
-       criterion=Binomial("native_L"), requires=MAIN,
+       criterion=Binomial("native_L"), guards=STUDIED[1:],  # §3–§6, on the main families
        holds=Holds(Every("native_L"), behavioural=True),
        decisions=("a behavioural anchor (issue 36): where the model does not answer L natively, "
                   "a crossing that moves p(C) has no direction to be judged in, so the findings "
@@ -215,7 +215,8 @@ def test_native_answers(judge, heads_native_answers):
        published={"all_exact": True},
        provenance=NB.format(2) + " (screen_heads and rank_heads; issue 36: what a study reads "
                   "back, not only what it writes)",
-       criterion=Exact("all_exact"), requires=MAIN, holds=EVERY_CHECK,
+       criterion=Exact("all_exact"), guards=("heads_opening", "heads_main_screen"),
+       holds=EVERY_CHECK,
        decisions=("the declared heads are every query head of the model's config, or those the "
                   "profile's sizes name (screen_heads); the blocks are the site's and the next, "
                   "not the screens' own",
@@ -233,7 +234,8 @@ def test_screen_readback(judge, heads_screen_readback):
        published={"all_exact": True},
        provenance=NB.format("4–6") + " (ensure_content_test, the content effects, joint "
                   "crossing and grid; issue 36: what a study reads back and summarises)",
-       criterion=Exact("all_exact"), requires=CONTENT, holds=EVERY_CHECK,
+       criterion=Exact("all_exact"), holds=EVERY_CHECK,
+       guards=("heads_first_crossing", "heads_content", "heads_joint", "heads_grid"),
        decisions=("each crossed message is rebuilt knowing nothing of the experiment: a plain "
                   "forward writes D's value bank (or O's with D's at the queried label) into the "
                   "KV head transformers' repeat_kv gives the head and reads its o_proj input, "
@@ -250,7 +252,7 @@ def test_crossing_readback(judge, heads_crossing_readback):
        headline="{main_records} main and {opening_records} opening records",
        published={"main_records": 1952, "opening_records": 576},
        provenance=NB.format(7) + " ('1952 main and 576 opening observations')",
-       criterion=all_of(Exact("main_records"), Exact("opening_records")), requires=CONTENT,
+       criterion=all_of(Exact("main_records"), Exact("opening_records")), guards=STUDIED,
        holds=EVERY_CHECK,
        decisions=("the per-family counts follow from the architecture: 13 + 3 × heads per main "
                   "family and 4 + blocks + 2 × heads per opening family (61 and 72 for Qwen2.5-3B)",

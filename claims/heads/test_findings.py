@@ -4,8 +4,7 @@ Each claim reads a session fixture's study through its readout and judges it.
 """
 from __future__ import annotations
 
-from claims.heads.declarations import (CROSSED, MACHINERY, MAIN, NATIVE, NB, PROB, RECORDED,
-                                       STUDIED, SWEPT)
+from claims.heads.declarations import NB, PROB
 from harness.claims import claim
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, CoversPublished, Exact, InInterval, all_of
@@ -29,7 +28,7 @@ RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02
        provenance=NB.format(2) + " (Observation: 'At input 31, mean p(L) is 0.646')",
        criterion=all_of(Exact("retrieval_block"), CoversPublished("p_L_at_block", "p_L_ci")),
        known_answer=KNOWN["heads.residual-transplant"],
-       requires=MACHINERY + ("heads.residual-identity",) + SWEPT, tolerance=PROB,
+       tolerance=PROB,
        decisions=("the notebook prints only the mean at block 31, so the criterion asks that the "
                   "measured 95% family-bootstrap interval (seed 31001) contain it",))
 def test_residual_transplant(judge, heads_sweep):
@@ -46,7 +45,6 @@ def test_residual_transplant(judge, heads_sweep):
        criterion=all_of(Exact("site"), InInterval("H_loss", "H_loss_ci"),
                         InInterval("O_loss", "O_loss_ci"), Binomial("H_correct_before"),
                         Binomial("H_correct_after")),
-       requires=MACHINERY + ("heads.residual-identity", "heads.head-identity") + RECORDED,
        tolerance=PROB,
        known_answer=KNOWN["heads.opening-screen"],
        decisions=("later studies run at §2's rule's block; where the rule selects none with a "
@@ -68,8 +66,7 @@ def test_opening_screen(judge, heads_opening, heads_site):
        criterion=all_of(InInterval("H_top_loss", "H_top_loss_ci"),
                         InInterval("O_top_loss", "O_top_loss_ci"),
                         Binomial("ordinary_survivors", "deletions")),
-       requires=MAIN + ("heads.residual-identity", "heads.head-identity") + RECORDED + NATIVE
-       + CROSSED, tolerance=PROB,
+       tolerance=PROB,
        known_answer=KNOWN["heads.block32-screen"],
        decisions=("which head tops a screen whose intervals include zero is recorded, not judged; "
                   "the judged finding is the size of the largest loss and the survival count",
@@ -86,7 +83,7 @@ def test_block32_screen(judge, heads_main_screen, heads_site, heads_grid):
                   "crossed_margin": -4.875, "crossed_top": "Y"},
        provenance=NB.format(4) + " (worked-example table)",
        criterion=all_of(Exact("native_top"), Exact("crossed_top")),
-       requires=STUDIED, tolerance=Tolerance(abs=0.02, rel=0.05),
+       tolerance=Tolerance(abs=0.02, rel=0.05),
        decisions=("one prompt has no sampling interval: the top labels are judged and the "
                   "probabilities and margins are pinned by the snapshot",))
 def test_example_crossing(judge, heads_first_crossing, heads_site):
@@ -100,7 +97,7 @@ def test_example_crossing(judge, heads_first_crossing, heads_site):
                   "crossed_mean_p_L": 0.80070, "crossed_mean_p_C": 0.19908, "crossed_L": 27, "n": 32},
        provenance=NB.format(4) + " (cohort table)",
        criterion=all_of(Binomial("native_L"), Binomial("crossed_L")),
-       requires=STUDIED, tolerance=PROB)
+       tolerance=PROB)
 def test_crossing(judge, heads_first_crossing, heads_site):
     judge(readouts.crossing(heads_first_crossing, heads_site))
 
@@ -116,7 +113,7 @@ def test_crossing(judge, heads_first_crossing, heads_site):
        provenance=NB.format(5) + " (ranking table and Observation)",
        criterion=all_of(Exact("support_site"), InInterval("top_loss", "top_loss_ci"),
                         Binomial("unique_wins"), InInterval("gap", "gap_ci")),
-       requires=STUDIED, tolerance=PROB)
+       tolerance=PROB)
 def test_challenged_screen(judge, heads_challenged, heads_site):
     judge(readouts.challenged_screen(heads_challenged, heads_site))
 
@@ -131,7 +128,7 @@ def test_challenged_screen(judge, heads_challenged, heads_site):
        provenance=NB.format(5) + " (C−L margin shift table)",
        criterion=all_of(*(InInterval(k, f"{k}_ci") for k in (
            "first_margin", "first_label_margin", "second_margin", "second_label_margin"))),
-       requires=STUDIED, tolerance=Tolerance(abs=0.5))
+       tolerance=Tolerance(abs=0.5))
 def test_content_effects(judge, heads_content, heads_site):
     judge(readouts.content_effects(heads_content, heads_site))
 
@@ -144,7 +141,7 @@ def test_content_effects(judge, heads_content, heads_site):
        provenance=NB.format(6) + " (worked-example table and Observation)",
        criterion=all_of(Binomial("c_wins"), Exact("example_top"),
                         CoversPublished("mean_p_C", "mean_p_C_ci")),
-       requires=STUDIED, tolerance=PROB,
+       tolerance=PROB,
        decisions=("the notebook prints mean p(C) without its interval; the measured content-seed "
                   "bootstrap interval must contain it",))
 def test_joint_flip(judge, heads_joint, heads_site):
@@ -165,7 +162,7 @@ def test_joint_flip(judge, heads_joint, heads_site):
                         CoversPublished("cross_cross_p_C", "cross_cross_p_C_ci"),
                         InInterval("both_minus_zero", "both_minus_zero_ci"),
                         InInterval("both_minus_zero_margin", "both_minus_zero_margin_ci")),
-       requires=STUDIED, tolerance=PROB,
+       tolerance=PROB,
        decisions=("the three grid means are printed to 3 decimals without intervals; the measured "
                   "content-seed intervals must contain them",))
 def test_grid(judge, heads_grid, heads_site):

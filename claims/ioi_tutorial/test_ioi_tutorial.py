@@ -14,9 +14,9 @@ from harness.sources.patching.readback import ROW_TOLERANCE_REASON
 from harness.sources.patching.readouts import full_patch_identity
 
 NB = "activation_patching.ipynb"
-TOKENS = ("ioi_tutorial.token-ids", "ioi_tutorial.aligned-pair")
-PATCHES = TOKENS + ("ioi_tutorial.full-patch-identity", "ioi_tutorial.position-sweep-fires-once",
-                    "ioi_tutorial.clean-preferred", "ioi_tutorial.sweep-rows")
+# The steps its anchors guard (harness/sources/ioi_tutorial/steps.py): the pair's ids, its clean
+# and corrupted runs, and the sweep the heatmap reads.
+PAIR, RUNS, SWEEP = ("tutorial_pair",), ("tutorial_runs",), ("tutorial_sweep",)
 FLOAT = Tolerance(abs=1e-3, rel=1e-3)
 NO_BOS = ("prompts tokenised as the notebook's LanguageModel does for GPT-2: no BOS, so the "
           "heatmap's positions are the prompt's own tokens",)
@@ -28,6 +28,7 @@ FIRE_RULE = "the suite's fire-once rule, seed 000 §6's second prerequisite appl
 
 
 @claim("ioi_tutorial.token-ids", kind="anchor", section="In[4]", needs="hub", tokenizer_only=True,
+       guards=PAIR,
        statement="' John' is id {correct_index} and ' Mary' id {incorrect_index}, each one token.",
        headline="' John' {correct_index}, ' Mary' {incorrect_index}; multi-token: {multi_token}",
        published={"correct_index": 1757, "incorrect_index": 5335},
@@ -40,7 +41,7 @@ def test_token_ids(judge, ioi_tutorial_tokenizer, ioi_tutorial_sizes):
 
 
 @claim("ioi_tutorial.aligned-pair", kind="anchor", section="In[8]", needs="hub",
-       tokenizer_only=True,
+       tokenizer_only=True, guards=PAIR,
        statement="The clean and corrupted prompts are {positions} tokens each and differ only at the swapped name.",
        headline="{positions} positions, differing at {differing}; misaligned: {misaligned}",
        published={"positions": 16}, provenance=f"{NB}:237-252 (In[8]'s heatmap x axis)",
@@ -51,7 +52,6 @@ def test_aligned_pair(judge, ioi_tutorial_tokenizer, ioi_tutorial_sizes):
 
 
 @claim("ioi_tutorial.clean-logit-diff", kind="claim", section="In[8]", needs="hub",
-       requires=TOKENS,
        statement="After the clean prompt, logit(' John') − logit(' Mary') is {clean_logit_diff}.",
        headline="clean logit difference {clean_logit_diff:.4f}",
        published={"clean_logit_diff": 4.124, "printed_interval": [4.1235, 4.1245]},
@@ -64,7 +64,6 @@ def test_clean_logit_diff(judge, tutorial_pair, tutorial_runs):
 
 
 @claim("ioi_tutorial.corrupted-logit-diff", kind="claim", section="In[8]", needs="hub",
-       requires=TOKENS,
        statement="After the corrupted prompt, logit(' John') − logit(' Mary') is {corrupted_logit_diff}.",
        headline="corrupted logit difference {corrupted_logit_diff:.4f}",
        published={"corrupted_logit_diff": -2.272, "printed_interval": [-2.2725, -2.2715]},
@@ -77,7 +76,6 @@ def test_corrupted_logit_diff(judge, tutorial_pair, tutorial_runs):
 
 
 @claim("ioi_tutorial.restoring-positions", kind="claim", section="In[8]", needs="hub",
-       requires=PATCHES,
        statement="Patching the swapped name's position restores the clean answer in early layers, the last position in late ones.",
        headline="most-restoring position per layer: {peak_positions}",
        published={"peak_positions": [9] * 8 + [15] * 4},
@@ -91,7 +89,7 @@ def test_restoring_positions(judge, tutorial_sweep):
 
 
 @claim("ioi_tutorial.full-patch-identity", kind="anchor", section="In[7]", needs="hub",
-       requires=TOKENS,
+       guards=RUNS + SWEEP,
        statement="Patching the clean run's whole block output at layer L reproduces the clean logits exactly.",
        headline="clean logits reproduced at every layer: {equal_at_every_layer} ({layers} layers)",
        published={"equal_at_every_layer": True},
@@ -103,7 +101,6 @@ def test_full_patch_identity(judge, tutorial_full_patch):
 
 
 @claim("ioi_tutorial.notebook-line", kind="anchor", section="In[7]", needs="hub",
-       requires=TOKENS,
        statement="In[7]'s patch line as printed indexes the hidden state's batch row by the layer and raises at every layer.",
        headline="the printed line raised at {raised}/{layers} layers: {errors}",
        published={}, provenance=f"{NB}:162 (In[7]'s patch line)",
@@ -117,7 +114,7 @@ def test_notebook_line(judge, tutorial_notebook_line):
 
 
 @claim("ioi_tutorial.clean-preferred", kind="anchor", section="In[7]", needs="hub",
-       requires=TOKENS,
+       guards=SWEEP,
        statement="The clean run's logit difference exceeds the corrupted run's, so the heatmap's 1 is the clean run and a rise is a move toward it.",
        headline="reversed: {reversed}", published={"reversed": []},
        provenance="In[7]'s normalisation: (patched − corrupted) / (clean − corrupted)",
@@ -128,7 +125,7 @@ def test_clean_preferred(judge, tutorial_behaviour):
 
 
 @claim("ioi_tutorial.sweep-rows", kind="anchor", section="In[7]", needs="hub",
-       requires=TOKENS,
+       guards=SWEEP,
        statement="Cells of the sweep, re-run as one patch each, give the logit difference the sweep recorded.",
        headline="{cells} cells re-run; max |Δ| {max_abs_diff}; mismatched: {mismatched}",
        published={"mismatched": []},
@@ -144,7 +141,7 @@ def test_sweep_rows(judge, tutorial_sweep_rows):
 @claim("ioi_tutorial.whole-stream-fires-once", section="In[7]", needs="hub",
        **fire_once_fields("The whole-stream patch at block L writes the clean run's every position there, in its own forward, and nothing upstream.",
                           FIRE_RULE),
-       requires=TOKENS, decisions=NO_BOS)
+       guards=SWEEP, decisions=NO_BOS)
 def test_whole_stream_fires_once(judge, tutorial_whole_stream_fires):
     judge_fires_once(judge, tutorial_whole_stream_fires)
 
@@ -152,7 +149,7 @@ def test_whole_stream_fires_once(judge, tutorial_whole_stream_fires):
 @claim("ioi_tutorial.position-sweep-fires-once", section="In[7]", needs="hub",
        **fire_once_fields("The layer × position sweep writes one clean value per (block, position), in the forward (or batch row) the mode gives it, and nothing else.",
                           FIRE_RULE),
-       requires=TOKENS, decisions=NO_BOS + ("fast mode's batched sweep is checked row by row",))
+       guards=SWEEP, decisions=NO_BOS + ("fast mode's batched sweep is checked row by row",))
 def test_position_sweep_fires_once(judge, tutorial_sweep_fires):
     judge_fires_once(judge, tutorial_sweep_fires)
 

@@ -1,13 +1,11 @@
-"""What seed 003's claim declarations share: provenance lines, prerequisite anchors and the rate
-tolerance."""
+"""What seed 003's claim declarations share: provenance lines, anchor ids, the steps its anchors
+guard and the rate tolerance."""
 from __future__ import annotations
 
 from harness.snapshots import Tolerance
 
 NB = "seed 003 notebook output, §{}"
 REGISTER = "the claims register's account of seed 003 §{} (published in the same notebook)"
-SETUP = ("lookback.samples", "lookback.single-token-entities")
-ALIGNED = ("lookback.aligned-prompts", "lookback.intervention-tokens")
 # Each study's sweeps read back (claims/lookback/test_readback.py): coverage and rows re-run alone.
 BINDING_READBACK, SOURCE_READBACK, ANSWER_READBACK = (
     "lookback.binding-readback", "lookback.source-readback", "lookback.answer-readback")
@@ -17,13 +15,19 @@ PREDICT_READBACK, FILTER_READBACK, LOW_RANK_READBACK = (
 # What the direction of §4's and §6's rates rests on: the patched rows' recorded answers.
 BINDING_ANSWERED, ANSWER_ANSWERED = ("lookback.binding-clean-answered",
                                      "lookback.answer-clean-answered")
-BINDING = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.interchange-fires-once",
-                             BINDING_READBACK, FILTER_READBACK, BINDING_ANSWERED)
-SOURCE = SETUP + ALIGNED + ("lookback.source-identity", "lookback.source-swap-fires-once",
-                            SOURCE_READBACK, FILTER_READBACK)
-FROZEN = SOURCE + ("lookback.freeze-fires-once",)
-ANSWER = SETUP + ALIGNED + ("lookback.self-patch-identity", "lookback.answer-fires-once",
-                            ANSWER_READBACK, FILTER_READBACK, ANSWER_ANSWERED)
+# The steps its anchors guard (harness/plugin/guards.py; harness/sources/lookback/steps.py): a
+# test requires every anchor guarding a step it reads.
+SAMPLED = ("lookback_behaviour", "lookback_visibility", "lookback_binding_rows",
+           "lookback_source_rows", "lookback_answer_rows")  # the seeded sample sets' prompts
+BOUND = ("lookback_reversed", "lookback_same_position", "lookback_opaque")  # §4's sweeps
+SWAPPED = ("lookback_source_freeze", "lookback_source_plain")  # §5's source sweeps
+# Every write at a prompt's positions: the self-patch, the fire-once probes and every sweep.
+WRITES = ("lookback_self_patch", "lookback_interchange_fires", "lookback_source_swap_fires",
+          "lookback_freeze_fires", "lookback_answer_fires", "lookback_low_rank_fires", *BOUND,
+          *SWAPPED, "lookback_answer", "lookback_low_rank")
+FILTERED = ("lookback_binding_filter", "lookback_kept", "lookback_patched",
+            "lookback_source_filter", "lookback_source_kept", "lookback_source_patched",
+            "lookback_answer_filter", "lookback_answer_kept", "lookback_answer_patched")
 RATE = Tolerance(abs=0.03)
 
 # Each published count once. §4: the binding rows its behavioural filter keeps, and of those, by

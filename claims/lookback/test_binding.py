@@ -3,9 +3,8 @@ interchanges (§4 from the seed).
 """
 from __future__ import annotations
 
-from claims.lookback.shared import (ALIGNED, BINDING, BINDING_KEPT, FILTER_READBACK, NB,
-                                    PREDICT_READBACK, RATE, REVERSED, REVERSED_PEAK,
-                                    REVERSED_PEAK_LAYER, SETUP)
+from claims.lookback.shared import (BINDING_KEPT, BOUND, NB, RATE, REVERSED, REVERSED_PEAK,
+                                    REVERSED_PEAK_LAYER)
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, Exact, PeakLayer, all_of
@@ -24,7 +23,7 @@ from harness.sources.lookback.known_answers import KNOWN
        criterion=all_of(BinomialRate("belief"), BinomialRate("belief_own", "n_own"),
                         BinomialRate("belief_other", "n_other"), BinomialRate("reality"),
                         BinomialRate("explicit")),
-       requires=SETUP + (PREDICT_READBACK,), tolerance=RATE)
+       tolerance=RATE)
 def test_belief_accuracy(judge, lookback_behaviour):
     judge(readouts.belief_accuracy(lookback_behaviour))
 
@@ -35,7 +34,7 @@ def test_belief_accuracy(judge, lookback_behaviour):
        published={"observer": 0.535, "non_observer": 0.515, "paired": 0.295, "n": 200},
        provenance=NB.format(2),
        criterion=all_of(BinomialRate("observer"), BinomialRate("non_observer"), BinomialRate("paired")),
-       requires=SETUP + (PREDICT_READBACK,), tolerance=RATE)
+       tolerance=RATE)
 def test_visibility_fails(judge, lookback_visibility):
     judge(readouts.visibility_fails(lookback_visibility))
 
@@ -44,7 +43,7 @@ def test_visibility_fails(judge, lookback_visibility):
        statement="Samples answered correctly on both the clean and the counterfactual prompt.",
        headline="{kept}/{n} samples kept",
        published={"kept": BINDING_KEPT, "n": 120}, provenance=NB.format(4), criterion=Binomial("kept"),
-       requires=SETUP + (FILTER_READBACK,), tolerance=Tolerance(abs=3))
+       tolerance=Tolerance(abs=3))
 def test_error_filter(judge, lookback_kept, lookback_binding_rows):
     judge(readouts.error_filter(lookback_kept, lookback_binding_rows))
 
@@ -54,7 +53,7 @@ def test_error_filter(judge, lookback_kept, lookback_binding_rows):
        headline="identical: {all_identical}, max abs diff {max_abs_diff:g} at layers {layers}",
        published={"layers": [0, 8, 16, 24, 31], "all_identical": True, "max_abs_diff": 0.0},
        provenance=NB.format(4), criterion=Exact("all_identical"),
-       holds=Holds(Exact("all_identical")), requires=SETUP + ALIGNED,
+       holds=Holds(Exact("all_identical")), guards=BOUND + ("lookback_answer",),
        decisions=("run on the first 24 kept samples, as the notebook does, or on the first 24 "
                   "binding rows when fewer are kept",))
 def test_self_patch_identity(judge, lookback_self_patch):
@@ -65,7 +64,7 @@ def test_self_patch_identity(judge, lookback_self_patch):
        statement="Swapping the drink tokens' residuals between reversed-order stories moves the answer (IIA {peak_iia} at layer {peak_layer}).",
        headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
        published={"peak_iia": REVERSED_PEAK, "peak_layer": REVERSED_PEAK_LAYER, "n": BINDING_KEPT}, provenance=NB.format(4),
-       criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
+       criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")),
        tolerance=RATE)
 def test_binding_iia(judge, lookback_reversed):
     judge(readouts.binding_iia(lookback_reversed))
@@ -75,7 +74,7 @@ def test_binding_iia(judge, lookback_reversed):
        statement="Copying the counterfactual's drink residuals straight across peaks at IIA {peak_iia} at layer {peak_layer}.",
        headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
        published={"peak_iia": 0.912, "peak_layer": 5, "n": BINDING_KEPT}, provenance=NB.format(4),
-       criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")), requires=BINDING,
+       criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")),
        tolerance=RATE)
 def test_same_position(judge, lookback_same_position):
     judge(readouts.same_position(lookback_same_position))
@@ -85,7 +84,7 @@ def test_same_position(judge, lookback_same_position):
        statement="The same reversed swap at the two 'opaque' tokens never moves the answer.",
        headline="peak IIA {peak_iia:.3f} (n={n})",
        published={"peak_iia": 0.0, "n": BINDING_KEPT}, provenance=NB.format(4),
-       criterion=BinomialRate("peak_iia"), requires=BINDING, tolerance=RATE)
+       criterion=BinomialRate("peak_iia"), tolerance=RATE)
 def test_opaque_control(judge, lookback_opaque):
     judge(readouts.opaque_control(lookback_opaque))
 
@@ -94,7 +93,7 @@ def test_opaque_control(judge, lookback_opaque):
        statement="The whole reversed-swap IIA curve: zero to layer 7, a plateau near 0.75 at layers 12–16, back to zero.",
        headline="IIA curve peaks at layer {peak_layer} (n={n})",
        published={"iia": REVERSED, "peak_layer": REVERSED_PEAK_LAYER, "n": BINDING_KEPT}, provenance=NB.format(4),
-       criterion=all_of(CurveBinomial("iia"), PeakLayer("iia")), requires=BINDING,
+       criterion=all_of(CurveBinomial("iia"), PeakLayer("iia")),
        tolerance=RATE, known_answer=KNOWN["lookback.reversed-curve"],
        decisions=("clean-answer survival is recorded beside the curve; the register gives it only "
                   "in words (0.94–0.98 through L10, 0.04 at L14–15, 1.00 at L31)",))

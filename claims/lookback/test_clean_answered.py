@@ -3,8 +3,7 @@
 counterfactual) runs answer what each rate assumes."""
 from __future__ import annotations
 
-from claims.lookback.shared import (ANSWER_ANSWERED, BINDING_ANSWERED, FILTER_READBACK, NB,
-                                    REGISTER, SETUP)
+from claims.lookback.shared import ANSWER_ANSWERED, BINDING_ANSWERED, BOUND, NB, REGISTER
 from harness.claims import Holds, claim
 from harness.criteria import Exact
 from harness.sources.lookback import readouts
@@ -14,7 +13,7 @@ DECISIONS = ("the answers are the error filter's recorded ones (lookback.filter-
              "on rows forced past the filter (the rehearsal's random weights) it is not judged")
 
 
-@claim(BINDING_ANSWERED, kind="anchor", section="4", requires=SETUP + (FILTER_READBACK,),
+@claim(BINDING_ANSWERED, kind="anchor", section="4", guards=BOUND,
        statement="Each §4 patched row's clean run answers its clean answer, which is not the target: an IIA (answers equal to the target) then counts moves away from the model's own answer, and clean-answer survival counts none; the counterfactual's answer is the clean one here, so no rate reads a move toward it.",
        headline="{n} patched rows; wrong: {wrong}",
        published={"wrong": []}, provenance=NB.format(4) + ": error filtering keeps samples "
@@ -27,7 +26,7 @@ def test_binding_clean_answered(judge, lookback_binding_rows, lookback_binding_f
                                           lookback_patched))
 
 
-@claim(ANSWER_ANSWERED, kind="anchor", section="6", requires=SETUP + (FILTER_READBACK,),
+@claim(ANSWER_ANSWERED, kind="anchor", section="6", guards=("lookback_answer",),
        statement="Each §6 patched row's clean run answers its clean answer, which is neither the pointer target nor the payload, and its counterfactual run answers its own answer, which is the payload: the pointer rate then counts moves away from the clean answer and the payload rate moves toward the counterfactual's.",
        headline="{n} patched rows; wrong: {wrong}",
        published={"wrong": []}, provenance=REGISTER.format(6) + ": 102/140 kept",

@@ -2,7 +2,7 @@
 """
 from __future__ import annotations
 
-from claims.lookback.shared import BINDING, LOW_RANK_READBACK, RATE, REGISTER
+from claims.lookback.shared import BINDING_ANSWERED, LOW_RANK_READBACK, RATE, REGISTER
 from harness.claims import Holds, claim
 from harness.criteria import BinomialRate, CurveBinomial, Same, all_of
 from harness.sources.lookback import readouts
@@ -14,7 +14,11 @@ from harness.sources.lookback.known_answers import KNOWN
        headline="unrestricted IIA {unrestricted:.3f} on {n} held-out samples",
        published={"unrestricted": 0.745, "n": 51}, provenance=REGISTER.format(7),
        criterion=BinomialRate("unrestricted"), holds=Holds(Same("unrestricted", "interchange")),
-       requires=BINDING + ("lookback.low-rank-fires-once", LOW_RANK_READBACK),
+       guards=("lookback_low_rank",),
+       # beside the anchors guarding its steps: the direction of §4's rates it is scored by (a
+       # behavioural anchor, which a mechanical one does not require of itself), and the
+       # readback that checks the same writes beside it
+       requires=(BINDING_ANSWERED, LOW_RANK_READBACK),
        decisions=("the machinery check: writing h_src (the unrestricted h_dst + (h_src − h_dst), "
                   "which bf16 need not round back to h_src) in the interchange's batches must "
                   "score exactly as the barrier interchange does on the same samples",))
@@ -30,8 +34,6 @@ def test_low_rank_anchor(judge, lookback_low_rank):
                   "random": [0.0] * 8, "directions": 204, "difference_vectors": 204, "n": 51},
        provenance=REGISTER.format(7),
        criterion=all_of(CurveBinomial("fitted"), CurveBinomial("random")),
-       requires=BINDING + ("lookback.low-rank-anchor", "lookback.low-rank-fires-once",
-                           LOW_RANK_READBACK),
        tolerance=RATE, known_answer=KNOWN["lookback.low-rank"],
        decisions=("the organism's ranks stop at its width (profile)",))
 def test_low_rank(judge, lookback_low_rank):

@@ -3,9 +3,9 @@ the layers and positions they must, and a few of their rows, re-run one at a tim
 the batched sweep recorded."""
 from __future__ import annotations
 
-from claims.lookback.shared import (ALIGNED, ANSWER_READBACK, BINDING_READBACK, FILTER_READBACK,
-                                    LOW_RANK_READBACK, NB, PREDICT_READBACK, REGISTER, SETUP,
-                                    SOURCE_READBACK)
+from claims.lookback.shared import (ANSWER_READBACK, BINDING_READBACK, BOUND, FILTER_READBACK,
+                                    FILTERED, LOW_RANK_READBACK, NB, PREDICT_READBACK, REGISTER,
+                                    SOURCE_READBACK, SWAPPED)
 from harness.claims import Holds, claim
 from harness.criteria import Exact, all_of
 from harness.sources.lookback import readouts
@@ -26,7 +26,7 @@ DECISIONS = ("the layers come from the model's config (or the sizes, where they 
              "within " + TIE_REASON)
 
 
-@claim(BINDING_READBACK, kind="anchor", section="4", requires=SETUP + ALIGNED,
+@claim(BINDING_READBACK, kind="anchor", section="4", guards=BOUND,
        statement="Each §4 sweep (reversed, same position, opaque) patched every block of the model (or the sizes' sweep layers) at the layout's positions, its curves count its recorded answers, and its rows re-run one at a time answer what it recorded.",
        headline=HEADLINE, published=PUBLISHED,
        provenance=PROVENANCE.format("the notebook's §4 sweep reads every layer"),
@@ -35,7 +35,7 @@ def test_binding_readback(judge, lookback_binding_readback):
     judge(readouts.binding_readback(lookback_binding_readback))
 
 
-@claim(SOURCE_READBACK, kind="anchor", section="5", requires=SETUP + ALIGNED,
+@claim(SOURCE_READBACK, kind="anchor", section="5", guards=SWAPPED,
        statement="Each §5 source sweep (with and without the freeze) ran every L its sizes declare at the layout's positions, its curves count its recorded answers, and its rows re-run one at a time answer what it recorded.",
        headline=HEADLINE, published=PUBLISHED,
        provenance=PROVENANCE.format(REGISTER.format(5)),
@@ -44,7 +44,7 @@ def test_source_readback(judge, lookback_source_readback):
     judge(readouts.source_readback(lookback_source_readback))
 
 
-@claim(ANSWER_READBACK, kind="anchor", section="6", requires=SETUP + ALIGNED,
+@claim(ANSWER_READBACK, kind="anchor", section="6", guards=("lookback_answer",),
        statement="The §6 answer sweep patched the final token at every block of the model (or the sizes' sweep layers), its curves count its recorded answers, and its rows re-run one at a time answer what it recorded.",
        headline=HEADLINE, published=PUBLISHED,
        provenance=PROVENANCE.format(REGISTER.format(6)),
@@ -58,7 +58,8 @@ BATCHED = ("in the mode under test: fast mode's batches of `fast_batch` rows, or
            "within " + TIE_REASON)
 
 
-@claim(PREDICT_READBACK, kind="anchor", section="2", requires=SETUP,
+@claim(PREDICT_READBACK, kind="anchor", section="2",
+       guards=("lookback_behaviour", "lookback_visibility"),
        statement="§2's batched predictions (belief, reality, explicit, observer, non-observer) record one answer per prompt, their rates count those answers, and their first, middle and last rows, each run alone through a plain forward, answer what the batch recorded.",
        headline=HEADLINE, published=PUBLISHED,
        provenance=PROVENANCE.format(NB.format(2)), criterion=READ, holds=Holds(READ),
@@ -68,7 +69,7 @@ def test_predict_readback(judge, lookback_predict_readback):
     judge(readouts.predict_readback(lookback_predict_readback))
 
 
-@claim(FILTER_READBACK, kind="anchor", section="4–6", requires=SETUP,
+@claim(FILTER_READBACK, kind="anchor", section="4–6", guards=FILTERED,
        statement="§4's error filter on the binding, source and answer sets records one answer per clean and counterfactual prompt, keeps exactly the rows whose recorded answers are both right, and its first, middle and last rows, each run alone through a plain forward, answer what the batch recorded.",
        headline=HEADLINE, published=PUBLISHED,
        provenance=PROVENANCE.format(NB.format(4) + "'s error filtering"),
@@ -79,7 +80,7 @@ def test_filter_readback(judge, lookback_filter_readback):
     judge(readouts.filter_readback(lookback_filter_readback))
 
 
-@claim(LOW_RANK_READBACK, kind="anchor", section="7", requires=SETUP + ALIGNED,
+@claim(LOW_RANK_READBACK, kind="anchor", section="7", guards=("lookback_low_rank",),
        statement="§7's writes (unrestricted, each fitted rank, each random control) record one answer per held-out row at the ranks the sizes declare, their scores count those answers, and the first, middle and last held-out rows, re-run one at a time, answer what the batched write recorded.",
        headline=HEADLINE, published=PUBLISHED,
        provenance=PROVENANCE.format(REGISTER.format(7)), criterion=READ, holds=Holds(READ),

@@ -3,12 +3,13 @@ seeded samples, one-token entities, and the positions every intervention writes.
 """
 from __future__ import annotations
 
+from claims.lookback.shared import SAMPLED, WRITES
 from harness.claims import Holds, claim
 from harness.criteria import Exact, NoneFailed, all_of
 from harness.sources.lookback import readouts
 
 
-@claim("lookback.samples", kind="anchor", section="1–4", needs="cpu",
+@claim("lookback.samples", kind="anchor", section="1–4", needs="cpu", guards=SAMPLED,
        statement="The seeded generators reproduce the notebook's worked example, eval split and binding row 0.",
        headline="eval split {own} own / {other} other; binding row 0 answers {binding_target}",
        published={"worked_example": [["Joe", "Ellen"], ["tun", "cup"], ["gin", "bourbon"]],
@@ -22,7 +23,7 @@ def test_samples(judge):
     judge(readouts.samples())
 
 
-@claim("lookback.single-token-entities", kind="anchor", section="1", needs="hub",
+@claim("lookback.single-token-entities", kind="anchor", section="1", needs="hub", guards=SAMPLED,
        statement="Every character, object and state is one token when preceded by a space.",
        headline="{characters} characters, {objects} objects, {states} states; all one token: {all_single_token}",
        published={"characters": 30, "objects": 18, "states": 21, "all_single_token": True},
@@ -34,7 +35,7 @@ def test_single_token_entities(judge, lookback_single_tokens):
     judge(readouts.single_token_entities(lookback_single_tokens))
 
 
-@claim("lookback.aligned-prompts", kind="anchor", section="4", needs="hub",
+@claim("lookback.aligned-prompts", kind="anchor", section="4", needs="hub", guards=WRITES,
        statement="Every clean and counterfactual prompt has the same length and the same entity positions.",
        headline="length {length}, drinks at {drinks[0]} and {drinks[1]}; all aligned: {all_aligned}",
        published={"length": 181, "names": [131, 133, 146, 158], "objects": [150, 162],
@@ -52,6 +53,7 @@ def test_aligned_prompts(judge, lookback_alignment):
 
 
 @claim("lookback.intervention-tokens", kind="anchor", section="4–6", needs="hub",
+       guards=WRITES,
        statement="In every binding, source and answer prompt, each position an intervention writes holds that prompt's own one-token entity, '.'/'.\\n' after each drink, 'opaque', BOS first and ':' last.",
        headline="{after_drink_tokens[0]!r} and {after_drink_tokens[1]!r} after the drinks",
        published={"after_drink_tokens": [".", ".\n"]},

@@ -3,8 +3,7 @@ swap and the answer lookback.
 """
 from __future__ import annotations
 
-from claims.lookback.shared import (ALIGNED, ANSWER, ANSWER_KEPT, FILTER_READBACK, FROZEN, RATE,
-                                    REGISTER, SETUP, SOURCE, SOURCE_KEPT, SOURCE_READBACK)
+from claims.lookback.shared import ANSWER_KEPT, RATE, REGISTER, SOURCE_KEPT, SWAPPED
 from harness.claims import Holds, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
                               PeakLayer, all_of)
@@ -23,8 +22,7 @@ PAYLOAD = [0.0] * 23 + [0.09, 0.23, 0.48, 0.64, 0.95, 0.94, 0.94, 1.00, 1.00]
        headline="IIA {iia:.3f}, clean answer kept {clean_survives:.3f} (n={n})",
        published={"iia": 0.0, "clean_survives": 1.0, "n": SOURCE_KEPT}, provenance=REGISTER.format(5),
        criterion=all_of(BinomialRate("iia"), BinomialRate("clean_survives")),
-       requires=SETUP + ALIGNED + ("lookback.source-swap-fires-once", SOURCE_READBACK,
-                                   FILTER_READBACK),
+       guards=SWAPPED,
        holds=Holds(all_of(Exact("iia"), Exact("clean_survives")), behavioural=True),
        decisions=("read off the no-freeze sweep's L = 0 point (the register does not say whether "
                   "the freeze applies; at layer 0 only, the entities have not yet been bound)",))
@@ -38,7 +36,7 @@ def test_source_identity(judge, lookback_source_plain):
        published={"last_layers": list(range(0, 31, 2)), "iia": SOURCE_FREEZE, "n": SOURCE_KEPT, "kept": SOURCE_KEPT,
                   "rows": 120},
        provenance=REGISTER.format(5),
-       criterion=all_of(CurveBinomial("iia"), Binomial("kept", "rows")), requires=FROZEN,
+       criterion=all_of(CurveBinomial("iia"), Binomial("kept", "rows")),
        tolerance=RATE, known_answer=KNOWN["lookback.source-oi"],
        decisions=("the register states L = 0..10 exactly and 'flat at 0.473 after (0.484 at "
                   "0..28)'; L = 12..30 are encoded as 0.473 except 0.484 at L = 28",
@@ -51,7 +49,7 @@ def test_source_oi(judge, lookback_source_freeze, lookback_source_kept, lookback
        statement="Without the drink freeze the same source swap never moves the answer (IIA ≤ {max_iia}).",
        headline="max IIA {max_iia:.3f} (n={n})",
        published={"max_iia": 0.033, "n": SOURCE_KEPT}, provenance=REGISTER.format(5),
-       criterion=BinomialAtMost("max_iia"), requires=SOURCE, tolerance=RATE,
+       criterion=BinomialAtMost("max_iia"), tolerance=RATE,
        known_answer=KNOWN["lookback.source-no-freeze"])
 def test_source_no_freeze(judge, lookback_source_plain):
     judge(readouts.source_no_freeze(lookback_source_plain))
@@ -64,7 +62,7 @@ def test_source_no_freeze(judge, lookback_source_plain):
        provenance=REGISTER.format(6),
        criterion=all_of(CurveBinomial("pointer_l0_l24"), PeakLayer("pointer"),
                         Binomial("kept", "rows")),
-       requires=ANSWER, tolerance=RATE, known_answer=KNOWN["lookback.answer-pointer"],
+       tolerance=RATE, known_answer=KNOWN["lookback.answer-pointer"],
        decisions=("the register gives the pointer curve through L24 only; later layers are "
                   "recorded, not judged",))
 def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_answer_rows):
@@ -75,7 +73,7 @@ def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_a
        statement="From layer 23 on the final token carries the payload: the counterfactual-only drink (0.95 at L27, 1.00 at L30–31).",
        headline="payload curve over {n} samples",
        published={"payload": PAYLOAD, "n": ANSWER_KEPT}, provenance=REGISTER.format(6),
-       criterion=CurveBinomial("payload"), requires=ANSWER, tolerance=RATE,
+       criterion=CurveBinomial("payload"), tolerance=RATE,
        known_answer=KNOWN["lookback.answer-payload"])
 def test_answer_payload(judge, lookback_answer):
     judge(readouts.answer_payload(lookback_answer))

@@ -1,18 +1,13 @@
 """Seed 004, "Running an activation-patching experiment": the `patching.*` rows and a corrected pair."""
 from __future__ import annotations
 
+from claims.patching.shared import PAIRS, PATCHES
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import AtMost, Every, Exact, NoneOf, Recorded, all_of
 from harness.sources.patching import readouts
 
 SEED = "seed 004's code and comments (it prints no numbers)"
-TOKENS = ("patching.single-token-words", "patching.aligned-pairs")
-PATCHES = TOKENS + ("patching.full-patch-identity", "patching.whole-stream-fires-once",
-                    "patching.position-sweep-fires-once")
-# What every sweep and flip reads back: the direction of "toward clean", the sweep's coverage
-# and its cells re-run one at a time (claims/patching/test_readback.py).
-READBACK = ("patching.clean-preferred", "patching.sweep-coverage", "patching.sweep-rows")
 FLOAT = Tolerance(abs=1e-3, rel=1e-3)
 # Logit differences are rounded to 4 places: a 1e-7 kernel difference that crosses a rounding
 # boundary moves the last digit by one.
@@ -21,7 +16,7 @@ ROUNDED = {"organism_tolerance": Tolerance(abs=1e-4, rel=1e-5),
 
 
 @claim("patching.single-token-words", kind="anchor", section="code cell", needs="hub",
-       tokenizer_only=True,
+       tokenizer_only=True, guards=PAIRS,
        statement="Both answers, each prompt's first word and every IOI name, place and object (with its leading space) are one token.",
        headline="{words} words checked, multi-token: {multi_token}",
        published={"multi_token": []},
@@ -35,7 +30,7 @@ def test_single_token_words(judge, patching_tokenizer):
 
 
 @claim("patching.aligned-pairs", kind="anchor", section="code cell", needs="hub",
-       tokenizer_only=True,
+       tokenizer_only=True, guards=PAIRS,
        statement="Each pair's clean and corrupted prompts have equal length and differ only where the two names swap.",
        headline="{pairs} pairs checked, misaligned: {misaligned}",
        published={"misaligned": []},
@@ -50,7 +45,7 @@ def test_aligned_pairs(judge, patching_tokenizer):
 
 
 @claim("patching.full-patch-identity", kind="anchor", section="code cell", needs="hub",
-       requires=TOKENS,
+       guards=("seed_runs", "ioi_runs") + PATCHES,
        statement="Patching the clean run's whole residual stream at layer L reproduces the clean logits exactly.",
        headline="clean logits reproduced at every layer: {equal_at_every_layer} ({layers} layers)",
        published={"equal_at_every_layer": True}, provenance=SEED + "; the register's reading of it",
@@ -62,7 +57,6 @@ def test_full_patch_identity(judge, seed_full_patch):
 
 
 @claim("patching.hook-reference", kind="anchor", section="code cell", needs="hub",
-       requires=TOKENS,
        statement="nnsight's patched logits are torch.equal to a plain forward-hook implementation's.",
        headline="{equal}/{n} patched logits torch.equal",
        published={}, provenance="issue: an independent reference for the nnsight patches",
@@ -72,7 +66,6 @@ def test_hook_reference(judge, seed_hook_reference):
 
 
 @claim("patching.transformerlens-crosscheck", kind="anchor", section="code cell", needs="hub",
-       requires=TOKENS,
        statement="TransformerLens' run_with_hooks patch agrees with ours within float tolerance.",
        headline="max |Δlogit| {max_abs_logit_diff:.2g}",
        published={"max_abs_logit_diff": 1e-3},
@@ -86,7 +79,6 @@ def test_transformerlens_crosscheck(judge, seed_transformerlens):
 
 
 @claim("patching.minimal-pair-behaviour", kind="measurement", section="code cell", needs="hub",
-       requires=TOKENS,
        statement="What the model predicts after 'John gave the book to' and 'Mary gave the book to'.",
        headline="top-1 '{clean_top1}' clean, '{corrupted_top1}' corrupted",
        published={"clean_top1": " Mary", "corrupted_top1": " John"},
@@ -99,7 +91,6 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
 
 
 @claim("patching.layer-flip", kind="claim", section="code cell", needs="hub",
-       requires=PATCHES + READBACK + ("patching.layer-flip-fires-once",),
        statement="Patching layer {layer}'s residual at the positions where the prompts differ moves the prediction toward the clean run's answer.",
        headline="layer {layer}: {normalised:.2f} of the way back to clean (moves toward clean: {moves_toward_clean})",
        published={"layer": 9, "moves_toward_clean": True},
@@ -118,7 +109,6 @@ def test_layer_flip(judge, seed_layer_flip, seed_sweep):
 
 
 @claim("patching.ioi-pair", kind="measurement", section="issue: corrected pair", needs="hub",
-       requires=PATCHES + READBACK,
        statement="With the name in context ('When Mary and John went to the store, John gave the book to'), the layer × position patching map.",
        headline="top-1 '{clean_top1}' clean, '{corrupted_top1}' corrupted; logit diff {clean_logit_diff:+.2f} vs {corrupted_logit_diff:+.2f}",
        published={}, provenance="not in the seed: the corrected minimal pair the issue asks for",

@@ -2,16 +2,15 @@
 "toward clean" reading assumes, the sweep's coverage, and its cells read back one at a time."""
 from __future__ import annotations
 
+from claims.patching.shared import PATCHES, SWEEPS
 from harness.claims import Holds, claim
 from harness.criteria import Exact, NoneOf
 from harness.sources.patching import readouts
 from harness.sources.patching.readback import ROW_TOLERANCE_REASON
 
-TOKENS = ("patching.single-token-words", "patching.aligned-pairs")
-
 
 @claim("patching.clean-preferred", kind="anchor", section="code cell", needs="hub",
-       requires=TOKENS,
+       guards=PATCHES,
        statement="On each pair the clean run's logit difference (clean name − corrupted name) exceeds the corrupted run's, so a move toward the clean run is a rise.",
        headline="reversed pairs: {reversed}",
        published={"reversed": []},
@@ -25,7 +24,7 @@ def test_clean_preferred(judge, pair_behaviours):
 
 
 @claim("patching.sweep-coverage", kind="anchor", section="code cell", needs="hub",
-       requires=TOKENS,
+       guards=SWEEPS,
        statement="Each pair's layer × position sweep patched every block of the model and every position of the prompt, in order.",
        headline="pairs {pairs}; gaps: {gaps}",
        published={"gaps": []},
@@ -39,7 +38,8 @@ def test_sweep_coverage(judge, sweep_coverage):
 
 
 @claim("patching.sweep-rows", kind="anchor", section="code cell", needs="hub",
-       requires=TOKENS + ("patching.sweep-coverage",),
+       guards=SWEEPS,
+       requires=("patching.sweep-coverage",),  # the cells it re-runs presume the coverage
        statement="Cells of each pair's sweep, re-run as one patch each, give the logit difference the sweep recorded for that block and position.",
        headline="{cells} cells re-run; max |Δ| {max_abs_diff}; mismatched: {mismatched}",
        published={"mismatched": []},

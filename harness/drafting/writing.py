@@ -307,7 +307,8 @@ def checklist(draft: Draft) -> str:
         f"- [ ] Prose: {len(prose)} claims are results the text states but no output printed; "
         "check each is this notebook's finding, not a cited paper's.",
         "- [ ] Kinds and needs: every draft says kind=\"claim\" (needs the published model); "
-        "anchors also need `requires=` on the claims they guard.", "",
+        "anchors also name the steps they check (`guards=`), which the claims reading them require.",
+        "",
         "## Sections and their steps", "",
         *[f"- [ ] § {s} → `{_step(s)}`: {', '.join(c.key for c in cs[:10])}"
           + (" …" if len(cs) > 10 else "") for s, cs in sections.items()], "",

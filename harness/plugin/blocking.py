@@ -5,6 +5,7 @@ import pytest
 
 from harness.models.backends import Backend, ndif_skip_reason
 from harness.claims import ClaimSpec, Kind, Needs
+from harness.plugin.guards import apply as derive_requires
 from harness.plugin.release import release_between_folders
 from harness.plugin.splitting import select_units
 from harness.plugin.state import SPEC, STATE, TestState, claims_session
@@ -63,13 +64,15 @@ def ndif_reason(config: pytest.Config, source: str) -> str | None:
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
-    """Drop the unit items that do not split this run; bring back deselected anchors that
-    selected, runnable claims require; run anchors first."""
+    """Drop the unit items that do not split this run; derive each claim's requires from the
+    steps it reads (guards.py); bring back deselected anchors that selected, runnable claims
+    require; run anchors first."""
     dropped = select_units(config, items)
     if dropped:
         gone = set(map(id, dropped))
         items[:] = [it for it in items if id(it) not in gone]
         config.hook.pytest_deselected(items=dropped)
+    derive_requires(config, items)
     by_id = {it.stash[SPEC].id: it for it in [*items, *claims_session(config).deselected]
              if SPEC in it.stash}
     selected = set(map(id, items))
@@ -94,15 +97,21 @@ def _group(item: pytest.Item) -> str:
     return item.stash[SPEC].source_name if SPEC in item.stash else item.nodeid.split("::")[0]
 
 
-def _level(item: pytest.Item, by_id: dict[str, pytest.Item], seen: frozenset[str] = frozenset()) -> int:
-    """Anchors come before whatever requires them, however deep the chain; claims after anchors."""
+def _level(item: pytest.Item, by_id: dict[str, pytest.Item]) -> int:
+    """Anchors before findings, each after every anchor it requires however deep the chain: it
+    requires, directly or through them, more anchors than each of them does."""
     if SPEC not in item.stash:
         return 0
-    spec = item.stash[SPEC]
-    below = [_level(by_id[a], by_id, seen | {spec.id}) for a in spec.requires
-             if a in by_id and a not in seen]
-    own = 1 + max(below, default=0)
-    return own if spec.kind is Kind.ANCHOR else max(own, 1_000)
+    if item.stash[SPEC].kind is not Kind.ANCHOR:
+        return len(by_id)  # more than any anchor requires
+    below: set[str] = set()
+    stack = list(item.stash[SPEC].requires)
+    while stack:
+        anchor_id = stack.pop()
+        if anchor_id in by_id and anchor_id not in below:
+            below.add(anchor_id)
+            stack += by_id[anchor_id].stash[SPEC].requires
+    return len(below)
 
 
 @pytest.hookimpl(tryfirst=True)

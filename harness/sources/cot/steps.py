@@ -97,6 +97,9 @@ def specificity(run: CotRunner, first: traces.Trace) -> decode.Specificity:
 
 
 RUNNER = "cot_runner"
+# A count of values or cues in text the model already wrote: no forward and no write, the
+# finding's own reading of decoded rows that cot.batched-rows and the rows anchors check.
+COUNTED = "counted in the decoded text of rows other anchors check: no forward, no write"
 USABLE = (RUNNER, "cot_usable")
 SPANNED = (RUNNER, "cot_spanned")
 
@@ -105,18 +108,21 @@ STEPS = (
     Step(RUNNER, runner, ("cot_model", "cot_sizes", "profile"), batched=True),
     Step("cot_baseline", baseline, (RUNNER,), shared=True),
     Step("cot_batched_rows", baseline_rows, (RUNNER, "cot_baseline")),
-    Step("cot_usable", usable, ("cot_baseline", RUNNER), forced=True),
+    Step("cot_usable", usable, ("cot_baseline", RUNNER), forced=True,
+         unguarded="the baseline traces kept by their own recorded close and answer (scripted "
+                   "rows where forced): a selection, no forward"),
     Step("cot_spanned", spanned, ("cot_usable",)),
     Step("cot_single_mistake", mistakes.single_mistake, SPANNED, unit=True),
     Step("cot_pairs", pairs, USABLE, forced=True, shared=True),
     Step("cot_screen", patching.layer_screen, (RUNNER, "cot_pairs"), shared=True),
     Step("cot_continuations", continuations, (RUNNER, "cot_pairs", "cot_screen"), unit=True),
     Step("cot_first_trace", itemgetter(0), ("cot_usable",)),
-    Step("cot_restatements", traces.restatements, USABLE),
+    Step("cot_restatements", traces.restatements, USABLE, unguarded=COUNTED),
     Step("cot_early", traces.early_answering, USABLE, unit=True),
     Step("cot_splice", mistakes.splice_control, SPANNED, unit=True),
-    Step("cot_rederivation", mistakes.rederivation, ("cot_spanned", "cot_single_mistake")),
-    Step("cot_cues", mistakes.cue_counts, (*SPANNED, "cot_single_mistake")),
+    Step("cot_rederivation", mistakes.rederivation, ("cot_spanned", "cot_single_mistake"),
+         unguarded=COUNTED),
+    Step("cot_cues", mistakes.cue_counts, (*SPANNED, "cot_single_mistake"), unguarded=COUNTED),
     Step("cot_last_answer", last_answer, USABLE),
     Step("cot_full_corruption", full_corruption, USABLE),
     Step("cot_cut_probe", cut_probe, SPANNED),

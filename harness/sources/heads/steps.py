@@ -101,7 +101,9 @@ STEPS = (
     Step("heads_kv_groups", anchor(groups.kv_groups, "main"), ANCHOR),
     Step(LAB, lab, ANCHOR),
     Step("heads_sweep", sweep.residual_sweep, (LAB,)),
-    Step("heads_site", site, (LAB, "heads_sweep", "heads_sizes")),
+    Step("heads_site", site, (LAB, "heads_sweep", "heads_sizes"),
+         unguarded="the block §2's rule reads off the sweep's recorded curve (or the profile's "
+                   "smoke-test block): a choice, no forward"),
     Step("heads_opening", opening, (LAB, "heads_sweep", "heads_site")),
     Step("heads_main_screen", main_screen, (LAB, "heads_site")),
     Step("heads_sweep_readback", sweep_readback, ("heads_model", LAB, "heads_sweep",
@@ -113,7 +115,9 @@ STEPS = (
     Step("heads_first_crossing", first_crossing, (LAB, "heads_site", "heads_opening")),
     Step("heads_challenged", challenged_screen.challenged_screen,
          (LAB, "heads_main_screen", "heads_first_crossing")),
-    Step("heads_support", support, ("heads_challenged", "heads_sizes")),
+    Step("heads_support", support, ("heads_challenged", "heads_sizes"),
+         unguarded="the challenged screen's winner (or the profile's head on a tie): a choice read "
+                   "off its recorded ranking, no forward"),
     Step("heads_content", content_effects.content_effects,
          (LAB, "heads_first_crossing", "heads_support")),
     Step("heads_joint", grid.joint_crossing, (LAB, "heads_first_crossing", "heads_content")),

@@ -153,13 +153,17 @@ SOURCE = (RUN, "lookback_source_patched")
 LOCAL = NEEDS_LOCAL_WEIGHTS
 
 STEPS = (
-    Step("lookback_sizes", sizes, ("profile",), batched=True),
-    Step("lookback_instruction", instruction, ("lookback_sizes",)),
+    Step("lookback_sizes", sizes, ("profile",), batched=True,
+         unguarded="the profile's declared sizes, batched in fast mode: data"),
+    Step("lookback_instruction", instruction, ("lookback_sizes",),
+         unguarded="the instruction text the profile's prompts carry: data"),
     Step("lookback_single_tokens", single_token_entities, ("lookback_tokenizer",)),
     Step("lookback_alignment", prompt_alignment, ("lookback_tokenizer", "lookback_instruction")),
     Step("lookback_intervention_tokens", intervention_tokens,
          ("lookback_tokenizer", "lookback_instruction")),
-    Step(RUN, LookbackRunner, ("lookback_model", "lookback_sizes")),
+    Step(RUN, LookbackRunner, ("lookback_model", "lookback_sizes"),
+         unguarded="the model and its sizes, held for the steps that run it (each guarded): no "
+                   "forward of its own"),
     Step("lookback_behaviour", eval_behaviour, (RUN, *SAID)),
     Step("lookback_visibility", eval_visibility, (RUN, *SAID)),
     # §4 binding, §5 source and §6 answer samples: built, error-filtered, then patched.

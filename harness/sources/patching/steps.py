@@ -13,6 +13,9 @@ from harness.sources.patching.task import PAIRS
 MODEL = "patching_model"
 SEED = (MODEL, "seed_pair", "seed_runs")
 IOI = (MODEL, "ioi_pair", "ioi_runs")
+# What a finding reads off the plain runs' logits, writing nothing (a reversed pair is
+# patching.clean-preferred's, which guards the patches that read it as a direction).
+BEHAVIOUR = "the top token and the names' logit difference read off the plain runs, no write"
 
 STEPS = (
     # The seed's pair ('John gave the book to' vs 'Mary ...'), and the corrected pair, whose
@@ -21,7 +24,8 @@ STEPS = (
     Step("ioi_pair", patching.pair_ids, (MODEL,), given=PAIRS["ioi"]),
     Step("seed_runs", patching.pair_runs, (MODEL, "seed_pair")),
     Step("ioi_runs", patching.pair_runs, (MODEL, "ioi_pair")),
-    Step("patch_layer", attrgetter("patch_layer"), ("patching_sizes",)),
+    Step("patch_layer", attrgetter("patch_layer"), ("patching_sizes",),
+         unguarded="the layer the profile's sizes declare: data, no computation"),
     Step("seed_full_patch", patching.full_patch_identity, SEED),
     Step("seed_hook_reference", patching.hook_reference, SEED,
          local_weights="the hook reference is a plain-PyTorch forward with a forward hook, which "
@@ -35,10 +39,10 @@ STEPS = (
     Step("seed_transformerlens", seed_crosscheck, ("profile", *SEED, "patch_layer"),
          local_weights="the TransformerLens cross-check loads GPT-2's weights here, and NDIF's "
                        "GPT-2 may run another dtype, so the two need not compute the same logits"),
-    Step("seed_behaviour", patching.behaviour, SEED),
+    Step("seed_behaviour", patching.behaviour, SEED, unguarded=BEHAVIOUR),
     Step("seed_layer_flip", patching.layer_flip, (*SEED, "patch_layer")),
     Step("seed_sweep", patching.sweep, SEED, batched=True),
-    Step("ioi_behaviour", patching.behaviour, IOI),
+    Step("ioi_behaviour", patching.behaviour, IOI, unguarded=BEHAVIOUR),
     Step("ioi_sweep", patching.sweep, IOI, batched=True),
     Step("pair_behaviours", readback.by_pair, ("seed_behaviour", "ioi_behaviour")),
     Step("sweep_coverage", readback.sweep_coverage,
