@@ -29,15 +29,27 @@ def _message(report: pytest.TestReport) -> str:
     return crash.message if crash is not None else str(report.longrepr or "")
 
 
-def _failure(report: pytest.TestReport, call: pytest.CallInfo[None]) -> Failure:
-    """Drift alone, a criterion or assertion, or a crash (any other exception, or a fixture's)."""
+def _failure(report: pytest.TestReport, call: pytest.CallInfo[None], anchor: bool) -> Failure:
+    """Drift alone, a missed known answer, the criterion (a finding's NotReplicated; any
+    assertion of an anchor, whose checks are its machinery's), or a crash: any other exception,
+    an assertion the experiment raised in a finding, or a failure in setup or teardown."""
     if report.when != "call" or call.excinfo is None:
         return Failure.CRASH
     if call.excinfo.errisinstance(SnapshotDrift):
         return Failure.DRIFT
     if call.excinfo.errisinstance(KnownAnswerMissed):
         return Failure.KNOWN_ANSWER
-    return Failure.CRITERION if call.excinfo.errisinstance(AssertionError) else Failure.CRASH
+    judged = AssertionError if anchor else NotReplicated
+    return Failure.CRITERION if call.excinfo.errisinstance(judged) else Failure.CRASH
+
+
+def _decides(report: pytest.TestReport, state: TestState) -> bool:
+    """Whether this phase's report decides the test's outcome: the first that did not pass, and
+    a crash in teardown after any other outcome (a crash is never a verdict on the finding)."""
+    if report.passed:
+        return False
+    crashed = state.outcome == "failed" and state.failure is Failure.CRASH
+    return state.outcome == "passed" or (report.when == "teardown" and not crashed)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -48,15 +60,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         return report
     state = item.stash.setdefault(STATE, TestState())
     state.duration += report.duration
-    if state.outcome == "passed" and not report.passed:
+    if _decides(report, state):
         state.outcome = "skipped" if report.skipped else "failed"
         state.message = _message(report)
-        state.failure = _failure(report, call)
-    if spec.kind is Kind.ANCHOR and report.when in ("setup", "call") and not report.passed:
+        state.failure = _failure(report, call, spec.kind is Kind.ANCHOR)
+    if spec.kind is Kind.ANCHOR and (report.when == "call" or not report.passed):  # teardown too
         claims_session(item.config).anchors[spec.id] = (state.outcome, state.message.splitlines()[0]
-                                               if state.message else state.outcome)
-    elif spec.kind is Kind.ANCHOR and report.when == "call":
-        claims_session(item.config).anchors[spec.id] = ("passed", "")
+                                                        if state.message else state.outcome)
     if report.when == "teardown":
         report.user_properties.append((RECORD_PROPERTY, _sent(item, _entry(item, spec, state))))
     return report

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import signal
+import threading
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, Callable
 
 import pytest
 
@@ -11,8 +14,41 @@ from harness.cost import ledger
 from harness.reporting import record as run_record
 from harness.reporting.environment import environment
 from harness.plugin.metering import WORK_PROPERTY
-from harness.plugin.state import RECORD_PROPERTY, claims_session
+from harness.plugin.state import RECORD_PROPERTY, SPEC, claims_session
 from harness.profiles import Pinning
+
+STARTED = pytest.StashKey[bool]()  # a claim test has started: the previous record is gone
+
+
+def results_path(config: pytest.Config) -> Path:
+    """Where this run's record goes (--results, relative to the root)."""
+    path = Path(config.getoption("results"))
+    return path if path.is_absolute() else config.rootpath / path
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    """Raise what Ctrl-C raises, naming the signal."""
+    raise KeyboardInterrupt(f"terminated by {signal.Signals(signum).name}")
+
+
+def interrupt_on_sigterm() -> Callable[[], object]:
+    """Make SIGTERM (a Slurm time limit, `timeout`, a runner's cancel) end the run as Ctrl-C does,
+    so that what finished is recorded and the run marked partial (pytest's interrupted exit
+    status, 2); return what restores the previous handler. Only the main thread can."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    return lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
+def pytest_runtest_protocol(item: pytest.Item) -> None:
+    """When the first claim test starts (in whichever process runs it), the previous run's record
+    is removed: a run that never writes its own (killed, or its write failed) leaves none that
+    reads as current. Earlier runs stay in the history."""
+    if SPEC in item.stash and not item.config.stash.get(STARTED, False):
+        item.config.stash[STARTED] = True
+        results_path(item.config).unlink(missing_ok=True)
+
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
@@ -36,6 +72,13 @@ class RecordCollector:
         self.record = claims_session(config).record
         self.selected: set[str] = set()
         self.ran: set[str] = set()
+        self.restore_sigterm: Callable[[], object] = lambda: None
+
+    def pytest_sessionstart(self) -> None:
+        self.restore_sigterm = interrupt_on_sigterm()
+
+    def pytest_unconfigure(self) -> None:
+        self.restore_sigterm()
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.selected.update(item.nodeid for item in session.items)
@@ -65,8 +108,7 @@ class RecordCollector:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         self.record.finish(exit_status=int(exitstatus), interrupted=interrupted,
                            not_run=sorted(self.selected - self.ran))
-        path = Path(self.config.getoption("results"))
-        path = path if path.is_absolute() else self.config.rootpath / path
+        path = results_path(self.config)
         record = self.record.write(path, dt.datetime.now(dt.timezone.utc))
         archive(record, path.parent / "history")
         claims_session(self.config).written = (path, record, write_report(path))

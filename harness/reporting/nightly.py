@@ -1,9 +1,10 @@
 """The nightly's guards (issues 26 and 36): before the run, CUDA must be usable, or the job fails
 saying why (the driver against what the installed torch needs); after it, the run must be
-complete, or the job fails: some published test must have run (every test skipping is a run
-that tested nothing), no anchor may have failed or crashed, and no finding may be blocked,
-skipped or crashed (a partial replication reads "incomplete" and names them). A claim that does
-not replicate is a result, on the page; no guard fails for it.
+complete, or the job fails: it must have written its record and run to its end (not killed,
+interrupted or cut short), some published test must have run (every test skipping is a run that
+tested nothing), no test of any kind may have crashed (in setup, call or teardown), no anchor may
+have failed, and no finding may be blocked or skipped (a partial replication reads "incomplete"
+and names them). A claim that does not replicate is a result, on the page; no guard fails for it.
 
     python -m harness.reporting.nightly preflight
     python -m harness.reporting.nightly complete reports/results.json
@@ -72,7 +73,8 @@ def incomplete(record: RunRecord) -> str | None:
                 and t.verdict in (Verdict.BLOCKED, Verdict.SKIPPED, Verdict.ERROR)]
     parts = []
     if record.run.partial:
-        parts.append(f"{len(record.run.not_run)} selected tests never ran")
+        parts.append(("the run was interrupted: " if record.run.interrupted else "")
+                     + f"{len(record.run.not_run)} selected tests never ran")
     if broken:
         parts.append(f"{len(broken)} anchors failed or crashed: "
                      + "; ".join(f"{t.id} ({t.message})"[:200] for t in broken))
@@ -92,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
               f"CUDA usable: {torch.cuda.get_device_name(0)} (torch CUDA {torch.version.cuda})")
         return 1 if problem else 0
     if args[:1] == ["complete"] and len(args) == 2:
+        if not Path(args[1]).is_file():
+            print(f"incomplete: no run record at {args[1]} (the run wrote none: killed before its "
+                  "end, or its write failed)")
+            return 1
         record = read_record(Path(args[1]))
         problem = untested(record) or incomplete(record)
         print(problem or "complete: every finding was judged and every anchor held")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Mapping
@@ -11,9 +12,6 @@ from typing import Any, Mapping
 from harness.verdicts import Comparison, Drift, Verdict
 
 SCHEMA_VERSION = 3  # 3: the mode, each step's counted work and its check against the ledger
-
-
-
 REQUIRED = {"schema": 3}  # a field results.json has carried since schema 3 (validate checks it)
 
 
@@ -185,9 +183,15 @@ class RecordBuilder:
         return RunRecord(env, self.run, tuple(self.entries), self.work, self.work_check)
 
     def write(self, path: Path, finished: dt.datetime) -> RunRecord:
+        """Write the record whole or not at all: a run killed mid-write leaves no half document."""
         record = self.record(finished)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(record.to_json(), indent=2) + "\n")
+        part = path.with_name(f".{path.name}.{os.getpid()}.part")
+        try:
+            part.write_text(json.dumps(record.to_json(), indent=2) + "\n")
+            part.replace(path)
+        finally:
+            part.unlink(missing_ok=True)
         return record
 
 
