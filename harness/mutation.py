@@ -8,7 +8,8 @@ cosmic-ray starts a process per mutant, and each would import torch again. pypro
 A mutant is killed when a test fails on it, or when it hangs past mutmut's time limit (a loop that
 never ends is caught too). Every other mutant (survived, reached by no test) must be listed in
 tests/mutation/equivalent.toml with the reason it cannot change a verdict; an unlisted one, a
-module under GOAL, or a listed name that is now killed or gone fails the run.
+module under GOAL, or a listed name that is now killed or gone fails the run (a listed one that timed
+out does not: a slow equivalent mutant may pass the time limit on a loaded machine).
 
     interp-claims mutate [--max-children N] [--no-run] [--out reports/mutation.json]
 """
@@ -79,8 +80,11 @@ def judge(found: dict[str, dict[str, str]], listed: dict[str, str],
                  for name, status in outcomes.items() if status not in DETECTED}
     missing = [pattern for pattern in modules
                if not any(fnmatch.fnmatch(module, pattern) for module in found)]
+    every = {name: status for outcomes in found.values() for name, status in outcomes.items()}
     unlisted = sorted(set(survivors) - set(listed))
-    stale = sorted(set(listed) - set(survivors))
+    # A listed survivor that timed out stays listed: a slow equivalent mutant can pass mutmut's
+    # time limit on a loaded machine, and then it is neither killed nor a survivor.
+    stale = sorted(name for name in listed if every.get(name, KILLED) == KILLED)
     under = sorted(m for m, s in scores.items() if s["score"] < GOAL)
     return {"goal": GOAL, "modules": scores, "survivors": dict(sorted(survivors.items())),
             "unlisted": unlisted, "stale": stale, "missing": missing, "under_goal": under,

@@ -56,6 +56,16 @@ def test_a_listed_name_that_is_now_killed_is_stale_and_fails_the_run():
     assert (verdict["ok"], verdict["stale"]) == (False, ["k"])
 
 
+def test_a_listed_name_that_timed_out_stays_listed():
+    verdict = mutation.judge({"m.py": {"t": "timed out"}}, {"t": "slow, equivalent"}, ["m.py"])
+    assert (verdict["ok"], verdict["stale"]) == (True, [])
+
+
+def test_a_listed_name_mutmut_no_longer_makes_is_stale():
+    verdict = mutation.judge({"m.py": {"k": "killed"}}, {"gone": "renamed"}, ["m.py"])
+    assert verdict["stale"] == ["gone"]
+
+
 def test_a_configured_module_that_produced_no_mutants_fails_the_run():
     verdict = mutation.judge({"m.py": {"k": "killed"}}, {}, ["m.py", "gone/*"])
     assert (verdict["ok"], verdict["missing"]) == (False, ["gone/*"])
