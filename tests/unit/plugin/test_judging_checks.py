@@ -3,7 +3,10 @@ the organisms it fails the test, on the published profile only with --fail-on-dr
 published profile judges no known answer (its models plant nothing)."""
 from __future__ import annotations
 
-from tests.unit.plugin.claim_runs import entries, pin
+import json
+
+from harness.snapshots import snapshot_payload
+from tests.unit.plugin.claim_runs import entries, pin, run
 
 pytest_plugins = ["pytester"]
 
@@ -49,6 +52,12 @@ def test_a_float_within_the_organisms_tolerance_of_its_pin_has_not_drifted(pytes
     entry = entries(pytester, body, "--no-update")["cot.near"]
     assert (entry["outcome"], entry["snapshot"], entry["drift"]) == ("passed", "within tolerance",
                                                                     "no drift")
+
+
+def test_a_pin_names_its_claim_and_profile(pytester):
+    run(pytester, DRIFTS)
+    pinned = pytester.path / "snapshots" / "tiny" / "cot" / "test_drifts.json"
+    assert json.loads(pinned.read_text()) == snapshot_payload("cot.drifts", "tiny", {"v": 1})
 
 
 def test_a_missing_pin_fails_on_the_organisms(pytester):

@@ -74,10 +74,10 @@ def test_the_record_carries_the_run_its_entries_and_work_and_its_duration():
         {"cot": {"fails": False}})
 
 
-def test_a_record_is_written_as_it_reads_back(tmp_path):
+def test_a_record_is_written_as_it_reads_back_in_folders_it_makes(tmp_path):
     made = builder()
     made.add(raw("cot.a"))
-    path = tmp_path / "reports" / "results.json"
+    path = tmp_path / "runs" / "nightly" / "results.json"
     written = made.write(path, STARTED)
     assert read_record(path).to_json() == written.to_json()
     assert path.read_text() == json.dumps(written.to_json(), indent=2) + "\n"
