@@ -146,9 +146,15 @@ def test_an_entry_outside_xdist_and_cuda_names_neither(monkeypatch):
     assert (entry.worker, entry.gpu) == (None, None)
 
 
-def test_an_entry_records_the_peak_gpu_memory_where_cuda_runs():
-    peak = torch.cuda.max_memory_allocated() if torch.cuda.is_initialized() else None
-    assert entry_of(item(declared())).peak_gpu_bytes == peak
+def test_an_entry_records_the_peak_gpu_memory_where_cuda_runs(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
+    monkeypatch.setattr(torch.cuda, "max_memory_allocated", lambda: 12345)
+    assert entry_of(item(declared())).peak_gpu_bytes == 12345
+
+
+def test_an_entry_records_no_gpu_memory_where_cuda_never_ran(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_initialized", lambda: False)
+    assert entry_of(item(declared())).peak_gpu_bytes is None
 
 
 def test_an_entry_records_the_mode_and_the_other_model_it_ran():
