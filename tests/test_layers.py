@@ -44,3 +44,33 @@ def test_an_import_of_the_sources_is_found_at_any_depth(tmp_path):
     module.write_text("def f():\n    from harness import sources\n"
                       "    import harness.sources.cot.task\n")
     assert sources_imported(module) == ["harness.sources", "harness.sources.cot.task"]
+
+
+# A source's reference (issue 49) is the notebook's procedure written again: of its source it
+# reads the task data alone; of the harness, the model loader and the comparison's engine.
+REFERENCES = sorted(ROOT.glob("harness/sources/*/reference.py"))
+REFERENCE_MAY_IMPORT = ("harness.models", "harness.reference", "harness.private")
+
+
+def reference_imports_beyond_its_task(path: Path) -> list[str]:
+    """The harness modules a source's reference imports other than its task data, the model
+    loader and the comparison engine."""
+    task = f"{SOURCES_PACKAGE}.{path.parent.name}.task"
+    allowed = (task, *REFERENCE_MAY_IMPORT)
+    return sorted(m for m in imported(path) if (m == "harness" or m.startswith("harness."))
+                  and not any(m == a or m.startswith(f"{a}.") for a in allowed))
+
+
+@pytest.mark.parametrize("path", REFERENCES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_a_reference_imports_only_its_task_and_the_loader(path):
+    assert reference_imports_beyond_its_task(path) == []
+
+
+def test_a_reference_importing_its_study_is_found(tmp_path):
+    module = tmp_path / "patching" / "reference.py"
+    module.parent.mkdir()
+    module.write_text("from harness.sources.patching.task import PAIRS\n"
+                      "from harness.sources.patching import experiments\n"
+                      "from harness.models.loaded import Loaded\n")
+    assert reference_imports_beyond_its_task(module) == ["harness.sources.patching",
+                                                         "harness.sources.patching.experiments"]
