@@ -6,6 +6,7 @@ from enum import StrEnum
 from typing import Any, Callable, Mapping, TypeVar
 
 from harness.criteria import Criterion, KnownAnswer
+from harness.nulls import NoNull, Null
 from harness.snapshots import EXACT, ORGANISM_FLOATS, ORGANISM_FLOATS_REASON, Tolerance
 from harness.source import Source
 from harness.registry import registered, source_names
@@ -65,6 +66,7 @@ class ClaimSpec:
     holds: Holds | None = None  # an anchor's own check, beside its published criterion
     known_answer: KnownAnswer | None = None  # judged on an organism that planted it
     guards: tuple[str, ...] = ()  # an anchor's: the declared steps of its source it checks
+    null: Null | NoNull | None = None  # a finding's: its measurement with no effect (issue 47)
     source_name: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
@@ -77,6 +79,8 @@ class ClaimSpec:
             raise ValueError(f"{self.id}: an organism tolerance needs a reason")
         if self.guards and self.kind is not Kind.ANCHOR:
             raise ValueError(f"{self.id}: only an anchor declares the steps it guards")
+        if self.null is not None and self.kind is Kind.ANCHOR:
+            raise ValueError(f"{self.id}: an anchor checks machinery; only a finding has a null")
         if self.holds is not None and self.kind is not Kind.ANCHOR:
             raise ValueError(f"{self.id}: only an anchor declares what holds on every profile")
         if self.needs is Needs.CPU and self.kind is Kind.CLAIM:
@@ -117,6 +121,7 @@ class ClaimSpec:
             "decisions": list(self.decisions),
             "holds": self.holds.describe() if self.holds else None,
             "known_answer": self.known_answer.describe() if self.known_answer else None,
+            "null": self.null.describe() if self.null else None,
         }
 
 
@@ -166,11 +171,13 @@ def claim(
     holds: Holds | None = None,
     known_answer: KnownAnswer | None = None,
     guards: tuple[str, ...] | list[str] = (),
+    null: Null | NoNull | None = None,
 ) -> Callable[[F], F]:
     """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict. The
     statement may name published values ("IIA {peak_iia} at layer {peak_layer}"), so that each
     number is declared once. An anchor names the steps it `guards`; a test requires every anchor
-    guarding a step it reads (harness/plugin/guards.py), and `requires` names any other."""
+    guarding a step it reads (harness/plugin/guards.py), and `requires` names any other. A
+    finding declares its `null` (harness.nulls)."""
     spec = ClaimSpec(id=id, kind=Kind(kind), section=section,
                      statement=statement.format_map(published),
                      published=published, provenance=provenance, criterion=criterion,
@@ -178,7 +185,7 @@ def claim(
                      decisions=tuple(decisions), organism_tolerance=organism_tolerance,
                      organism_tolerance_reason=organism_tolerance_reason, headline=headline,
                      tokenizer_only=tokenizer_only, holds=holds, known_answer=known_answer,
-                     guards=tuple(guards))
+                     guards=tuple(guards), null=null)
 
     def attach(fn: F) -> F:
         setattr(fn, CLAIM_ATTR, spec)

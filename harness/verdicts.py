@@ -6,6 +6,7 @@ from enum import StrEnum
 
 class Verdict(StrEnum):
     REPLICATED = "replicated"
+    INCONCLUSIVE = "inconclusive"  # passed, but its criterion accepts the declared null too
     NOT_REPLICATED = "not replicated"
     ANCHOR_FAILED = "anchor failed"  # the machinery broke: never a fact about the finding
     HELD = "held"  # an anchor's checks held where published values do not apply (organisms)
@@ -29,10 +30,10 @@ class Verdict(StrEnum):
     @property
     def explained(self) -> bool:
         """Its message says why (the terminal shows it)."""
-        return self in _FAILS or self in (Verdict.BLOCKED, Verdict.SKIPPED)
+        return self in _FAILS or self in (Verdict.BLOCKED, Verdict.SKIPPED, Verdict.INCONCLUSIVE)
 
 
-_RAN = frozenset({Verdict.REPLICATED, Verdict.NOT_REPLICATED, Verdict.ANCHOR_FAILED,
+_RAN = frozenset({Verdict.REPLICATED, Verdict.INCONCLUSIVE, Verdict.NOT_REPLICATED, Verdict.ANCHOR_FAILED,
                   Verdict.HELD, Verdict.RECOVERED, Verdict.KNOWN_ANSWER_MISSED,
                   Verdict.NOT_APPLICABLE})
 _FAILS = frozenset({Verdict.NOT_REPLICATED, Verdict.ANCHOR_FAILED, Verdict.KNOWN_ANSWER_MISSED,
@@ -90,19 +91,20 @@ class Failure(StrEnum):
 
 def verdict_for(outcome: str, *, skip_reason: str = "", published_profile: bool,
                 failure: Failure = Failure.CRITERION, anchor: bool = False,
-                recovered: bool = False) -> Verdict:
+                recovered: bool = False, accepts_null: bool = False) -> Verdict:
     """Map a pytest outcome to a verdict; tiny-profile passes are never 'replicated' (an anchor
     there 'held', a study whose known answer was `recovered` 'recovered'), a failure by drift
     alone keeps the verdict its criterion gave (drift is a fact of its own), a missed known
     answer is its own verdict (the study failed to find what the organism planted), and an
-    anchor that fails its check says its machinery failed, on every profile (seed 000 §6)."""
+    anchor that fails its check says its machinery failed, on every profile (seed 000 §6); a
+    finding whose criterion `accepts_null` as well is inconclusive, never replicated (issue 47)."""
     if outcome == "skipped":
         return Verdict.BLOCKED if skip_reason.startswith(BLOCKED_PREFIX) else Verdict.SKIPPED
     if outcome == "failed" and failure is Failure.KNOWN_ANSWER:
         return Verdict.KNOWN_ANSWER_MISSED
     if outcome == "passed" or (outcome == "failed" and failure is Failure.DRIFT):
         if published_profile:
-            return Verdict.REPLICATED
+            return Verdict.INCONCLUSIVE if accepts_null and not anchor else Verdict.REPLICATED
         return Verdict.HELD if anchor else Verdict.RECOVERED if recovered else \
             Verdict.NOT_APPLICABLE
     if outcome == "failed" and failure is Failure.CRITERION:

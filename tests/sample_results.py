@@ -61,7 +61,7 @@ def record(tests: list[dict], profile: str = "tiny",
 # The verdicts each kind can end with (harness.verdicts.verdict_for): an anchor's checks fail as
 # "anchor failed", never "not replicated"; only a study recovers or misses a planted answer.
 ANCHOR_VERDICTS = ("replicated", "anchor failed", "held", "blocked", "skipped", "error")
-FINDING_VERDICTS = ("replicated", "not replicated", "recovered", "missed", "blocked",
+FINDING_VERDICTS = ("replicated", "inconclusive", "not replicated", "recovered", "missed", "blocked",
                     "not applicable", "skipped", "error")
 # Each drift state with the snapshot comparison that gives it (None: never compared).
 DRIFTS = ((None, None), ("no drift", "exact"), ("drifted", "outside"), ("unpinned", "new"))

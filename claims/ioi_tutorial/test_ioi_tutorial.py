@@ -56,7 +56,7 @@ def test_aligned_pair(judge, ioi_tutorial_tokenizer, ioi_tutorial_sizes):
        headline="clean logit difference {clean_logit_diff:.4f}",
        published={"clean_logit_diff": 4.124, "printed_interval": [4.1235, 4.1245]},
        provenance=f"{NB}:191 (In[8]'s output, printed with :.3f)",
-       criterion=InInterval("clean_logit_diff", "printed_interval"), tolerance=FLOAT,
+       criterion=InInterval("clean_logit_diff", "printed_interval", rounding=True), tolerance=FLOAT,
        decisions=NO_BOS + ("the criterion is the printed precision: half a unit in the third "
                            "decimal either side",))
 def test_clean_logit_diff(judge, tutorial_pair, tutorial_runs):
@@ -68,7 +68,7 @@ def test_clean_logit_diff(judge, tutorial_pair, tutorial_runs):
        headline="corrupted logit difference {corrupted_logit_diff:.4f}",
        published={"corrupted_logit_diff": -2.272, "printed_interval": [-2.2725, -2.2715]},
        provenance=f"{NB}:192 (In[8]'s output, printed with :.3f)",
-       criterion=InInterval("corrupted_logit_diff", "printed_interval"), tolerance=FLOAT,
+       criterion=InInterval("corrupted_logit_diff", "printed_interval", rounding=True), tolerance=FLOAT,
        decisions=NO_BOS + ("the criterion is the printed precision: half a unit in the third "
                            "decimal either side",))
 def test_corrupted_logit_diff(judge, tutorial_pair, tutorial_runs):

@@ -107,6 +107,9 @@ class InInterval:
     PUBLISHED_KEYS: ClassVar[tuple[str, ...]] = ("interval_key",)  # read from the published values
     key: str
     interval_key: str
+    # Whether the interval is a printed value's rounding rather than a bootstrap's sampling
+    # spread: read by its sensitivity (harness.criteria.sensitivity), never by the judging.
+    rounding: bool = False
 
     def describe(self) -> str:
         return f"{self.key} inside the published interval {self.interval_key}"

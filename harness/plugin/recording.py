@@ -12,6 +12,7 @@ import pytest
 
 from harness.cost import ledger
 from harness.reporting import record as run_record
+from harness.reporting import terminal
 from harness.reporting.environment import environment
 from harness.plugin.metering import WORK_PROPERTY
 from harness.plugin.state import RECORD_PROPERTY, SPEC, claims_session
@@ -140,7 +141,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         return
     path, record, html = written
     terminalreporter.section("interp-claims")
-    for line in run_record.status_table(record):
+    for line in terminal.status_table(record):
         terminalreporter.write_line(line)
     known = [t for t in record.in_order if t.known_answer]
     if known:

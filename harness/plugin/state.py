@@ -67,3 +67,5 @@ class TestState:
     known_answer: dict[str, Any] | None = None  # an organism's planted value, recovered or missed
     snapshot: SnapshotCheck = SnapshotCheck()
     tolerance: dict[str, Any] | None = None
+    sensitivity: list[dict[str, Any]] | None = None  # what its criterion could detect, by part
+    null_check: dict[str, Any] | None = None  # whether its criterion accepts the declared null

@@ -44,6 +44,8 @@ class Entry:
     drift: Drift | None = field(default=None, metadata=REQUIRED)
     drift_detail: list[str] = field(default_factory=list, metadata=REQUIRED)
     tolerance: dict[str, Any] | None = field(default=None, metadata=REQUIRED)
+    sensitivity: list[dict[str, Any]] | None = None  # what its criterion could detect (issue 47)
+    null_check: dict[str, Any] | None = None  # whether its criterion accepts its declared null
     duration: float = field(default=0.0, metadata=REQUIRED)
     headline: dict[str, Any] | None = None
     peak_gpu_bytes: int | None = None
@@ -193,38 +195,6 @@ class RecordBuilder:
         finally:
             part.unlink(missing_ok=True)
         return record
-
-
-# On a profile whose models are not the notebooks' (the organisms, the rehearsal's random
-# weights): why no verdict there says "replicated", said once for the run.
-UNJUDGED_BANNER = ("{profile} profile: published values are for the notebooks' models, so none "
-                   "applies here; an anchor whose checks held reads \"held\", a study reads "
-                   "\"recovered\" or \"missed\" where its organism planted what it measures, "
-                   "and \"not applicable\" where nothing was planted")
-
-
-def banner(record: RunRecord) -> str | None:
-    """The run's one line on why published values do not apply (None on the published one)."""
-    profile = record.environment.get("profile")
-    return None if profile in (None, "published") else UNJUDGED_BANNER.format(profile=profile)
-
-
-def status_table(record: RunRecord) -> list[str]:
-    """One line per claim for the terminal: verdict, id, and the message if any."""
-    lines = [line for line in [banner(record)] if line]
-    if record.run.partial:
-        lines.append(f"PARTIAL RUN: {len(record.run.not_run)} selected tests never ran")
-    for entry in record.in_order:
-        shown = entry.message and (entry.verdict.explained or entry.drift is Drift.DRIFTED)
-        msg = f"  {entry.message}" if shown else ""
-        status = entry.verdict + (f" · {entry.drift}" if entry.drift in (Drift.DRIFTED,
-                                                                          Drift.UNPINNED) else "")
-        if entry.generalisation:
-            msg = f"  (generalisation test on {entry.generalisation}){msg}"
-        lines.append(f"{status:<26} {entry.kind:<11} {entry.id}{msg}"[:220])
-    summary = ", ".join(f"{n} {v}" for v, n in sorted(record.counts.get("all", {}).items()))
-    lines.append(f"claims: {summary or 'none run'} (profile {record.environment['profile']})")
-    return lines
 
 
 def validate(data: dict[str, Any]) -> list[str]:

@@ -12,7 +12,8 @@ from harness.reporting import seeds
 from harness.reporting import history as run_history
 from harness.reporting.changes import what_changed
 from harness.reporting.figures import figure_for
-from harness.reporting.record import Entry, RunRecord, banner, read_record
+from harness.reporting.record import Entry, RunRecord, read_record
+from harness.reporting.terminal import banner
 from harness.registry import registered
 from harness.verdicts import Verdict
 

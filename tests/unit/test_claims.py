@@ -144,7 +144,8 @@ def test_the_record_states_the_whole_declaration():
         "provenance": "table 2", "criterion": "v equals the published value",
         "requires": ["cot.base"], "needs": "hub", "decisions": ["d1"],
         "holds": "v equals the published value (mechanical)",
-        "known_answer": "v equals the published value, against the organism's planted v"}
+        "known_answer": "v equals the published value, against the organism's planted v",
+        "null": None}
 
 
 def test_the_record_states_no_holds_or_known_answer_where_none_is_declared():

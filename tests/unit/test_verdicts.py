@@ -72,9 +72,35 @@ def test_a_crash_on_an_anchor_is_an_error_not_broken_machinery():
         Verdict.ERROR
 
 
+def test_a_pass_whose_criterion_accepts_the_null_is_inconclusive():
+    assert verdict_for("passed", published_profile=True, accepts_null=True) is \
+        Verdict.INCONCLUSIVE
+
+
+def test_drift_alone_keeps_inconclusive():
+    assert verdict_for("failed", published_profile=True, failure=Failure.DRIFT,
+                       accepts_null=True) is Verdict.INCONCLUSIVE
+
+
+def test_a_failure_whose_criterion_accepts_the_null_is_not_replicated():
+    assert verdict_for("failed", published_profile=True, accepts_null=True) is \
+        Verdict.NOT_REPLICATED
+
+
+def test_an_organism_pass_accepting_the_null_stays_not_applicable():
+    assert verdict_for("passed", published_profile=False, accepts_null=True) is \
+        Verdict.NOT_APPLICABLE
+
+
+def test_an_anchor_is_never_inconclusive():
+    assert verdict_for("passed", published_profile=True, anchor=True, accepts_null=True) is \
+        Verdict.REPLICATED
+
+
 # verdict: (ran, fails, explained)
 PROPERTIES = {
     Verdict.REPLICATED: (True, False, False),
+    Verdict.INCONCLUSIVE: (True, False, True),
     Verdict.NOT_REPLICATED: (True, True, True),
     Verdict.ANCHOR_FAILED: (True, True, True),
     Verdict.HELD: (True, False, False),

@@ -10,7 +10,7 @@ import torch
 
 from harness.claims import Holds
 from harness.criteria import Exact
-from harness.plugin.judging import _entry, _sent
+from harness.plugin.entries import entry_of as _entry, sent as _sent
 from harness.plugin.state import AUDIT, SPEC, claims_session
 from harness.profiles import Mode
 from harness.registry import get_profile

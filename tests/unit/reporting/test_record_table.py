@@ -2,7 +2,8 @@
 profile's banner, and the schema check of a results.json document."""
 from __future__ import annotations
 
-from harness.reporting.record import ENTRY_KEYS, RunRecord, banner, status_table, validate
+from harness.reporting.record import ENTRY_KEYS, RunRecord, validate
+from harness.reporting.terminal import banner, status_table
 from tests.sample_results import entry, record
 
 

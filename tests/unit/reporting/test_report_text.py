@@ -9,7 +9,8 @@ from html import unescape
 import pytest
 
 from harness.reporting import report
-from harness.reporting.record import RunRecord, banner
+from harness.reporting.record import RunRecord
+from harness.reporting.terminal import banner
 from harness.verdicts import Verdict
 from tests.sample_results import entry, record, results
 from tests.unit.reporting.page import VERDICT, rendered

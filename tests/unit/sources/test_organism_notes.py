@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 from harness.claims import CLAIM_ATTR, Kind
-from harness.plugin.judging import organism_note
+from harness.plugin.entries import organism_note
 from harness.registry import get_profile, registered, source
 from tests.paths import ROOT
 
