@@ -26,6 +26,8 @@ TOOLS: dict[str, tuple[str, str]] = {
     "lock": ("harness.lock", "the lock this machine installs"),
     "bench": ("harness.sources.cot.bench", "speed ratios on the cot organism"),
     "mutate": ("harness.mutation", "mutation-test the judging core, scored per module"),
+    "sensitivity": ("harness.reporting.sensitivity_table",
+                    "what each finding's criterion can detect at the published n, no model"),
     "new": ("harness.drafting", "draft a source from a notebook (--share: measure on the seeds)"),
 }
 USAGE = "\n".join(
@@ -61,6 +63,9 @@ def status(claim_id: str, results: Path) -> int:
         lines.append(f"  published: {headline['published']}")
     if entry.get("message"):
         lines.append(f"  message: {entry['message']}")
+    lines += [f"  detects: {s['words']}" for s in entry.get("sensitivity") or []]
+    if entry.get("null_check"):
+        lines.append(f"  null: {entry['null_check']['detail']}")
     print("\n".join(lines))
     return 0
 

@@ -31,6 +31,7 @@ class Sensitivity:
     higher: float | None = None
     room: tuple[bool, bool] = (True, True)
     statistical: bool = True
+    accepts_published: float | None = None  # P(accept) for a replication at the published value
 
     def words(self) -> str:
         """"detects a fall of 0.26 or a rise of 0.1 or more in correct/n" (three significant
@@ -45,7 +46,10 @@ class Sensitivity:
                              else f"no {name} (none is rejected {POWER:.0%} of the time)")
         found = " or ".join(parts) if parts else "nothing (no room to move)"
         at = f" at n={self.n}" if self.n is not None else ""
-        return f"{self.key}: detects {found} or more{at} ({self.how})"
+        passes = self.accepts_published
+        true = f"; a replication at the published value passes {passes:.0%} of the time" \
+            if passes is not None and round(passes, 2) < 0.95 else ""
+        return f"{self.key}: detects {found} or more{at} ({self.how}){true}"
 
     def as_record(self) -> dict[str, Any]:
         return {**asdict(self), "room": list(self.room), "words": self.words()}
@@ -63,7 +67,8 @@ def _binomial(key: str, p0: float, n: int, lo: float, hi: float) -> Sensitivity:
     accepted = accepted_counts(n, lo, hi)
     fall = smallest_departure(lambda d: binomial_acceptance(accepted, n, p0 - d), p0)
     rise = smallest_departure(lambda d: binomial_acceptance(accepted, n, p0 + d), 1.0 - p0)
-    return Sensitivity(key, "exact binomial", n, fall, rise, (p0 > 0, p0 < 1))
+    return Sensitivity(key, "exact binomial", n, fall, rise, (p0 > 0, p0 < 1),
+                       accepts_published=binomial_acceptance(accepted, n, p0))
 
 
 def binomial(c: iv.Binomial, published, measured) -> Sensitivity:
@@ -86,7 +91,7 @@ def binomial_at_most(c: iv.BinomialAtMost, published, measured) -> Sensitivity:
     accepted = accepted_counts(n, 0.0, hi)
     rise = smallest_departure(lambda d: binomial_acceptance(accepted, n, p0 + d), 1.0 - p0)
     return Sensitivity(c.key, "exact binomial, one-sided: a fall is never rejected", n, None,
-                       rise, (False, p0 < 1))
+                       rise, (False, p0 < 1), accepts_published=binomial_acceptance(accepted, n, p0))
 
 
 def curve_binomial(c: iv.CurveBinomial, published, measured) -> Sensitivity:
@@ -104,7 +109,8 @@ def curve_binomial(c: iv.CurveBinomial, published, measured) -> Sensitivity:
     fall = smallest_departure(acceptance(-1), max(points, default=0.0))
     rise = smallest_departure(acceptance(+1), 1.0 - min(points, default=1.0))
     return Sensitivity(f"{c.key} (every point)", "exact binomial per point, points independent",
-                       n, fall, rise, (max(points, default=0) > 0, min(points, default=1) < 1))
+                       n, fall, rise, (max(points, default=0) > 0, min(points, default=1) < 1),
+                       accepts_published=acceptance(+1)(0.0))
 
 
 def poisson_mean(c: iv.PoissonMean, published, measured) -> Sensitivity:
@@ -115,7 +121,8 @@ def poisson_mean(c: iv.PoissonMean, published, measured) -> Sensitivity:
     fall = smallest_departure(lambda d: poisson_acceptance(n, lo, hi, m0 - d), m0)
     rise = smallest_departure(lambda d: poisson_acceptance(n, lo, hi, m0 + d),
                               max(4 * hi, hi + 20 / n))
-    return Sensitivity(c.key, "exact Poisson", n, fall, rise, (m0 > 0, True))
+    return Sensitivity(c.key, "exact Poisson", n, fall, rise, (m0 > 0, True),
+                       accepts_published=poisson_acceptance(n, lo, hi, m0))
 
 
 def in_interval(c: iv.InInterval, published, measured) -> Sensitivity:
@@ -148,7 +155,8 @@ def _scaled(key: str, v0: float, se: float, lo: float, hi: float,
     return Sensitivity(key, f"normal model with {spread} spread; seeded "
                        f"simulation, {SIMULATED_DRAWS} draws", None,
                        smallest_departure(acceptance(-1), reach),
-                       smallest_departure(acceptance(+1), reach))
+                       smallest_departure(acceptance(+1), reach),
+                       accepts_published=acceptance(+1)(0.0))
 
 
 def covers_published(c: iv.CoversPublished, published, measured) -> Sensitivity:

@@ -4,7 +4,8 @@ complete, or the job fails: it must have written its record and run to its end (
 interrupted or cut short), some published test must have run (every test skipping is a run that
 tested nothing), no test of any kind may have crashed (in setup, call or teardown), no anchor may
 have failed, and no finding may be blocked or skipped (a partial replication reads "incomplete"
-and names them). A claim that does not replicate is a result, on the page; no guard fails for it.
+and names them). A claim that does not replicate is a result, on the page; no guard fails for it,
+nor for an inconclusive one, which `complete` names (its criterion cannot tell it from no effect).
 
     python -m harness.reporting.nightly preflight
     python -m harness.reporting.nightly complete reports/results.json
@@ -84,6 +85,13 @@ def incomplete(record: RunRecord) -> str | None:
     return "incomplete: " + " | ".join(parts) if parts else None
 
 
+def inconclusive(record: RunRecord) -> str | None:
+    """The findings whose criterion accepted their null as well, by name; None where none did."""
+    found = [t.id for t in record.tests if t.verdict is Verdict.INCONCLUSIVE]
+    return (f"{len(found)} findings inconclusive (their criterion accepts no effect too): "
+            + ", ".join(found)) if found else None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["preflight"]:
@@ -101,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         record = read_record(Path(args[1]))
         problem = untested(record) or incomplete(record)
         print(problem or "complete: every finding was judged and every anchor held")
+        if inconclusive(record):
+            print(inconclusive(record))
         return 1 if problem else 0
     print(__doc__, file=sys.stderr)
     return 2

@@ -203,3 +203,30 @@ def test_a_worker_sends_the_entry_as_plain_json_with_its_sources_model():
 def test_a_worker_sends_no_model_for_a_source_that_loaded_none():
     test = item(declared())
     assert _sent(test, entry_of(test))["model"] is None
+
+
+def test_a_pass_whose_criterion_accepts_its_null_is_inconclusive_saying_which():
+    from harness.criteria import Binomial
+    from harness.nulls import Null
+    from harness.plugin.judging import Judge
+
+    spec = declared(published={"k": 2, "n": 20}, criterion=Binomial("k"),
+                    null=Null({"k": 3}, why="chance picks 3 of 20"))
+    test = item(spec)
+    Judge(test, snapshot=None)({"k": 2, "n": 20})
+    entry = entry_of(test)
+    assert entry.verdict == "inconclusive" and entry.null_check["accepts_null"] is True
+    assert entry.message.startswith("inconclusive: its criterion accepts the null too (k = 3")
+    assert entry.sensitivity[0]["key"] == "k/n"
+
+
+def test_a_pass_whose_criterion_rejects_its_null_is_replicated():
+    from harness.criteria import Binomial
+    from harness.nulls import Null
+    from harness.plugin.judging import Judge
+
+    spec = declared(published={"k": 20, "n": 20}, criterion=Binomial("k"),
+                    null=Null({"k": 0}, why="no skill"))
+    test = item(spec)
+    Judge(test, snapshot=None)({"k": 20, "n": 20})
+    assert entry_of(test).verdict == "replicated"

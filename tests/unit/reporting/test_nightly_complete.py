@@ -217,3 +217,24 @@ def test_nvidia_smi_failing_or_printing_nothing_or_missing_reads_no_driver(tmp_p
     assert driver_version(fake_smi(tmp_path, "echo 580.82.07; exit 9")) is None
     assert driver_version(fake_smi(tmp_path, "true")) is None
     assert driver_version(str(tmp_path / "absent")) is None
+
+
+def test_an_inconclusive_finding_is_judged_so_the_run_is_complete():
+    assert incomplete(run_of(JUDGED, entry("cot.i", "inconclusive"))) is None
+
+
+def test_inconclusive_findings_are_named():
+    assert nightly.inconclusive(run_of(JUDGED, entry("cot.i", "inconclusive"),
+                                       entry("cot.j", "inconclusive"))) == (
+        "2 findings inconclusive (their criterion accepts no effect too): cot.i, cot.j")
+    assert nightly.inconclusive(run_of(JUDGED)) is None
+
+
+def test_complete_names_the_inconclusive_findings_and_passes(tmp_path, capsys):
+    record = tmp_path / "results.json"
+    record.write_text(json.dumps({"tests": [
+        {"id": "cot.judged", "verdict": "replicated", "message": ""},
+        {"id": "cot.i", "verdict": "inconclusive", "message": "inconclusive: ..."}]}))
+    assert main(["complete", str(record)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "1 findings inconclusive (their criterion accepts no effect too): cot.i")
