@@ -63,6 +63,12 @@ def test_a_claim_row_reads_its_headline_numbers_as_text(page):
     assert "criterion:" in row
 
 
+def test_a_claim_row_says_what_its_criterion_detects_and_whether_it_rejects_its_null(page):
+    row = visible(page, EARLY)
+    assert "detects: correct_rate (every point): detects a fall of 0.12" in row
+    assert "null rejected: changed_by_cot = 0 (truncating changes no answer)" in row
+
+
 def test_the_full_json_is_one_click_away(page):
     from selenium.webdriver.common.by import By
 
