@@ -70,9 +70,39 @@ def status(claim_id: str, results: Path) -> int:
     return 0
 
 
+STATUS_HELP = """usage: interp-claims status CLAIM_ID [--results PATH]
+
+One claim's verdict, drift, known answer, message, what its criterion detects and its null, read
+from a run record.
+
+positional arguments:
+  CLAIM_ID        the claim's id (e.g. cot.baseline-accuracy)
+
+options:
+  -h, --help      show this help message and exit
+  --results PATH  the run record to read (default: reports/results.json)"""
+
+PLAN_HELP = """usage: interp-claims plan [--claims-profile P] [--plan-gpu GPU] [--plan-gpus N]
+                          [--plan-utilisation F] [pytest arguments ...]
+
+Each source's and claim's model work and estimated GPU time in both modes, priced from the
+organisms' work ledgers, with no model loaded and no test run; writes reports/plan-<profile>.json.
+
+options:
+  -h, --help              show this help message and exit
+  --claims-profile P      the profile to price (default: published)
+  --plan-gpu GPU          the GPU the plan prices the work on (default: H200)
+  --plan-gpus N           the GPUs the several-GPU figures assume (default: 8)
+  --plan-utilisation F    the fraction of the GPU's dense bf16 throughput reached
+  pytest arguments        any other argument goes to pytest (e.g. -k to price a selection)"""
+
+
 def plan(args: list[str]) -> int:
     """`pytest --plan` over claims/, on the published profile unless --claims-profile says
     otherwise."""
+    if "-h" in args or "--help" in args:
+        print(PLAN_HELP)
+        return 0
     chosen = any(a.startswith("--claims-profile") for a in args)
     profile = [] if chosen else ["--claims-profile=published"]
     return subprocess.call([sys.executable, "-m", "pytest", "claims", "--plan", "-q",
@@ -86,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if args else 2
     command, rest = args[0], args[1:]
     if command == "status":
+        if "-h" in rest or "--help" in rest:
+            print(STATUS_HELP)
+            return 0
         if not rest or rest[0].startswith("-"):
             print("usage: interp-claims status CLAIM_ID [--results PATH]", file=sys.stderr)
             return 2

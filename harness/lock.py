@@ -333,7 +333,7 @@ def compile_locks(uv: str, work: Path, upgrade: bool = False, root: Path = ROOT)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m harness.lock", description=__doc__,
+    parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command")
     f = commands.add_parser("pip-file", help="the file pip installs for a lock")

@@ -56,13 +56,16 @@ def table(tiers: dict[str, float]) -> tuple[list[str], list[str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m harness.cost.budget")
+    parser = argparse.ArgumentParser(
+        description="Time make test's tiers against their budgets (reports/tiers.json).")
     sub = parser.add_subparsers(dest="what", required=True)
-    timed = sub.add_parser("time")
-    timed.add_argument("tier", choices=[*(t for t in BUDGETS if t != "whole"), *UNBUDGETED])
-    timed.add_argument("command", nargs=argparse.REMAINDER)
-    sub.add_parser("check")
-    sub.add_parser("reset")
+    timed = sub.add_parser("time", help="run a command and record its wall time as a tier's")
+    timed.add_argument("tier", choices=[*(t for t in BUDGETS if t != "whole"), *UNBUDGETED],
+                       help="the tier the time counts for")
+    timed.add_argument("command", nargs=argparse.REMAINDER,
+                       help="the command to time, after --")
+    sub.add_parser("check", help="print every tier against its budget; fail past the margin")
+    sub.add_parser("reset", help="forget the recorded times (make test starts with it)")
     args = parser.parse_args(argv)
     if args.what == "reset":
         RECORD.unlink(missing_ok=True)

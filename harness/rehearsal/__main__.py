@@ -30,7 +30,8 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sources", nargs="+", default=sorted(registered()),
                         choices=sorted(registered()), help="run just these (default: all)")
-    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                        help="where the random-weight models run")
     parser.add_argument("--dry-run-of", choices=("cuda",), default=None,
                         help="run that device's setting (published sizes, modes, capped decoding, "
                              "separate audit, a budget per source and mode) here on the CPU, "
@@ -46,7 +47,8 @@ def main() -> None:
                              "whose audit make test-meta runs)")
     parser.add_argument("--published-cache", type=Path, default=published_cache_default(),
                         help="an HF_HOME-layout cache with the published configs and tokenizers")
-    parser.add_argument("--out", type=Path, default=Path("reports/rehearsal.json"))
+    parser.add_argument("--out", type=Path, default=Path("reports/rehearsal.json"),
+                        help="where to write the rehearsal's record")
     parser.add_argument("--modes", nargs="+", choices=("faithful", "fast"), default=None,
                         help="the modes to run each source in, in order (default: faithful on "
                              "the CPU; fast, then faithful, on CUDA)")

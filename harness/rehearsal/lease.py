@@ -78,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--offline", action="store_true", default=os.environ.get("OFFLINE") == "1",
                         help="a machine with its own torch and no index: install what it lacks "
                              "from --wheelhouse first (default: OFFLINE=1 in the environment)")
-    parser.add_argument("--wheelhouse", type=Path, default=ROOT / "wheelhouse")
+    parser.add_argument("--wheelhouse", type=Path, default=ROOT / "wheelhouse",
+                        help="the wheels an offline machine installs from (make wheelhouse)")
     parser.add_argument("--folder", type=Path, default=None,
                         help="where everything goes (default: reports/lease-<UTC stamp>)")
     parser.add_argument("--rehearsal-args", default="",

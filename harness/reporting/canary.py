@@ -115,13 +115,18 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--locked", type=Path, default=Path("reports/results.json"))
-    parser.add_argument("--canary", type=Path, default=Path("reports/canary/results.json"))
+    parser.add_argument("--locked", type=Path, default=Path("reports/results.json"),
+                        help="the locked run's record")
+    parser.add_argument("--canary", type=Path, default=Path("reports/canary/results.json"),
+                        help="the canary run's record (newest releases)")
     parser.add_argument("--locked-packages", type=Path, default=None, help="the lock file")
     parser.add_argument("--canary-packages", type=Path, default=None, help="pip freeze --all")
-    parser.add_argument("--note", action="append", default=[])
-    parser.add_argument("--wall-s", type=float, default=None)
-    parser.add_argument("--out", type=Path, default=Path("reports/canary.json"))
+    parser.add_argument("--note", action="append", default=[],
+                        help="a line to show with the comparison (repeatable)")
+    parser.add_argument("--wall-s", type=float, default=None,
+                        help="the canary run's wall time in seconds, to show")
+    parser.add_argument("--out", type=Path, default=Path("reports/canary.json"),
+                        help="where to write the comparison")
     args = parser.parse_args()
     report = canary_report(read_record(args.locked), read_record(args.canary),
                            locked_packages=read_packages(args.locked_packages),

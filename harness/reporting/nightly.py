@@ -7,13 +7,13 @@ have failed, and no finding may be blocked or skipped (a partial replication rea
 and names them). A claim that does not replicate is a result, on the page; no guard fails for it,
 nor for an inconclusive one, which `complete` names (its criterion cannot tell it from no effect).
 
-    python -m harness.reporting.nightly preflight
-    python -m harness.reporting.nightly complete reports/results.json
+    interp-claims nightly preflight
+    interp-claims nightly complete reports/results.json
 """
 from __future__ import annotations
 
+import argparse
 import subprocess
-import sys
 from pathlib import Path
 
 from harness.reporting.record import RunRecord, read_record
@@ -93,27 +93,31 @@ def inconclusive(record: RunRecord) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["preflight"]:
+    parser = argparse.ArgumentParser(description="The nightly's guards: CUDA usable before the "
+                                     "run, the run complete after it.")
+    sub = parser.add_subparsers(dest="guard", required=True)
+    sub.add_parser("preflight", help="fail, saying why, where CUDA is unusable")
+    done = sub.add_parser("complete", help="fail where the run is not a whole replication; "
+                          "name the inconclusive findings")
+    done.add_argument("record", type=Path, help="the run record (reports/results.json)")
+    args = parser.parse_args(argv)
+    if args.guard == "preflight":
         import torch
 
         problem = cuda_problem(torch.cuda.is_available(), torch.version.cuda, driver_version())
         print(f"CUDA unusable: {problem}" if problem else
               f"CUDA usable: {torch.cuda.get_device_name(0)} (torch CUDA {torch.version.cuda})")
         return 1 if problem else 0
-    if args[:1] == ["complete"] and len(args) == 2:
-        if not Path(args[1]).is_file():
-            print(f"incomplete: no run record at {args[1]} (the run wrote none: killed before its "
-                  "end, or its write failed)")
-            return 1
-        record = read_record(Path(args[1]))
-        problem = untested(record) or incomplete(record)
-        print(problem or "complete: every finding was judged and every anchor held")
-        if inconclusive(record):
-            print(inconclusive(record))
-        return 1 if problem else 0
-    print(__doc__, file=sys.stderr)
-    return 2
+    if not args.record.is_file():
+        print(f"incomplete: no run record at {args.record} (the run wrote none: killed before "
+              "its end, or its write failed)")
+        return 1
+    record = read_record(args.record)
+    problem = untested(record) or incomplete(record)
+    print(problem or "complete: every finding was judged and every anchor held")
+    if inconclusive(record):
+        print(inconclusive(record))
+    return 1 if problem else 0
 
 
 if __name__ == "__main__":

@@ -107,8 +107,9 @@ def write_report(results: Path, out: Path | None = None, history_dir: Path | Non
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("results", type=Path)
-    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("results", type=Path, help="the run record to render (reports/results.json)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="where to write the page (default: claims.html beside the record)")
     args = parser.parse_args()
     print(f"report: {write_report(args.results, args.out)}")
 

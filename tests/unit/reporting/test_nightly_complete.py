@@ -139,8 +139,16 @@ def test_complete_reads_the_command_line(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("args", [[], ["complete"], ["complete", "a", "b"], ["other"]])
 def test_anything_else_prints_the_usage_and_exits_2(args, capsys):
-    assert main(args) == 2
-    assert "python -m harness.reporting.nightly complete" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    assert done.value.code == 2 and "usage:" in capsys.readouterr().err
+
+
+def test_help_describes_each_guard_and_exits_0(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0 and "preflight" in out and "complete" in out
 
 
 def test_preflight_fails_on_unusable_cuda_naming_the_driver_against_torchs_cuda(monkeypatch,

@@ -58,10 +58,13 @@ def forward_ratio(model, ids: torch.Tensor, repeats: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("reports/bench.json"))
-    parser.add_argument("--problems", type=int, default=len(PROBLEMS))
-    parser.add_argument("--repeats", type=int, default=20)
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser.add_argument("--out", type=Path, default=Path("reports/bench.json"),
+                        help="where to write the ratios")
+    parser.add_argument("--problems", type=int, default=len(PROBLEMS),
+                        help="how many of the organism's problems each side runs")
+    parser.add_argument("--repeats", type=int, default=20,
+                        help="timed repeats of each side")
     args = parser.parse_args()
     profile = get_profile("tiny")
     sizes, problems = profile.sizes["cot"], PROBLEMS[:args.problems]
