@@ -51,6 +51,14 @@ def pytest_runtest_protocol(item: pytest.Item) -> None:
         results_path(item.config).unlink(missing_ok=True)
 
 
+def selection(config: pytest.Config) -> dict[str, Any]:
+    """What the run selected: its marker and keyword expressions and the paths it was given
+    (the ini's testpaths where none), so a run is compared only with runs of the same selection."""
+    paths = list(config.args) or list(config.getini("testpaths")) or ["."]
+    return {"markers": config.option.markexpr or "", "keywords": config.option.keyword or "",
+            "paths": sorted(paths)}
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
     """On the controller, once the session object exists: start the run record and its collector."""
@@ -61,6 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
                                  dt.datetime.now(dt.timezone.utc), session.mode.value,
                                  session.backend)
     env["generalisation"] = session.profile.generalisation
+    env["selection"] = selection(config)
     session.record = run_record.RecordBuilder(env)
     config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
 

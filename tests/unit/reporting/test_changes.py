@@ -57,3 +57,37 @@ def test_a_first_run_has_no_previous_run():
     now = run("2026-11-30T00:00:00", {"a": "replicated"}, drift={"a": "drifted"})
     changes = what_changed(now, History(runs=[("r1", now)]))
     assert changes.previous is None and [d["id"] for d in changes.drifted] == ["a"]
+
+
+TINY = {"profile": "tiny", "mode": "faithful",
+        "selection": {"markers": "not slow and not meta", "keywords": "", "paths": ["claims"]}}
+
+
+def test_a_run_is_never_compared_with_another_profiles():
+    hub = run("2026-11-29T00:00:00", {"a": "skipped"}, **{**TINY, "profile": "published"})
+    now = run("2026-11-30T00:00:00", {"a": "not applicable"}, **TINY)
+    changes = what_changed(now, History(runs=[("hub", hub), ("now", now)]))
+    assert changes.previous is None and changes.verdicts == []
+
+
+def test_a_run_is_never_compared_with_another_modes():
+    fast = run("2026-11-29T00:00:00", {"a": "skipped"}, **{**TINY, "mode": "fast"})
+    now = run("2026-11-30T00:00:00", {"a": "held"}, **TINY)
+    assert what_changed(now, History(runs=[("fast", fast), ("now", now)])).previous is None
+
+
+def test_a_run_is_never_compared_with_another_selection():
+    other = run("2026-11-29T00:00:00", {"a": "skipped"},
+                **{**TINY, "selection": {"markers": "hub", "keywords": "", "paths": ["claims"]}})
+    now = run("2026-11-30T00:00:00", {"a": "held"}, **TINY)
+    assert what_changed(now, History(runs=[("other", other), ("now", now)])).previous is None
+
+
+def test_the_last_run_alike_is_the_one_compared_and_named_with_what_they_share():
+    older = run("2026-11-28T00:00:00", {"a": "held"}, **TINY)
+    hub = run("2026-11-29T00:00:00", {"a": "skipped"}, **{**TINY, "profile": "published"})
+    now = run("2026-11-30T00:00:00", {"a": "held"}, **TINY)
+    changes = what_changed(now, History(runs=[("older", older), ("hub", hub), ("now", now)]))
+    assert changes.previous == "older" and not changes.any
+    assert changes.like == ("tiny profile, faithful mode, selection -m 'not slow and not meta' "
+                            "claims")
