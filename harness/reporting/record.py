@@ -118,8 +118,9 @@ class RunRecord:
 
     @property
     def in_order(self) -> list[Entry]:
-        """The entries by source, anchors first, then by id."""
-        return sorted(self.tests, key=lambda e: (e.source, e.kind != "anchor", e.id))
+        """The entries by source, its findings first (what a reader came for), then its anchors,
+        each by id."""
+        return sorted(self.tests, key=lambda e: (e.source, e.kind == "anchor", e.id))
 
     def entry(self, claim_id: str) -> Entry | None:
         return next((e for e in self.tests if e.id == claim_id), None)

@@ -51,6 +51,20 @@ def _headline(e: Entry) -> str:
     return "not measured" if h.get("text") else ""
 
 
+def folded(anchors: list[dict[str, str]]) -> str:
+    """A finding's required anchors as one line: "14 anchors held", then the others named by
+    verdict ("; anchor failed: cot.a; blocked: cot.b"); "" where it requires none."""
+    if not anchors:
+        return ""
+    held = [a for a in anchors if a["verdict"] in ("held", "replicated")]
+    others: dict[str, list[str]] = {}
+    for a in anchors:
+        if a not in held:
+            others.setdefault(a["verdict"], []).append(a["id"])
+    return "; ".join([f"{len(held)} of {len(anchors)} anchors held",
+                      *(f"{v}: {', '.join(ids)}" for v, ids in others.items())])
+
+
 def render(record: RunRecord, hist: run_history.History,
            canary: dict[str, Any] | None = None,
            seed_lines: dict[str, dict[str, int]] | None = None) -> str:
@@ -68,7 +82,7 @@ def render(record: RunRecord, hist: run_history.History,
                        for a in e.requires]
             rows.append({**plain[e.id], "published_text": _text(e.published),
                          "measured_text": _text(e.measured), "anchors": anchors,
-                         "headline_text": _headline(e),
+                         "headline_text": _headline(e), "folded": folded(anchors),
                          "cells": _cells(hist, e.id), "since": hist.since(e.id, e.verdict),
                          "seed_href": seeds.href(source.seed_file, e.section, seed_lines or {},
                                                  e.provenance)

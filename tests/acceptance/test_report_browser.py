@@ -158,6 +158,13 @@ return Array.from(document.querySelectorAll("tr.claim-row")).map(row => ({
   verdict: Array.from(row.cells[2].querySelectorAll("span.badge")).map(badge),
   anchors: Array.from(row.cells[4].querySelectorAll("span.badge")).map(badge)}));
 """
+READ_FOLDED = """
+return Object.fromEntries(Array.from(document.querySelectorAll("tr.claim-row")).map(row => [
+  row.id.replace(/^claim-/, ""),
+  {summary: (row.cells[4].querySelector("summary") || {innerText: ""}).innerText,
+   hidden: Array.from(row.cells[4].querySelectorAll("span.badge")).every(b => !b.checkVisibility())}]));
+"""
+UNFOLD = 'document.querySelectorAll("details.guards").forEach(d => d.open = true);'
 READ_COUNTS = """
 return Array.from(document.querySelectorAll("table.counts tr"))
   .map(tr => Array.from(tr.cells).map(td => td.innerText));
@@ -177,11 +184,14 @@ def every_verdict_page(tmp_path_factory):
     html = write_report(path)
     with chromium(*paths) as browser:
         browser.get(html.as_uri())
-        yield data, browser.execute_script(READ_BADGES), browser.execute_script(READ_COUNTS)
+        folded = browser.execute_script(READ_FOLDED)
+        browser.execute_script(UNFOLD)
+        yield data, browser.execute_script(READ_BADGES), browser.execute_script(READ_COUNTS), \
+            folded
 
 
 def test_each_rows_verdict_badge_shows_its_verdict_from_results_json(every_verdict_page):
-    data, rows, _ = every_verdict_page
+    data, rows, *_ = every_verdict_page
     expected = badges(data)
     shown = {r["id"]: [(b["text"], b["cls"], b["shown"]) for b in r["verdict"]] for r in rows}
     assert shown == {i: [(v, f"badge v-{v.replace(' ', '-')}", True)] for i, (v, _) in
@@ -189,7 +199,7 @@ def test_each_rows_verdict_badge_shows_its_verdict_from_results_json(every_verdi
 
 
 def test_each_anchor_badge_shows_that_anchors_verdict_from_results_json(every_verdict_page):
-    data, rows, _ = every_verdict_page
+    data, rows, *_ = every_verdict_page
     expected = badges(data)
     shown = {r["id"]: [b["text"] for b in r["anchors"] if b["shown"]] for r in rows}
     assert shown == {i: anchors for i, (_, anchors) in expected.items()}
@@ -200,15 +210,38 @@ def test_each_anchor_badge_shows_that_anchors_verdict_from_results_json(every_ve
 
 
 def test_every_verdict_badge_is_coloured(every_verdict_page):
-    _, rows, _ = every_verdict_page
+    _, rows, *_ = every_verdict_page
     backgrounds = {b["cls"]: b["background"] for r in rows for b in r["verdict"] + r["anchors"]}
     assert len(backgrounds) == len(Verdict) + 1  # and "absent"
     assert not [cls for cls, colour in backgrounds.items() if colour == "rgba(0, 0, 0, 0)"]
 
 
 def test_the_counts_shown_are_results_jsons(every_verdict_page):
-    data, _, table = every_verdict_page
+    data, _, table, _ = every_verdict_page
     assert table[0] == ["source", *(v.value for v in Verdict), "total"]
     shown = {row[0]: [int(n) for n in row[1:]] for row in table[1:]}
     assert shown == {source: [counts.get(v, 0) for v in Verdict] + [sum(counts.values())]
                      for source, counts in data["counts"].items()}
+
+
+def test_each_findings_anchors_are_folded_into_a_count_until_expanded(every_verdict_page):
+    data, *_, folded = every_verdict_page
+    verdicts = {t["id"]: t["verdict"] for t in data["tests"]}
+    for t in data["tests"]:
+        if not t["requires"]:
+            continue
+        held = sum(verdicts.get(a) in ("held", "replicated") for a in t["requires"])
+        assert folded[t["id"]]["summary"].startswith(
+            f"{held} of {len(t['requires'])} anchors held"), t["id"]
+        assert folded[t["id"]]["hidden"], t["id"]
+        for a in t["requires"]:
+            if verdicts.get(a) not in ("held", "replicated"):
+                assert a in folded[t["id"]]["summary"], (t["id"], a)
+
+
+def test_each_sources_findings_come_before_its_anchors(every_verdict_page):
+    _, rows, *_ = every_verdict_page
+    kinds = {t["id"]: t["kind"] for t in every_verdict_page[0]["tests"]}
+    for source in {i.split(".")[0] for i in kinds}:
+        order = [kinds[r["id"]] == "anchor" for r in rows if r["id"].startswith(source + ".")]
+        assert order == sorted(order), source

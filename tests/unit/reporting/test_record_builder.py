@@ -127,10 +127,10 @@ def test_a_record_counts_verdicts_per_source_and_over_all():
                              "all": {"replicated": 2, "blocked": 1}}
 
 
-def test_entries_are_in_order_of_source_anchors_first_then_id():
-    record = RunRecord.from_json({"tests": [raw("heads.a"), raw("cot.b"),
+def test_entries_are_in_order_of_source_findings_first_then_id():
+    record = RunRecord.from_json({"tests": [raw("heads.a"), raw("cot.b"), raw("cot.y", kind="anchor"),
                                             raw("cot.z", kind="anchor"), raw("cot.a")]})
-    assert [e.id for e in record.in_order] == ["cot.z", "cot.a", "cot.b", "heads.a"]
+    assert [e.id for e in record.in_order] == ["cot.a", "cot.b", "cot.y", "cot.z", "heads.a"]
 
 
 def test_an_entry_is_found_by_its_id():

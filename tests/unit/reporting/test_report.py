@@ -140,12 +140,21 @@ def test_the_counts_shown_are_results_jsons_with_all_last(every):
     assert shown == expected and page.counts[-1][0] == "all"
 
 
-def test_rows_go_by_source_anchors_first_then_by_id(rendered_record):
+def test_rows_go_by_source_findings_first_then_by_id(rendered_record):
     tests = [entry(i, k, "replicated") for i, k in
              (("b.z", "claim"), ("b.y", "anchor"), ("a.c", "claim"), ("a.b", "claim"),
-              ("a.z", "anchor"))]
+              ("a.z", "anchor"), ("a.a", "anchor"))]
     page = rendered_record(tests)
-    assert list(page.rows) == ["a.z", "a.b", "a.c", "b.y", "b.z"]
+    assert list(page.rows) == ["a.b", "a.c", "a.a", "a.z", "b.z", "b.y"]
+
+
+def test_a_findings_anchors_fold_into_a_count_naming_the_others(rendered_record):
+    from harness.reporting.report import folded
+
+    anchors = [{"id": "a.1", "verdict": "held"}, {"id": "a.2", "verdict": "held"},
+               {"id": "a.3", "verdict": "anchor failed"}, {"id": "a.4", "verdict": "absent"}]
+    assert folded(anchors) == "2 of 4 anchors held; anchor failed: a.3; absent: a.4"
+    assert folded([]) == ""
 
 
 def test_sources_are_sections_in_alphabetical_order(rendered_record):
