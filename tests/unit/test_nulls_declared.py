@@ -62,7 +62,8 @@ def judged_at_published(spec: ClaimSpec) -> tuple[list[tuple[Any, Check]], list[
 def test_every_finding_with_published_values_declares_a_null():
     undeclared = [spec.id for _, _, spec in FINDINGS
                   if spec.published and not isinstance(spec.null, (Null, NoNull))]
-    assert FINDINGS and undeclared == []
+    assert FINDINGS
+    assert undeclared == []
 
 
 def test_every_key_a_null_names_is_a_key_its_readout_measures():
@@ -72,7 +73,8 @@ def test_every_key_a_null_names_is_a_key_its_readout_measures():
         keys = typed.__required_keys__ | typed.__optional_keys__
         foreign += [f"{spec.id}: {k!r} is not a key of {typed.__name__}"
                     for k in sorted(null_keys(spec.null) - keys)]
-    assert NULLS and foreign == []
+    assert NULLS
+    assert foreign == []
 
 
 def test_every_null_at_the_published_values_is_judged_without_error():
@@ -86,7 +88,8 @@ def test_every_null_at_the_published_values_is_judged_without_error():
         _, substituted = at_published(spec)
         if not any(criterion_keys(part)[0] & substituted for part, _ in judged):
             failures.append(f"{spec.id}: no part of its criterion judges a value the null sets")
-    assert NULLS and failures == []
+    assert NULLS
+    assert failures == []
 
 
 def test_every_null_on_its_pinned_tiny_measurement_is_judged_without_error():
@@ -100,4 +103,5 @@ def test_every_null_on_its_pinned_tiny_measurement_is_judged_without_error():
             null_check(spec.criterion, spec.published, measured, spec.null)
         except Exception as e:  # noqa: BLE001 - every finding's error is listed, not the first
             failures.append(f"{spec.id}: {e!r}")
-    assert checked and failures == []
+    assert checked
+    assert failures == []
