@@ -3,21 +3,26 @@ from __future__ import annotations
 
 import importlib
 import json
-from typing import Any
+from typing import Any, Callable
 
 from harness.claims import ClaimSpec, spec_of
 from tests.paths import ROOT
 from tests.sample_results import entry
 
 
-def declared() -> list[tuple[str, ClaimSpec]]:
-    """(test name, spec) for every claim test under claims/."""
+def declared_tests() -> list[tuple[str, Callable[..., Any], ClaimSpec]]:
+    """(test name, test function, spec) for every claim test under claims/."""
     found = []
     for path in sorted((ROOT / "claims").glob("*/test_*.py")):
         module = importlib.import_module(f"claims.{path.parent.name}.{path.stem}")
-        found += [(name, spec_of(fn)) for name, fn in vars(module).items()
+        found += [(name, fn, spec_of(fn)) for name, fn in vars(module).items()
                   if name.startswith("test_") and spec_of(fn)]
     return found
+
+
+def declared() -> list[tuple[str, ClaimSpec]]:
+    """(test name, spec) for every claim test under claims/."""
+    return [(name, spec) for name, _, spec in declared_tests()]
 
 
 def pinned_measured(name: str, spec: ClaimSpec, profile: str = "tiny") -> Any:

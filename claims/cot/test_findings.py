@@ -10,6 +10,7 @@ from harness.claims import claim
 from harness.snapshots import Tolerance
 from harness.sources.cot import readouts
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, NeighbourOf, PoissonMean, all_of
+from harness.nulls import AsMeasured, NoNull, Null, Repeated
 
 ONE_PROBLEM = Tolerance(abs=1)          # counts out of 20: one problem may flip in bf16
 ONE_PAIR = Tolerance(abs=0.125)         # rates over 8 pairs
@@ -19,7 +20,10 @@ ONE_PAIR = Tolerance(abs=0.125)         # rates over 8 pairs
        statement="The greedy baseline solves every problem.",
        headline="{correct}/{n} correct, mean {mean_tokens} tokens",
        published={"correct": 20, "n": 20, "mean_tokens": 810, "mean_close": 547},
-       provenance=NB.format(1), criterion=Binomial("correct"), tolerance=ONE_PROBLEM)
+       provenance=NB.format(1), criterion=Binomial("correct"), tolerance=ONE_PROBLEM,
+       null=Null({"correct": 0},
+                 why="a model with no multiplication skill answers none of the problems: the "
+                     "answer is a free three-digit integer, which guessing does not hit"))
 def test_baseline_accuracy(judge, cot_baseline):
     judge(readouts.baseline_accuracy(cot_baseline))
 
@@ -33,7 +37,11 @@ def test_baseline_accuracy(judge, cot_baseline):
                         PoissonMean("answer_after")),
        tolerance=Tolerance(abs=0.5),
        decisions=("the notebook prints means only; the criterion is the exact Poisson interval of "
-                  "each published total (mean × 20)",))
+                  "each published total (mean × 20)",),
+       null=Null({"product_in_think": 1.0, "answer_in_think": 1.0, "answer_after": 1.0},
+                 why="a trace without redundancy, the notebook's contrast to its repetition code "
+                     "(distinct steps, each a single point of failure), states the product and "
+                     "the answer once each inside <think> and the answer once after it"))
 def test_restatements(judge, cot_restatements):
     judge(readouts.restatements(cot_restatements))
 
@@ -45,7 +53,11 @@ def test_restatements(judge, cot_restatements):
                   "correct_rate": [0.35, 0.25, 0.60, 0.95, 1.00, 1.00], "changed_by_cot": 13, "n": 20},
        provenance=NB.format(2),
        criterion=all_of(CurveBinomial("correct_rate"), Binomial("changed_by_cot")),
-       tolerance=Tolerance(abs=0.05))
+       tolerance=Tolerance(abs=0.05),
+       null=Null({"correct_rate": Repeated(1.0, like="correct_rate"), "changed_by_cot": 0},
+                 why="truncating the chain of thought changes no answer, so every fraction "
+                     "answers as the full chain does (correctly: the usable traces are those the "
+                     "baseline solved) and the no-CoT answer differs from it in none"))
 def test_early_answering(judge, cot_early):
     judge(readouts.early_answering(cot_early))
 
@@ -54,7 +66,11 @@ def test_early_answering(judge, cot_early):
        statement="Re-prefilling up to the first product and splicing the true value reproduces 200 tokens in {exact}/{n}.",
        headline="{exact}/{n} reproduce 200 tokens exactly",
        published={"exact": 13, "n": 20}, provenance=NB.format(3), criterion=Binomial("exact"),
-       tolerance=ONE_PROBLEM)
+       tolerance=ONE_PROBLEM,
+       null=Null({"exact": AsMeasured("n")},
+                 why="re-prefilling a token-identical prefix changes nothing where prefill and "
+                     "incremental decoding compute the same, so every continuation reproduces "
+                     "the baseline's 200 tokens"))
 def test_splice_true_value(judge, cot_splice):
     judge(readouts.splice_true_value(cot_splice))
 
@@ -64,7 +80,12 @@ def test_splice_true_value(judge, cot_splice):
        headline="recovered {recovered}/{n}, followed the mistake {faithful}/{n}",
        published={"recovered": 19, "faithful": 1, "neither": 0, "n": 20, "faithful_problems": [2]},
        provenance=NB.format(3),
-       criterion=all_of(Binomial("recovered"), Binomial("faithful")), tolerance=ONE_PROBLEM)
+       criterion=all_of(Binomial("recovered"), Binomial("faithful")), tolerance=ONE_PROBLEM,
+       null=NoNull("the finding is itself the absence of an effect: "
+                   "one corrupted product statement leaves the answer as it was "
+                   "in 19/20; its no-effect outcome (recovered 20/20, faithful 0/20) is what it "
+                   "reports, and its contrast is cot.full-corruption, where corrupting every copy "
+                   "moves every answer"))
 def test_single_mistake(judge, cot_single_mistake):
     judge(readouts.single_mistake(cot_single_mistake))
 
@@ -75,7 +96,10 @@ def test_single_mistake(judge, cot_single_mistake):
        published={"true_at_all": 20, "true_more": 19, "median_true": 17, "median_injected": 0, "n": 20},
        provenance=NB.format(3),
        criterion=all_of(Binomial("true_at_all"), Binomial("true_more")),
-       tolerance=ONE_PROBLEM)
+       tolerance=ONE_PROBLEM,
+       null=Null({"true_at_all": 0, "true_more": 0},
+                 why="a continuation that does not re-derive the product carries the injected "
+                     "value forward and never states the true product"))
 def test_rederivation(judge, cot_rederivation):
     judge(readouts.rederivation(cot_rederivation))
 
@@ -85,7 +109,12 @@ def test_rederivation(judge, cot_rederivation):
        headline="cues in {injected}/{n} injected vs {baseline_window}/{n} baseline windows",
        published={"injected": 20, "baseline_window": 20, "n": 20}, provenance=NB.format(3),
        criterion=all_of(Binomial("injected"), Binomial("baseline_window")),
-       tolerance=ONE_PROBLEM)
+       tolerance=ONE_PROBLEM,
+       null=NoNull("the finding is itself the absence of an effect: "
+                   "self-correction cues appear as often in uncorrupted baseline "
+                   "windows as in injected continuations; its no-effect outcome (baseline_window "
+                   "= injected) is what it reports, and the controlled statistic it points to is "
+                   "cot.rederivation"))
 def test_cue_counting_uninformative(judge, cot_cues):
     judge(readouts.cue_counting_uninformative(cot_cues))
 
@@ -94,7 +123,11 @@ def test_cue_counting_uninformative(judge, cot_cues):
        statement="Corrupting the last stated answer, closing and forcing is recovered from in 20/20.",
        headline="recovered {recovered}/{n}, followed the corruption {faithful}/{n}",
        published={"recovered": 20, "faithful": 0, "n": 20}, provenance=NB.format(4),
-       criterion=all_of(Binomial("recovered"), Binomial("faithful")), tolerance=ONE_PROBLEM)
+       criterion=all_of(Binomial("recovered"), Binomial("faithful")), tolerance=ONE_PROBLEM,
+       null=NoNull("the finding is itself the absence of an effect: "
+                   "corrupting the last stated answer leaves the forced answer "
+                   "unchanged in 20/20; its no-effect outcome (recovered 20/20, faithful 0/20) is "
+                   "what it reports, and its contrast is cot.full-corruption"))
 def test_last_answer_corruption(judge, cot_last_answer):
     judge(readouts.last_answer_corruption(cot_last_answer))
 
@@ -104,7 +137,10 @@ def test_last_answer_corruption(judge, cot_last_answer):
        headline="{faithful}/{n} answers follow the corrupted CoT, {recovered}/{n} recover",
        published={"recovered": 0, "faithful": 20, "n": 20}, provenance=NB.format(4),
        criterion=all_of(Binomial("recovered"), Binomial("faithful")),
-       tolerance=ONE_PROBLEM)
+       tolerance=ONE_PROBLEM,
+       null=Null({"recovered": AsMeasured("n"), "faithful": 0},
+                 why="a corruption that does nothing leaves every forced answer at the verbatim "
+                     "block's, the true answer (cot.verbatim-block-control: 20/20)"))
 def test_full_corruption(judge, cot_full_corruption):
     judge(readouts.full_corruption(cot_full_corruption))
 
@@ -117,7 +153,11 @@ def test_full_corruption(judge, cot_full_corruption):
                   "recovered": 0, "faithful": 0},
        provenance=NB.format(5),
        criterion=all_of(Binomial("control_correct"), Binomial("recovered"), Binomial("faithful")),
-       tolerance=ONE_PROBLEM)
+       tolerance=ONE_PROBLEM,
+       null=Null({"control_correct": AsMeasured("n")},
+                 why="a cut right after the product that changed nothing would leave the "
+                     "true-product control answering as the whole block does: correctly in every "
+                     "problem (cot.verbatim-block-control: 20/20)"))
 def test_cut_probe_control(judge, cot_cut_probe):
     judge(readouts.cut_probe_control(cot_cut_probe))
 
@@ -141,7 +181,12 @@ def test_cut_probe_control(judge, cot_cut_probe):
                   "its kernel's (34 from the published 30/34 tie under numpy's AVX2 sort, 30 "
                   "without it)",
                   "tied_for_best lists every layer at the best donor-product rate, so a tie shows",
-                  "the organism screens the published layers mapped to its depth (profile rule)"))
+                  "the organism screens the published layers mapped to its depth (profile rule)"),
+       null=Null({"donor_rate": Repeated(0.0, like="donor_rate"),
+                  "changed_rate": Repeated(0.0, like="changed_rate")},
+                 why="a patch that does nothing leaves every recipient writing its own product, "
+                     "as unpatched it does (cot.self-patch: 8/8), so at no layer is the number "
+                     "changed or the donor's"))
 def test_product_layer_screen(judge, cot_screen, cot_pairs, cot_runner):
     judge(readouts.product_layer_screen(cot_screen, cot_pairs, cot_runner))
 
@@ -154,6 +199,12 @@ def test_product_layer_screen(judge, cot_screen, cot_pairs, cot_runner):
        provenance=NB.format(7),
        criterion=all_of(BinomialRate("different_product"), BinomialRate("donor_product"),
                         BinomialRate("answer_true"), BinomialRate("answer_donor_faithful")),
-       tolerance=ONE_PAIR)
+       tolerance=ONE_PAIR,
+       null=Null({"different_product": 0.0,
+                  "donor_product": AsMeasured("donor_product_floor"), "answer_true": 1.0,
+                  "answer_donor_faithful": 0.0},
+                 why="a patch that does nothing gives the no-patch condition: the recipient's "
+                     "own product (the donor's only at the unpatched floor) and its true answer "
+                     "in every pair (no patch: 8/8)"))
 def test_activation_patch_not_propagated(judge, cot_continuations):
     judge(readouts.activation_patch_not_propagated(cot_continuations))

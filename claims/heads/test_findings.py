@@ -8,6 +8,7 @@ from claims.heads.declarations import NB, PROB
 from harness.claims import claim
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, CoversPublished, Exact, InInterval, all_of
+from harness.nulls import AsMeasured, NoNull, Null
 from harness.sources.heads import readouts
 from harness.sources.heads.known_answers import KNOWN
 
@@ -30,7 +31,11 @@ RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02
        known_answer=KNOWN["heads.residual-transplant"],
        tolerance=PROB,
        decisions=("the notebook prints only the mean at block 31, so the criterion asks that the "
-                  "measured 95% family-bootstrap interval (seed 31001) contain it",))
+                  "measured 95% family-bootstrap interval (seed 31001) contain it",),
+       null=Null({"retrieval_block": None},
+                 why="a transplant that moves nothing leaves R answering U, p(L) below the "
+                     "rule's 0.25 at every block, so the rule selects no block (the readout's "
+                     "None)"))
 def test_residual_transplant(judge, heads_sweep):
     judge(readouts.residual_transplant(heads_sweep))
 
@@ -51,7 +56,12 @@ def test_residual_transplant(judge, heads_sweep):
                   "next block after it, at the profile's smoke-test block if it has one (the "
                   "notebook's RUN_ALL_FAMILIES=False path uses block 31; only the rehearsal's "
                   "random weights need it); every later claim records 'block' and "
-                  "'block_chosen_by'",))
+                  "'block_chosen_by'",),
+       null=Null({"site": None, "H_loss": 0.0, "O_loss": 0.0,
+                  "H_correct_after": AsMeasured("H_correct_before")},
+                 why="a deletion that does nothing loses no p(L) in H or O, ties every head at "
+                     "0 so that no site is picked (the readout's None on a tie), and leaves H's "
+                     "L answers as they were before it"))
 def test_opening_screen(judge, heads_opening, heads_site):
     judge(readouts.opening_screen(heads_opening, heads_site))
 
@@ -70,7 +80,12 @@ def test_opening_screen(judge, heads_opening, heads_site):
        known_answer=KNOWN["heads.block32-screen"],
        decisions=("which head tops a screen whose intervals include zero is recorded, not judged; "
                   "the judged finding is the size of the largest loss and the survival count",
-                  "survival is judged per (family, head) deletion: 32 × 16 = 512"))
+                  "survival is judged per (family, head) deletion: 32 × 16 = 512"),
+       null=NoNull("the finding is itself the absence of an effect: "
+                   "single-head deletions at block 32 barely move p(L) and "
+                   "every ordinary answer survives; its no-effect outcome (losses 0, 512/512 "
+                   "survive) is what it reports, and its contrast is heads.challenged-screen, "
+                   "the same deletions under the 31.7 crossing"))
 def test_block32_screen(judge, heads_main_screen, heads_site, heads_grid):
     judge(readouts.next_block_screen(heads_main_screen, heads_site, heads_grid))
 
@@ -85,7 +100,13 @@ def test_block32_screen(judge, heads_main_screen, heads_site, heads_grid):
        criterion=all_of(Exact("native_top"), Exact("crossed_top")),
        tolerance=Tolerance(abs=0.02, rel=0.05),
        decisions=("one prompt has no sampling interval: the top labels are judged and the "
-                  "probabilities and margins are pinned by the snapshot",))
+                  "probabilities and margins are pinned by the snapshot",),
+       null=Null({"crossed_top": AsMeasured("native_top"),
+                  "crossed_p_L": AsMeasured("native_p_L"),
+                  "crossed_p_C": AsMeasured("native_p_C"),
+                  "crossed_margin": AsMeasured("native_margin")},
+                 why="a crossing that does nothing leaves family 0's crossed run as its native "
+                     "one"))
 def test_example_crossing(judge, heads_first_crossing, heads_site):
     judge(readouts.example_crossing(heads_first_crossing, heads_site))
 
@@ -97,7 +118,12 @@ def test_example_crossing(judge, heads_first_crossing, heads_site):
                   "crossed_mean_p_L": 0.80070, "crossed_mean_p_C": 0.19908, "crossed_L": 27, "n": 32},
        provenance=NB.format(4) + " (cohort table)",
        criterion=all_of(Binomial("native_L"), Binomial("crossed_L")),
-       tolerance=PROB)
+       tolerance=PROB,
+       null=Null({"crossed_L": AsMeasured("native_L"),
+                  "crossed_mean_p_L": AsMeasured("native_mean_p_L"),
+                  "crossed_mean_p_C": AsMeasured("native_mean_p_C")},
+                 why="a crossing that does nothing leaves every family's crossed run as its "
+                     "native one"))
 def test_crossing(judge, heads_first_crossing, heads_site):
     judge(readouts.crossing(heads_first_crossing, heads_site))
 
@@ -113,7 +139,11 @@ def test_crossing(judge, heads_first_crossing, heads_site):
        provenance=NB.format(5) + " (ranking table and Observation)",
        criterion=all_of(Exact("support_site"), InInterval("top_loss", "top_loss_ci"),
                         Binomial("unique_wins"), InInterval("gap", "gap_ci")),
-       tolerance=PROB)
+       tolerance=PROB,
+       null=Null({"support_site": None, "top_loss": 0.0, "unique_wins": 0, "gap": 0.0},
+                 why="a deletion that does nothing under the fixed crossing loses no p(L) at any "
+                     "head: every head ties at 0, so no support site is picked (the readout's "
+                     "None on a tie), no head wins alone in any family, and the gap is 0"))
 def test_challenged_screen(judge, heads_challenged, heads_site):
     judge(readouts.challenged_screen(heads_challenged, heads_site))
 
@@ -128,7 +158,11 @@ def test_challenged_screen(judge, heads_challenged, heads_site):
        provenance=NB.format(5) + " (C−L margin shift table)",
        criterion=all_of(*(InInterval(k, f"{k}_ci") for k in (
            "first_margin", "first_label_margin", "second_margin", "second_label_margin"))),
-       tolerance=Tolerance(abs=0.5))
+       tolerance=Tolerance(abs=0.5),
+       null=Null({k: 0.0 for k in ("first_margin", "first_label_margin", "second_margin",
+                                "second_label_margin")},
+                 why="a crossing that does nothing leaves the C−L margin where the identity "
+                     "recomposition puts it: a shift of 0 for either head, crossed or label-only"))
 def test_content_effects(judge, heads_content, heads_site):
     judge(readouts.content_effects(heads_content, heads_site))
 
@@ -143,7 +177,11 @@ def test_content_effects(judge, heads_content, heads_site):
                         CoversPublished("mean_p_C", "mean_p_C_ci")),
        tolerance=PROB,
        decisions=("the notebook prints mean p(C) without its interval; the measured content-seed "
-                  "bootstrap interval must contain it",))
+                  "bootstrap interval must contain it",),
+       null=Null({"c_wins": 0},
+                 why="supplying both crossed messages with no effect leaves O answering L in "
+                     "every family, as natively it does (heads.crossing-31.7: 32/32), so C wins "
+                     "none"))
 def test_joint_flip(judge, heads_joint, heads_site):
     judge(readouts.joint_flip(heads_joint, heads_site))
 
@@ -164,6 +202,12 @@ def test_joint_flip(judge, heads_joint, heads_site):
                         InInterval("both_minus_zero_margin", "both_minus_zero_margin_ci")),
        tolerance=PROB,
        decisions=("the three grid means are printed to 3 decimals without intervals; the measured "
-                  "content-seed intervals must contain them",))
+                  "content-seed intervals must contain them",),
+       null=Null({"zero_zero_survivors": AsMeasured("n"),
+                  "cross_cross_p_C": AsMeasured("cross_zero_p_C"),
+                  "both_minus_zero": 0.0, "both_minus_zero_margin": 0.0},
+                 why="zeroing both heads with no effect spares every answer, and crossing 32.7 "
+                     "with no effect beyond zeroing it leaves p(C) and the C−L margin where "
+                     "zeroing puts them (paired differences of 0)"))
 def test_grid(judge, heads_grid, heads_site):
     judge(readouts.grid(heads_grid, heads_site))

@@ -6,6 +6,7 @@ from harness.catalogue import claim_fields as catalogue_fields
 from harness.catalogue import judge_catalogue
 from harness.claims import Holds, claim
 from harness.criteria import Every, Exact, InInterval, NoneOf, Recorded, all_of
+from harness.nulls import Null, Repeated
 from harness.fire_once import claim_fields as fire_once_fields
 from harness.fire_once import judge_fires_once
 from harness.snapshots import Tolerance
@@ -58,7 +59,10 @@ def test_aligned_pair(judge, ioi_tutorial_tokenizer, ioi_tutorial_sizes):
        provenance=f"{NB}:191 (In[8]'s output, printed with :.3f)",
        criterion=InInterval("clean_logit_diff", "printed_interval", rounding=True), tolerance=FLOAT,
        decisions=NO_BOS + ("the criterion is the printed precision: half a unit in the third "
-                           "decimal either side",))
+                           "decimal either side",),
+       null=Null({"clean_logit_diff": 0.0},
+                 why="a model that does not do the IOI task prefers neither name after the "
+                     "clean prompt: a logit difference of 0"))
 def test_clean_logit_diff(judge, tutorial_pair, tutorial_runs):
     judge(readouts.logit_diffs(tutorial_pair, tutorial_runs))
 
@@ -70,7 +74,10 @@ def test_clean_logit_diff(judge, tutorial_pair, tutorial_runs):
        provenance=f"{NB}:192 (In[8]'s output, printed with :.3f)",
        criterion=InInterval("corrupted_logit_diff", "printed_interval", rounding=True), tolerance=FLOAT,
        decisions=NO_BOS + ("the criterion is the printed precision: half a unit in the third "
-                           "decimal either side",))
+                           "decimal either side",),
+       null=Null({"corrupted_logit_diff": 0.0},
+                 why="a model that does not do the IOI task prefers neither name after the "
+                     "corrupted prompt: a logit difference of 0"))
 def test_corrupted_logit_diff(judge, tutorial_pair, tutorial_runs):
     judge(readouts.logit_diffs(tutorial_pair, tutorial_runs))
 
@@ -83,7 +90,10 @@ def test_corrupted_logit_diff(judge, tutorial_pair, tutorial_runs):
        criterion=Exact("peak_positions"), tolerance=FLOAT,
        decisions=NO_BOS + READING + (
            "each layer's brightest cell is read from the plotted values; the crossover layer's "
-           "two cells differ by far more than the float32 noise of a GPU against a CPU run",))
+           "two cells differ by far more than the float32 noise of a GPU against a CPU run",),
+       null=Null({"peak_positions": Repeated(0, like="peak_positions")},
+                 why="a patch that restores nothing leaves every cell of the map at 0, and the "
+                     "first-maximum rule then reads position 0 in every layer"))
 def test_restoring_positions(judge, tutorial_sweep):
     judge(readouts.restoring_positions(tutorial_sweep))
 

@@ -8,6 +8,7 @@ from claims.lookback.shared import (BINDING_KEPT, BOUND, NB, RATE, REVERSED, REV
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, Exact, PeakLayer, all_of
+from harness.nulls import NoNull, Null, Repeated
 from harness.sources.lookback import readouts
 from harness.sources.lookback.known_answers import KNOWN
 
@@ -23,7 +24,11 @@ from harness.sources.lookback.known_answers import KNOWN
        criterion=all_of(BinomialRate("belief"), BinomialRate("belief_own", "n_own"),
                         BinomialRate("belief_other", "n_other"), BinomialRate("reality"),
                         BinomialRate("explicit")),
-       tolerance=RATE)
+       tolerance=RATE,
+       null=Null({"belief": 0.5, "belief_own": 1.0, "belief_other": 0.0},
+                 why="the reality strategy, the notebook's no-belief baseline that reports the "
+                     "container's actual contents, is right on every own-container question and "
+                     "on no other-container one: 0.50 overall"))
 def test_belief_accuracy(judge, lookback_behaviour):
     judge(readouts.belief_accuracy(lookback_behaviour))
 
@@ -34,7 +39,12 @@ def test_belief_accuracy(judge, lookback_behaviour):
        published={"observer": 0.535, "non_observer": 0.515, "paired": 0.295, "n": 200},
        provenance=NB.format(2),
        criterion=all_of(BinomialRate("observer"), BinomialRate("non_observer"), BinomialRate("paired")),
-       tolerance=RATE)
+       tolerance=RATE,
+       null=NoNull("the finding is itself the absence of an effect: "
+                   "the model answers the visibility questions near chance; "
+                   "its no-effect outcome (0.5 each, 0.25 paired) is what it reports, and its "
+                   "contrast is lookback.belief-accuracy, the no-visibility task it does above "
+                   "the reality strategy"))
 def test_visibility_fails(judge, lookback_visibility):
     judge(readouts.visibility_fails(lookback_visibility))
 
@@ -43,7 +53,10 @@ def test_visibility_fails(judge, lookback_visibility):
        statement="Samples answered correctly on both the clean and the counterfactual prompt.",
        headline="{kept}/{n} samples kept",
        published={"kept": BINDING_KEPT, "n": 120}, provenance=NB.format(4), criterion=Binomial("kept"),
-       tolerance=Tolerance(abs=3))
+       tolerance=Tolerance(abs=3),
+       null=NoNull("a count of the rows kept for §4's interchanges, reporting no effect: "
+                   "they are own-container questions, which the reality strategy (the no-belief "
+                   "baseline) answers too, so no value of it stands for 'no effect'"))
 def test_error_filter(judge, lookback_kept, lookback_binding_rows):
     judge(readouts.error_filter(lookback_kept, lookback_binding_rows))
 
@@ -65,7 +78,10 @@ def test_self_patch_identity(judge, lookback_self_patch):
        headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
        published={"peak_iia": REVERSED_PEAK, "peak_layer": REVERSED_PEAK_LAYER, "n": BINDING_KEPT}, provenance=NB.format(4),
        criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")),
-       tolerance=RATE)
+       tolerance=RATE,
+       null=Null({"peak_iia": 0.0, "iia": Repeated(0.0, like="iia")},
+                 why="a swap that moves nothing leaves every answer the clean one, never the "
+                     "target: IIA 0 at every layer"))
 def test_binding_iia(judge, lookback_reversed):
     judge(readouts.binding_iia(lookback_reversed))
 
@@ -75,7 +91,10 @@ def test_binding_iia(judge, lookback_reversed):
        headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
        published={"peak_iia": 0.912, "peak_layer": 5, "n": BINDING_KEPT}, provenance=NB.format(4),
        criterion=all_of(BinomialRate("peak_iia"), PeakLayer("iia")),
-       tolerance=RATE)
+       tolerance=RATE,
+       null=Null({"peak_iia": 0.0, "iia": Repeated(0.0, like="iia")},
+                 why="a copy that moves nothing leaves every answer the clean one, never the "
+                     "target: IIA 0 at every layer"))
 def test_same_position(judge, lookback_same_position):
     judge(readouts.same_position(lookback_same_position))
 
@@ -84,7 +103,11 @@ def test_same_position(judge, lookback_same_position):
        statement="The same reversed swap at the two 'opaque' tokens never moves the answer.",
        headline="peak IIA {peak_iia:.3f} (n={n})",
        published={"peak_iia": 0.0, "n": BINDING_KEPT}, provenance=NB.format(4),
-       criterion=BinomialRate("peak_iia"), tolerance=RATE)
+       criterion=BinomialRate("peak_iia"), tolerance=RATE,
+       null=NoNull("the finding is itself the absence of an effect: "
+                   "the reversed swap at the 'opaque' tokens never moves the "
+                   "answer; its no-effect outcome (IIA 0) is what it reports, and its contrast "
+                   "is lookback.binding-iia, the same swap at the drink tokens"))
 def test_opaque_control(judge, lookback_opaque):
     judge(readouts.opaque_control(lookback_opaque))
 
@@ -96,6 +119,9 @@ def test_opaque_control(judge, lookback_opaque):
        criterion=all_of(CurveBinomial("iia"), PeakLayer("iia")),
        tolerance=RATE, known_answer=KNOWN["lookback.reversed-curve"],
        decisions=("clean-answer survival is recorded beside the curve; the register gives it only "
-                  "in words (0.94–0.98 through L10, 0.04 at L14–15, 1.00 at L31)",))
+                  "in words (0.94–0.98 through L10, 0.04 at L14–15, 1.00 at L31)",),
+       null=Null({"iia": Repeated(0.0, like="iia")},
+                 why="a swap that moves nothing leaves every answer the clean one, never the "
+                     "target: IIA 0 at every layer"))
 def test_reversed_curve(judge, lookback_reversed):
     judge(readouts.reversed_curve(lookback_reversed))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from claims.lookback.shared import BINDING_ANSWERED, LOW_RANK_READBACK, RATE, REGISTER
 from harness.claims import Holds, claim
 from harness.criteria import BinomialRate, CurveBinomial, Same, all_of
+from harness.nulls import AsMeasured, Null
 from harness.sources.lookback import readouts
 from harness.sources.lookback.known_answers import KNOWN
 
@@ -35,6 +36,9 @@ def test_low_rank_anchor(judge, lookback_low_rank):
        provenance=REGISTER.format(7),
        criterion=all_of(CurveBinomial("fitted"), CurveBinomial("random")),
        tolerance=RATE, known_answer=KNOWN["lookback.low-rank"],
-       decisions=("the organism's ranks stop at its width (profile)",))
+       decisions=("the organism's ranks stop at its width (profile)",),
+       null=Null({"fitted": AsMeasured("random")},
+                 why="a fitted subspace that carries no ordering ID moves no more answers than "
+                     "the random subspaces of the same rank measured beside it"))
 def test_low_rank(judge, lookback_low_rank):
     judge(readouts.low_rank(lookback_low_rank))

@@ -7,6 +7,7 @@ from claims.lookback.shared import ANSWER_KEPT, RATE, REGISTER, SOURCE_KEPT, SWA
 from harness.claims import Holds, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
                               PeakLayer, all_of)
+from harness.nulls import NoNull, Null, Repeated
 from harness.sources.lookback.known_answers import KNOWN
 from harness.sources.lookback import readouts
 
@@ -40,7 +41,10 @@ def test_source_identity(judge, lookback_source_plain):
        tolerance=RATE, known_answer=KNOWN["lookback.source-oi"],
        decisions=("the register states L = 0..10 exactly and 'flat at 0.473 after (0.484 at "
                   "0..28)'; L = 12..30 are encoded as 0.473 except 0.484 at L = 28",
-                  "the freeze pins the drink positions at every layer of the model"))
+                  "the freeze pins the drink positions at every layer of the model"),
+       null=Null({"iia": Repeated(0.0, like="iia")},
+                 why="a source swap that moves nothing leaves every answer the clean one, never "
+                     "the target: IIA 0 at every L"))
 def test_source_oi(judge, lookback_source_freeze, lookback_source_kept, lookback_source_rows):
     judge(readouts.source_oi(lookback_source_freeze, lookback_source_kept, lookback_source_rows))
 
@@ -50,7 +54,11 @@ def test_source_oi(judge, lookback_source_freeze, lookback_source_kept, lookback
        headline="max IIA {max_iia:.3f} (n={n})",
        published={"max_iia": 0.033, "n": SOURCE_KEPT}, provenance=REGISTER.format(5),
        criterion=BinomialAtMost("max_iia"), tolerance=RATE,
-       known_answer=KNOWN["lookback.source-no-freeze"])
+       known_answer=KNOWN["lookback.source-no-freeze"],
+       null=NoNull("the finding is itself the absence of an effect: "
+                   "without the drink freeze the source swap never moves the "
+                   "answer; its no-effect outcome (IIA 0) is what it reports, and its contrast "
+                   "is lookback.source-oi, the same swap with the freeze"))
 def test_source_no_freeze(judge, lookback_source_plain):
     judge(readouts.source_no_freeze(lookback_source_plain))
 
@@ -64,7 +72,11 @@ def test_source_no_freeze(judge, lookback_source_plain):
                         Binomial("kept", "rows")),
        tolerance=RATE, known_answer=KNOWN["lookback.answer-pointer"],
        decisions=("the register gives the pointer curve through L24 only; later layers are "
-                  "recorded, not judged",))
+                  "recorded, not judged",),
+       null=Null({"pointer_l0_l24": Repeated(0.0, like="pointer_l0_l24"),
+                  "pointer": Repeated(0.0, like="pointer")},
+                 why="a final-token patch that moves nothing leaves every answer the clean "
+                     "story's own drink, never its other drink: 0 at every layer"))
 def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_answer_rows):
     judge(readouts.answer_pointer(lookback_answer, lookback_answer_kept, lookback_answer_rows))
 
@@ -74,6 +86,10 @@ def test_answer_pointer(judge, lookback_answer, lookback_answer_kept, lookback_a
        headline="payload curve over {n} samples",
        published={"payload": PAYLOAD, "n": ANSWER_KEPT}, provenance=REGISTER.format(6),
        criterion=CurveBinomial("payload"), tolerance=RATE,
-       known_answer=KNOWN["lookback.answer-payload"])
+       known_answer=KNOWN["lookback.answer-payload"],
+       null=Null({"payload": Repeated(0.0, like="payload")},
+                 why="a final-token patch that moves nothing leaves every answer the clean "
+                     "story's own drink, never the counterfactual-only drink, which the clean "
+                     "story does not contain: 0 at every layer"))
 def test_answer_payload(judge, lookback_answer):
     judge(readouts.answer_payload(lookback_answer))

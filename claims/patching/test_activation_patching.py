@@ -5,6 +5,7 @@ from claims.patching.shared import PAIRS, PATCHES
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import AtMost, Every, Exact, NoneOf, Recorded, all_of
+from harness.nulls import AsMeasured, Null
 from harness.sources.patching import readouts
 
 SEED = "seed 004's code and comments (it prints no numbers)"
@@ -85,7 +86,10 @@ def test_transformerlens_crosscheck(judge, seed_transformerlens):
        provenance="the seed's comments: '# expect \"Mary\"' and '# expect \"John\"'",
        criterion=all_of(Exact("clean_top1"), Exact("corrupted_top1")), tolerance=FLOAT, **ROUNDED,
        decisions=("the seed's expectations are judged as stated; the clean prompt never mentions "
-                  "Mary, so nothing in context supports them",))
+                  "Mary, so nothing in context supports them",),
+       null=Null({"corrupted_top1": AsMeasured("clean_top1")},
+                 why="if the prompt's first name made no difference, both prompts would "
+                     "predict the same next token"))
 def test_minimal_pair_behaviour(judge, seed_behaviour):
     judge(readouts.minimal_pair_behaviour(seed_behaviour))
 
@@ -103,7 +107,10 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
                   "the layer is the experiment's input, recorded, never judged",
                   "the organism patches its layer at the same relative depth, keeping at least "
                   "one block after it as layer 9 of 12 keeps two (profile rule): patching its last "
-                  "block at the name's position cannot reach the final position's logits"))
+                  "block at the name's position cannot reach the final position's logits"),
+       null=Null({"moves_toward_clean": False, "normalised": 0.0},
+                 why="a patch that does nothing leaves the logit difference at the corrupted "
+                     "run's, so it does not rise above it (normalised 0)"))
 def test_layer_flip(judge, seed_layer_flip, seed_sweep):
     judge(readouts.layer_flip(seed_layer_flip, seed_sweep))
 
