@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from harness.criteria.base import AllOf
+from harness.criteria.intervals import CoversPublished
 from harness.criteria.sensitivity import sensitivities
 
 
@@ -73,6 +75,25 @@ class NoNull:
         return f"no null: {self.why}"
 
 
+def _moved_intervals(criterion: Any, measured: Mapping[str, Any],
+                     values: Mapping[str, Any]) -> dict[str, Any]:
+    """A measured interval around a value the null replaces, moved with it (a CoversPublished
+    part reads the interval alone, so the null must move the interval onto its value)."""
+    parts = criterion.parts if isinstance(criterion, AllOf) else (criterion,)
+    moved = {}
+    for part in parts:
+        if isinstance(part, AllOf):
+            moved |= _moved_intervals(part, measured, values)
+        elif (isinstance(part, CoversPublished) and part.key in values
+              and part.interval_key not in values and part.interval_key in measured
+              and isinstance(values[part.key], (int, float))
+              and isinstance(measured.get(part.key), (int, float))):
+            shift = values[part.key] - measured[part.key]
+            lo, hi = measured[part.interval_key]
+            moved[part.interval_key] = [lo + shift, hi + shift]
+    return moved
+
+
 def null_check(criterion: Any, published: Mapping[str, Any], measured: Mapping[str, Any],
                null: Null | NoNull | None) -> dict[str, Any] | None:
     """Whether the criterion accepts the null in place of the measured values (at the measured
@@ -82,7 +103,8 @@ def null_check(criterion: Any, published: Mapping[str, Any], measured: Mapping[s
     if isinstance(null, NoNull):
         return {"accepts_null": None, "null": None, "detail": null.describe()}
     values = null.resolved(measured)
-    check = criterion.judge({**measured, **values}, published)
+    check = criterion.judge({**measured, **values, **_moved_intervals(criterion, measured, values)},
+                            published)
     return {"accepts_null": check.ok, "null": values, "detail": f"{null.describe()}: {check.detail}"}
 
 

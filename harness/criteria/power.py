@@ -3,6 +3,7 @@ probability of each acceptance region under the binomial, the Poisson and a norm
 smallest departure rejected with probability at least POWER."""
 from __future__ import annotations
 
+import functools
 import math
 from typing import Callable
 
@@ -22,11 +23,23 @@ def accepted_counts(n: int, lo: float, hi: float, scale: float | None = None) ->
     return (value >= lo) & (value <= hi)
 
 
+@functools.lru_cache(maxsize=256)
+def _log_choose(n: int) -> np.ndarray:
+    """log C(n, k) for k = 0..n."""
+    from scipy.special import gammaln
+
+    k = np.arange(n + 1)
+    return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+
+
 def binomial_acceptance(accepted: np.ndarray, n: int, p: float) -> float:
     """P(the criterion accepts) when the count is Binomial(n, p)."""
-    from scipy.stats import binom
-
-    return float(binom.pmf(np.arange(n + 1), n, min(max(p, 0.0), 1.0))[accepted].sum())
+    p = min(max(p, 0.0), 1.0)
+    if p in (0.0, 1.0):
+        return float(accepted[0 if p == 0.0 else n])
+    k = np.arange(n + 1)
+    pmf = np.exp(_log_choose(n) + k * math.log(p) + (n - k) * math.log1p(-p))
+    return float(pmf[accepted].sum())
 
 
 def poisson_acceptance(n: int, lo: float, hi: float, mean: float) -> float:

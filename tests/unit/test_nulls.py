@@ -68,3 +68,14 @@ def test_evidence_holds_each_parts_sensitivity_and_the_null_check():
 def test_the_null_is_described_with_its_reason():
     null = Null({"a": AsMeasured("b"), "c": Repeated(0, like="c")}, why="nothing moves")
     assert null.describe() == "a = the measured b, c = 0 at every point (nothing moves)"
+
+
+def test_a_measured_interval_moves_with_the_value_the_null_replaces():
+    from harness.criteria import CoversPublished, all_of
+
+    criterion = all_of(CoversPublished("p", "p_ci"))
+    measured = {"p": 0.8, "p_ci": [0.7, 0.9]}
+    found = null_check(criterion, {"p": 0.8}, measured, Null({"p": 0.0}, why="no effect"))
+    assert found["accepts_null"] is False  # the interval moved to [-0.1, 0.1] excludes 0.8
+    near = null_check(criterion, {"p": 0.8}, measured, Null({"p": 0.75}, why="small"))
+    assert near["accepts_null"] is True
