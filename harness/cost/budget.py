@@ -21,6 +21,22 @@ BUDGETS = {"tiny": 180, "hub": 30, "rehearsal": 120, "whole": 360}
 # mutate.
 UNBUDGETED = ("meta", "slow", "mutate")
 MARGIN = 2.0  # absolute times are noisy here: only a tier past twice its budget fails
+BENCH = Path("reports/bench.json")  # `make bench`'s ratios, where it has run
+BENCH_LIMIT = 1.1  # the suite's faithful run over straight-line nnsight, median over rounds
+
+
+def bench_problem(path: Path = BENCH) -> tuple[str | None, str | None]:
+    """`make bench`'s suite/straight line for the table, and why it fails (its median over
+    BENCH_LIMIT); (None, None) where the benchmark has not run."""
+    if not path.exists():
+        return None, None
+    found = json.loads(path.read_text()).get("suite_vs_straight", {})
+    median, spread = found.get("median"), found.get("spread")
+    if median is None:
+        return "bench: a record without a median (an older make bench): run it again", None
+    line = f"bench: suite/straight {median:.3f}x ± {spread:.1%} (limit {BENCH_LIMIT}x)"
+    return line, (f"the suite runs {median:.3f}x straight-line nnsight, over {BENCH_LIMIT}x"
+                  if median > BENCH_LIMIT else None)
 
 
 def _load(path: Path) -> dict[str, float]:
@@ -64,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="the tier the time counts for")
     timed.add_argument("command", nargs=argparse.REMAINDER,
                        help="the command to time, after --")
-    sub.add_parser("check", help="print every tier against its budget; fail past the margin")
+    sub.add_parser("check", help="print every tier against its budget and make bench's ratio; "
+                   "fail past the margin or the ratio's limit")
     sub.add_parser("reset", help="forget the recorded times (make test starts with it)")
     args = parser.parse_args(argv)
     if args.what == "reset":
@@ -77,10 +94,14 @@ def main(argv: list[str] | None = None) -> int:
         record(args.tier, time.perf_counter() - start)
         return status
     lines, over = table(_load(RECORD))
-    print("\n".join(["make test's time budget (reports/tiers.json):", *lines]))
+    bench, slow = bench_problem(BENCH)
+    print("\n".join(["make test's time budget (reports/tiers.json):", *lines,
+                     *([bench] if bench else [])]))
     if over:
         print(f"past {MARGIN:g}× the budget: {', '.join(over)}", file=sys.stderr)
-    return 1 if over else 0
+    if slow:
+        print(slow, file=sys.stderr)
+    return 1 if over or slow else 0
 
 
 if __name__ == "__main__":

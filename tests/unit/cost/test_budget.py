@@ -2,6 +2,8 @@
 keeps every tier's time."""
 from __future__ import annotations
 
+import json
+
 from harness.cost.budget import BUDGETS, MARGIN, main, record, table
 
 
@@ -42,3 +44,39 @@ def test_make_test_metas_tier_is_timed(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["time", "meta", "--", "true"]) == 0
     assert "meta" in record("tiny", 1.0, tmp_path / "reports" / "tiers.json")
+
+
+def bench_record(tmp_path, median: float | None, spread: float = 0.02):
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps({"suite_vs_straight": {} if median is None else
+                                {"median": median, "spread": spread}}))
+    return path
+
+
+def test_a_bench_median_within_the_limit_is_shown_and_passes(tmp_path):
+    from harness.cost.budget import bench_problem
+
+    line, slow = bench_problem(bench_record(tmp_path, 1.04))
+    assert line == "bench: suite/straight 1.040x ± 2.0% (limit 1.1x)" and slow is None
+
+
+def test_a_bench_median_over_the_limit_fails(tmp_path):
+    from harness.cost.budget import bench_problem
+
+    assert bench_problem(bench_record(tmp_path, 1.11))[1] == (
+        "the suite runs 1.110x straight-line nnsight, over 1.1x")
+
+
+def test_no_bench_is_no_line(tmp_path):
+    from harness.cost.budget import bench_problem
+
+    assert bench_problem(tmp_path / "absent.json") == (None, None)
+
+
+def test_check_fails_on_a_slow_bench(tmp_path, monkeypatch, capsys):
+    from harness.cost import budget
+
+    monkeypatch.setattr(budget, "RECORD", tmp_path / "tiers.json")
+    monkeypatch.setattr(budget, "BENCH", bench_record(tmp_path, 1.2))
+    assert main(["check"]) == 1
+    assert "over 1.1x" in capsys.readouterr().err
