@@ -108,8 +108,9 @@ test-slow: $(STAMP)
 # at the published sizes with every decode step capped (the full-size time extrapolated and
 # labelled so), each mode within a budget of its own that the build does not count; then a short
 # device-audit pass. Writes time, peak GPU memory and tokens/s per source, mode and test to
-# reports/gpu-rehearsal.json. `python -m harness.rehearsal --dry-run-of cuda` runs the same path on
-# the CPU, narrowed (make test-meta does, for cot).
+# reports/gpu-rehearsal.json. `interp-claims rehearse --dry-run-of cuda` runs the same path on
+# the CPU, narrowed (make test-meta does, on every source, and on patching through
+# `make gpu-rehearsal OFFLINE=1` in its simulated offline machine).
 #
 # OFFLINE=1: on a borrowed machine that brings its own Python and CUDA torch and has no package
 # index, no .venv: the machine's $(PYTHON) runs it all. harness.offline installs, into
@@ -200,11 +201,13 @@ canary: $(STAMP)
 
 # The cost plan: each source's and claim's model work and estimated GPU time, in both modes, for
 # the published and the tiny profile; loads configs and tokenizers (HF_HOME, else
-# ../shared/hf-cache), no weights. PLAN_GPU=A6000 prices it on another GPU.
+# ../shared/hf-cache), no weights. PLAN_GPU=A6000 prices it on another GPU; PLAN_GPUS=4 sets the
+# GPUs its several-GPU figures assume (else --plan-gpus's default).
 PLAN_GPU ?= H200
+PLAN_ARGS = --plan-gpu=$(PLAN_GPU) $(if $(PLAN_GPUS),--plan-gpus=$(PLAN_GPUS))
 plan: $(STAMP)
-	HF_HUB_OFFLINE=1 $(CLI) plan --plan-gpu=$(PLAN_GPU) --claims-profile=published
-	$(CLI) plan --plan-gpu=$(PLAN_GPU) --claims-profile=tiny
+	HF_HUB_OFFLINE=1 $(CLI) plan $(PLAN_ARGS) --claims-profile=published
+	$(CLI) plan $(PLAN_ARGS) --claims-profile=tiny
 
 # Speed ratios on the CPU organisms, measured side by side (reports/bench.json); asserts nothing.
 bench: $(STAMP)

@@ -83,7 +83,8 @@ options:
   --results PATH  the run record to read (default: reports/results.json)"""
 
 PLAN_HELP = """usage: interp-claims plan [--claims-profile P] [--plan-gpu GPU] [--plan-gpus N]
-                          [--plan-utilisation F] [pytest arguments ...]
+                          [--plan-utilisation F] [--plan-overhead-ms MS]
+                          [--plan-calibration PATH] [pytest arguments ...]
 
 Each source's and claim's model work and estimated GPU time in both modes, priced from the
 organisms' work ledgers, with no model loaded and no test run; writes reports/plan-<profile>.json.
@@ -94,6 +95,9 @@ options:
   --plan-gpu GPU          the GPU the plan prices the work on (default: H200)
   --plan-gpus N           the GPUs the several-GPU figures assume (default: 8)
   --plan-utilisation F    the fraction of the GPU's dense bf16 throughput reached
+  --plan-overhead-ms MS   the fixed cost of one forward outside the arithmetic
+  --plan-calibration PATH
+                          a GPU rehearsal's summary (reports/gpu-rehearsal.json) to fit both to
   pytest arguments        any other argument goes to pytest (e.g. -k to price a selection)"""
 
 

@@ -1,5 +1,6 @@
-"""README.md, reports/README.md and docs/: every make target, harness module, flag and file they
-name exists (issue 37: docs that say what is not so)."""
+"""README.md, reports/README.md and docs/: every make target and its variables, interp-claims verb,
+flag and file they name exists (issue 37: docs that say what is not so), and they run the suite's
+tools only through `make` and `interp-claims`, never as `python -m harness...` (issue 48)."""
 from __future__ import annotations
 
 import importlib.util
@@ -20,9 +21,13 @@ OTHER_TOOLS = {"--snapshot-update", "--require-hashes", "--no-index", "--no-deps
 
 
 def code_spans(path: Path) -> list[str]:
-    """Inline code and shell blocks."""
+    """Shell blocks, and inline code with any line break in it made a space (Markdown lets a span
+    run over a line end)."""
     text = path.read_text()
-    return re.findall(r"```\w*\n(.*?)```", text, re.S) + re.findall(r"`([^`\n]+)`", text)
+    fence = r"```\w*\n(.*?)```"
+    prose = re.sub(fence, "", text, flags=re.S)
+    return re.findall(fence, text, re.S) + [" ".join(span.split()) for span in
+                                           re.findall(r"`([^`]+)`", prose) if "\n\n" not in span]
 
 
 def named(pattern: str) -> list[tuple[str, str]]:
@@ -59,23 +64,49 @@ def module_flags(module: str) -> set[str]:
                                                      path.read_text())}
 
 
+MAKEFILE = (ROOT / "Makefile").read_text()
+
+
 def test_every_make_target_named_exists():
-    targets = set(re.findall(r"^([a-z][\w-]*):", (ROOT / "Makefile").read_text(), re.M))
+    targets = set(re.findall(r"^([a-z][\w-]*):", MAKEFILE, re.M))
     assert [(d, t) for d, t in named(r"\bmake ([a-z][\w-]*)") if t not in targets] == []
 
 
-def test_every_module_named_exists():
-    assert [(d, m) for d, m in named(r"python3? -m (harness[\w.]*)")
-            if importlib.util.find_spec(m) is None] == []
+def test_every_variable_given_to_make_is_one_the_makefile_reads():
+    given = [(d, v) for d, (_, after) in named(r"\bmake ([a-z][\w-]*)((?: +[A-Z][A-Z0-9_]*=\S*)*)")
+             for v in re.findall(r"([A-Z][A-Z0-9_]*)=", after)]
+    assert [(d, v) for d, v in given if not re.search(rf"\$\({v}\)|^{v} [?:]?=", MAKEFILE,
+                                                            re.M)] == []
 
 
-def test_every_flag_given_to_a_harness_module_is_its_own():
+def test_no_doc_runs_a_harness_module_itself():
+    """The docs name `make` targets and `interp-claims` verbs, never `python -m harness...`."""
+    assert [(d.relative_to(ROOT).as_posix(), n + 1) for d in DOCS
+            for n, line in enumerate(d.read_text().splitlines())
+            if re.search(r"python(3[\d.]*)? -m harness", line)] == []
+
+
+def verb_flags(verb: str) -> set[str]:
+    """The --flags `interp-claims <verb>` takes: its module's, status's --results, or for plan the
+    plugin's (it passes them to pytest)."""
+    from harness import cli
+
+    if verb == "status":
+        return {"--results"}
+    if verb == "plan":
+        return plugin_flags()
+    return module_flags(cli.TOOLS[verb][0])
+
+
+def test_every_flag_given_to_an_interp_claims_verb_is_its_own():
+    from harness import cli
+
     wrong = []
-    for doc, (module, args) in named(r"python3? -m (harness[\w.]*)([^`\n|;]*)"):
-        if importlib.util.find_spec(module) is None:
+    for doc, (verb, args) in named(r"interp-claims ([a-z][\w-]*)([^`\n|;]*)"):
+        if verb not in {*cli.TOOLS, "status", "plan"}:
             continue
-        flags = set(re.findall(r"(?<![\w-])(--[a-z][\w-]*)", args)) - OTHER_TOOLS
-        wrong += [(doc, module, f) for f in flags - module_flags(module)]
+        flags = set(re.findall(r"(?<![\w-])(--[a-z][\w-]*)", args)) - OTHER_TOOLS - {"--help"}
+        wrong += [(doc, verb, f) for f in flags - verb_flags(verb)]
     assert wrong == []
 
 

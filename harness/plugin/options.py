@@ -19,8 +19,10 @@ def _add(group, flag: str, **kwargs) -> None:
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("interp-claims")
     _add(group, "--claims-profile", choices=[p.value for p in ProfileName], default=None,
-         help="published (the notebooks' models, CUDA) or tiny (CPU organisms); default: "
-              "published with CUDA or when -m selects gpu/hub, else tiny")
+         help="published (the notebooks' models, CUDA), tiny (the CPU organisms), rehearsal "
+              "(the published code path on random weights) or micro (the organisms at smaller "
+              "sizes, for the meta tests' paired runs); default: published with CUDA or when -m "
+              "selects gpu/hub, else tiny")
     _add(group, "--mode", choices=[m.value for m in Mode], default=Mode.FAITHFUL.value,
          help="faithful: the notebooks' batch sizes; fast: batched where a notebook went one "
               "prompt at a time (same tokens on fp32 organisms; pinned under its own snapshot "
