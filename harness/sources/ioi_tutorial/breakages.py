@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from typing import Callable
 
+from harness import reference
 from harness.catalogue import Breakage, Checks, Part
 from harness.fire_once import failures
 from harness.models.loaded import Loaded
 
 E = "harness.sources.ioi_tutorial.experiments"
+R = "harness.sources.ioi_tutorial.readouts"
 SEED_004 = "harness.sources.patching.experiments"
+NORMALISED = "norm = [[round((r - ld_corrupt) / span, 4) if span else None for r in row] for row in raw]"
 PRINTED_LINE = "h[layer].output[layer][:, position, :] = source[:, position, :]"
 
 BREAKAGES = (
@@ -28,13 +31,23 @@ BREAKAGES = (
              "return float(logits[pair.clean_name] - logits[pair.corrupted_name])",
              "return float(logits[pair.corrupted_name] - logits[pair.clean_name])",
              part=Part.READOUT),
+    # Issue 49: the right patches read into the wrong quantity, which only a reference sees.
+    Breakage("the heatmap normalised against swapped ends", "swapped ends", SEED_004, NORMALISED,
+             NORMALISED.replace("(r - ld_corrupt) / span", "(r - ld_clean) / (ld_corrupt - ld_clean)"),
+             part=Part.STUDY),
+    Breakage("the heatmap normalised from the clean run's baseline", "wrong baseline", SEED_004,
+             NORMALISED, NORMALISED.replace("(r - ld_corrupt) / span", "(r - ld_clean) / span"),
+             part=Part.STUDY),
+    Breakage("the printed corrupted difference read from the clean run", "wrong run", R,
+             '"corrupted_logit_diff": logit_diff(runs.corrupted, pair)}',
+             '"corrupted_logit_diff": logit_diff(runs.clean, pair)}', part=Part.READOUT),
 )
 
 
 def checks(model: Loaded, sizes) -> Checks:
-    """The identity, printed-line, readback and fire-once anchors on the modules imported now;
-    the readbacks and the position sweep in both modes."""
-    from harness.sources.ioi_tutorial import experiments
+    """The identity, printed-line, readback, fire-once and reference anchors on the modules
+    imported now; the readbacks, the position sweep and the heatmap's reference in both modes."""
+    from harness.sources.ioi_tutorial import against_reference, experiments
     from harness.sources.patching import experiments as patching
     from harness.sources.patching import fire_once, readback
 
@@ -48,6 +61,15 @@ def checks(model: Loaded, sizes) -> Checks:
     def rows(batched: bool) -> Callable[[], list[str]]:
         return lambda: readback.solo_rows(model, pair, runs,
                                           patching.sweep(model, pair, runs, batched)).mismatched
+
+    def behaviour() -> list[str]:
+        return reference.failures(against_reference.behaviour(
+            model, sizes, pair, runs, patching.behaviour(model, pair, runs)))
+
+    def heatmap(batched: bool) -> Callable[[], list[str]]:
+        return lambda: [f for c in against_reference.sweep(
+            model, sizes, patching.sweep(model, pair, runs, batched)).values()
+            for f in reference.failures(c)]
 
     def identity() -> list[str]:
         r = patching.full_patch_identity(model, pair, runs)
@@ -70,4 +92,7 @@ def checks(model: Loaded, sizes) -> Checks:
             fire_once.position_sweep_fires(model, pair, batched=False)),
         "ioi_tutorial.position-sweep-fires-once (fast mode)": lambda: failures(
             fire_once.position_sweep_fires(model, pair, batched=True)),
+        "ioi_tutorial.behaviour-reference": behaviour,
+        "ioi_tutorial.sweep-reference": heatmap(False),
+        "ioi_tutorial.sweep-reference (fast mode)": heatmap(True),
     }

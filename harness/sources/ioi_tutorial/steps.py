@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from harness.declared_steps import Step
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS
-from harness.sources.ioi_tutorial import experiments
+from harness.reference import NEEDS_LOCAL_WEIGHTS as REFERENCE_WEIGHTS
+from harness.sources.ioi_tutorial import against_reference, experiments
 from harness.sources.patching import experiments as patching
 from harness.sources.patching import fire_once, readback
 
@@ -23,4 +24,10 @@ STEPS = (
          local_weights=NEEDS_LOCAL_WEIGHTS),
     Step("tutorial_sweep_fires", fire_once.position_sweep_fires, (MODEL, "tutorial_pair"),
          batched=True, local_weights=NEEDS_LOCAL_WEIGHTS),
+    # Issue 49: the behaviour, the printed differences and the heatmap against the plain reference.
+    Step("tutorial_behaviour_reference", against_reference.behaviour,
+         (MODEL, "ioi_tutorial_sizes", "tutorial_pair", "tutorial_runs", "tutorial_behaviour"),
+         local_weights=REFERENCE_WEIGHTS),
+    Step("tutorial_sweep_reference", against_reference.sweep,
+         (MODEL, "ioi_tutorial_sizes", "tutorial_sweep"), local_weights=REFERENCE_WEIGHTS),
 )

@@ -5,11 +5,14 @@ from __future__ import annotations
 from functools import cache
 from typing import Callable
 
+import harness.reference
 from harness.catalogue import Breakage, Checks, Part
 from harness.fire_once import failures
 from harness.models.loaded import Loaded
+from harness.reference import Comparison
 
 E = "harness.sources.patching.experiments"
+NORMALISED = "norm = [[round((r - ld_corrupt) / span, 4) if span else None for r in row] for row in raw]"
 POSITION_WRITE = "out[:, positions, :] = source[:, positions, :].to(out.device)"
 
 BREAKAGES = (
@@ -55,18 +58,35 @@ BREAKAGES = (
     Breakage("sweep copies the clean value of the block before", "wrong layer", E,
              "raw = [[logit_diff(patched_logits(model, pair.corrupted, layer, [pos], runs.cache[layer]),",
              "raw = [[logit_diff(patched_logits(model, pair.corrupted, layer, [pos], runs.cache[max(layer - 1, 0)]),"),
+    # Issue 49: the right patches read into the wrong quantity, which only a reference sees.
+    Breakage("the sweep normalised against swapped ends", "swapped ends", E, NORMALISED,
+             NORMALISED.replace("(r - ld_corrupt) / span", "(r - ld_clean) / (ld_corrupt - ld_clean)"),
+             part=Part.STUDY),
+    Breakage("the sweep normalised from the clean run's baseline", "wrong baseline", E, NORMALISED,
+             NORMALISED.replace("(r - ld_corrupt) / span", "(r - ld_clean) / span"), part=Part.STUDY),
+    Breakage("the layer flip compares the patched run with the clean run", "wrong run", E,
+             "ld[1] > ld[0]", "ld[1] > ld[2]", part=Part.STUDY),
+    Breakage("the clean prompt's top token read from the corrupted run", "wrong run", E,
+             "Behaviour(top(runs.clean), top(runs.corrupted)",
+             "Behaviour(top(runs.corrupted), top(runs.corrupted)", part=Part.READOUT),
+    Breakage("the batched sweep copies the clean value of the block before", "wrong layer", E,
+             "position_sweep_logits(model, pair.corrupted, layer, runs.cache[layer])",
+             "position_sweep_logits(model, pair.corrupted, layer, runs.cache[max(layer - 1, 0)])",
+             part=Part.BATCHING),
 )
 
 
 def checks(model: Loaded, sizes) -> Checks:
-    """The identity, hook-reference, fire-once and readback anchors, on the module objects
-    imported now; the readbacks in both modes."""
-    from harness.sources.patching import experiments, fire_once, readback
+    """The identity, hook-reference, fire-once, readback and reference anchors, on the module
+    objects imported now; the readbacks and the sweeps' reference in both modes."""
+    from harness.sources.patching import against_reference, experiments, fire_once, readback
     from harness.sources.patching import task as ioi
 
     pair = experiments.pair_ids(model, *ioi.PAIRS["seed"])
     runs = cache(lambda: experiments.pair_runs(model, pair))
     sweeps = cache(lambda batched: experiments.sweep(model, pair, runs(), batched))
+    ioi_pair = experiments.pair_ids(model, *ioi.PAIRS["ioi"])
+    ioi_runs = cache(lambda: experiments.pair_runs(model, ioi_pair))
 
     def preferred() -> list[str]:
         found = readback.reversed_pairs({"seed": experiments.behaviour(model, pair, runs())})
@@ -82,6 +102,23 @@ def checks(model: Loaded, sizes) -> Checks:
     def identity() -> list[str]:
         r = experiments.full_patch_identity(model, pair, experiments.pair_runs(model, pair))
         return [f"layer {i}: not the clean logits" for i, ok in enumerate(r.equal_per_layer) if not ok]
+
+    def agrees(found: dict[str, Comparison]) -> list[str]:
+        return [f for c in found.values() for f in harness.reference.failures(c)]
+
+    def study_sweeps(batched: bool) -> Callable[[], list[str]]:
+        return lambda: agrees(against_reference.sweeps(
+            model, sweeps(batched), experiments.sweep(model, ioi_pair, ioi_runs(), batched)))
+
+    def behaviours() -> list[str]:
+        return agrees(against_reference.behaviours(
+            model, experiments.behaviour(model, pair, runs()),
+            experiments.behaviour(model, ioi_pair, ioi_runs())))
+
+    def flips() -> list[str]:
+        layer = sizes.patch_layer
+        return agrees(against_reference.layer_flips(
+            model, layer, experiments.layer_flip(model, pair, runs(), layer), ioi_pair, ioi_runs()))
 
     def reference() -> list[str]:
         r = experiments.hook_reference(model, pair, experiments.pair_runs(model, pair))
@@ -102,4 +139,8 @@ def checks(model: Loaded, sizes) -> Checks:
         "patching.sweep-coverage (fast mode)": coverage(True),
         "patching.sweep-rows": rows(False),
         "patching.sweep-rows (fast mode)": rows(True),
+        "patching.behaviour-reference": behaviours,
+        "patching.layer-flip-reference": flips,
+        "patching.sweep-reference": study_sweeps(False),
+        "patching.sweep-reference (fast mode)": study_sweeps(True),
     }

@@ -5,17 +5,15 @@ from operator import attrgetter
 
 from harness.declared_steps import Step
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS
+from harness.reference import NEEDS_LOCAL_WEIGHTS as REFERENCE_WEIGHTS
 from harness.sources.patching import experiments as patching
-from harness.sources.patching import fire_once, readback
+from harness.sources.patching import against_reference, fire_once, readback
 from harness.sources.patching.crosscheck import seed_crosscheck
 from harness.sources.patching.task import PAIRS
 
 MODEL = "patching_model"
 SEED = (MODEL, "seed_pair", "seed_runs")
 IOI = (MODEL, "ioi_pair", "ioi_runs")
-# What a finding reads off the plain runs' logits, writing nothing (a reversed pair is
-# patching.clean-preferred's, which guards the patches that read it as a direction).
-BEHAVIOUR = "the top token and the names' logit difference read off the plain runs, no write"
 
 STEPS = (
     # The seed's pair ('John gave the book to' vs 'Mary ...'), and the corrected pair, whose
@@ -39,13 +37,21 @@ STEPS = (
     Step("seed_transformerlens", seed_crosscheck, ("profile", *SEED, "patch_layer"),
          local_weights="the TransformerLens cross-check loads GPT-2's weights here, and NDIF's "
                        "GPT-2 may run another dtype, so the two need not compute the same logits"),
-    Step("seed_behaviour", patching.behaviour, SEED, unguarded=BEHAVIOUR),
+    Step("seed_behaviour", patching.behaviour, SEED),
     Step("seed_layer_flip", patching.layer_flip, (*SEED, "patch_layer")),
     Step("seed_sweep", patching.sweep, SEED, batched=True),
-    Step("ioi_behaviour", patching.behaviour, IOI, unguarded=BEHAVIOUR),
+    Step("ioi_behaviour", patching.behaviour, IOI),
     Step("ioi_sweep", patching.sweep, IOI, batched=True),
     Step("pair_behaviours", readback.by_pair, ("seed_behaviour", "ioi_behaviour")),
     Step("sweep_coverage", readback.sweep_coverage,
          (MODEL, "seed_pair", "seed_sweep", "ioi_pair", "ioi_sweep")),
     Step("sweep_rows", readback.sweep_rows, (*SEED, "seed_sweep", *IOI[1:], "ioi_sweep")),
+    # Issue 49: each study's values on its pairs and cells against the plain reference's.
+    Step("behaviour_reference", against_reference.behaviours,
+         (MODEL, "seed_behaviour", "ioi_behaviour"), local_weights=REFERENCE_WEIGHTS),
+    Step("layer_flip_reference", against_reference.layer_flips,
+         (MODEL, "patch_layer", "seed_layer_flip", "ioi_pair", "ioi_runs"),
+         local_weights=REFERENCE_WEIGHTS),
+    Step("sweep_reference", against_reference.sweeps, (MODEL, "seed_sweep", "ioi_sweep"),
+         local_weights=REFERENCE_WEIGHTS),
 )
