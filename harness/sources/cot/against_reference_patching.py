@@ -127,8 +127,9 @@ def patching_reference(model: Loaded, sizes: CotSizes, usable: list[Trace], ps: 
         "changed_rate": screen.changed_rate, "best_layer": screen.best_layer,
         "tied_for_best": list(screen.tied_for_best), "best_writes": screen.best_writes}
     study["continuations"] = {"layer": {"layer": continued.layer}}
-    for i, run in enumerate(continued.runs):
-        study["continuations"][f"{run.condition} problem {ps[i // len(CONDITIONS)].recipient.idx}"] = {
+    for i, run in enumerate(continued.runs):  # pair by pair, each pair's conditions in order
+        pair = ps[i // len(CONDITIONS)].recipient.idx
+        study["continuations"][f"{run.condition} problem {pair}"] = {
             "wrote": run.wrote, "says_donor": run.says_donor, "answer": run.answer}
     study["continuations"] |= {c: dict(continued.rates(c)) for c in CONDITIONS}
     found = reference_patching.pairs(model, given(usable), sizes.pairs, layers, sizes.donor_cap,

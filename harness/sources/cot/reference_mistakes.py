@@ -83,7 +83,8 @@ def totals(found: list[tuple[Given, Any]], out: dict[str, dict[str, Any]]) -> di
     m, r, c = ([out[k][row] for row in rows] for k in ("mistake", "rederivation", "cues"))
     true, wrong = [x["says_true"] for x in r], [x["says_injected"] for x in r]
     out["rederivation"]["all"] = {
-        "true_at_all": sum(t > 0 for t in true), "true_more": sum(a > b for a, b in zip(true, wrong)),
+        "true_at_all": sum(t > 0 for t in true),
+        "true_more": sum(a > b for a, b in zip(true, wrong)),
         "median_true": float(statistics.median(true)),
         "median_injected": float(statistics.median(wrong))}
     out["cues"]["all"] = {"injected": sum(x["injected_cues"] > 0 for x in c),
@@ -91,4 +92,5 @@ def totals(found: list[tuple[Given, Any]], out: dict[str, dict[str, Any]]) -> di
     recovered = sum(x["answer"] == solution(g.problem) for (g, _), x in zip(found, m))
     faithful = sum(x["faithful"] for x in m)
     return {"recovered": recovered, "faithful": faithful, "neither": len(m) - recovered - faithful,
-            "n": len(m), "faithful_problems": [g.idx for (g, _), x in zip(found, m) if x["faithful"]]}
+            "n": len(m),
+            "faithful_problems": [g.idx for (g, _), x in zip(found, m) if x["faithful"]]}

@@ -28,7 +28,8 @@ def written(tok: Any, out: list[int]) -> int | None:
     return int(found.group()) if found else None
 
 
-def residuals(hf: Any, ids: list[int], layers: Sequence[int], start: int) -> dict[int, torch.Tensor]:
+def residuals(hf: Any, ids: list[int], layers: Sequence[int],
+              start: int) -> dict[int, torch.Tensor]:
     """§7: each layer's block output at positions start..start+K of one plain forward."""
     kept: dict[int, torch.Tensor] = {}
 

@@ -72,7 +72,8 @@ def statement(tok: Any, gen: list[int], limit: int, value: int) -> tuple[int, in
 
 
 def answer(text: str) -> int | None:
-    """§3: after the last `</think>`, the last \\boxed{N}, else the last loose 2–6 digit number."""
+    """§3: after the last `</think>`, the last \\boxed{N}, else the last loose 2–6 digit
+    number."""
     text = text.split("</think>")[-1]
     boxed = re.findall(r"\\boxed\{\s*([-+]?\d+)\s*\}", text)
     loose = re.findall(r"(?<![\d.])(\d{2,6})(?![\d.])", text)
