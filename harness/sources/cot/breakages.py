@@ -12,6 +12,7 @@ from harness.fire_once import failures
 from harness.models.loaded import Loaded
 
 D, P = "harness.sources.cot.decode", "harness.sources.cot.patching"
+M = "harness.sources.cot.mistakes"
 R = "harness.sources.cot.runner"
 ROWS_CHECKED = 6  # problems in the catalogue's fast-mode baseline: prompts of several lengths
 PAIRS_CHECKED = 2  # §7 pairs of scripted traces the catalogue screens and continues
@@ -84,6 +85,28 @@ BREAKAGES = (
              "span, residuals(runner, t.pid, t.gen, t.span[0], layers),", part=Part.STUDY),
     Breakage("§7 residuals read one step late", "wrong position", P,
              "    pos = len(pid) + j0 - 1\n", "    pos = len(pid) + j0\n", part=Part.STUDY),
+    # issue 49: §3's and §7's studies computing another quantity, caught by the reference anchors
+    Breakage("§3 corruption spliced one token late", "wrong position", M,
+             "t.gen[:t.span[0]] + runner.ids_of(str(t.cprod))",
+             "t.gen[:t.span[0] + 1] + runner.ids_of(str(t.cprod))", part=Part.STUDY),
+    Breakage("§3 splice control compared with the baseline from its product's first token",
+             "wrong baseline", M, "r == t.gen[t.span[1]:t.span[1] + n]",
+             "r == t.gen[t.span[0]:t.span[0] + n]", part=Part.STUDY),
+    Breakage("§3 baseline cue window one token short", "off-by-one window", M,
+             "t.gen[t.span[0]:t.span[0] + w]", "t.gen[t.span[0]:t.span[0] + w - 1]",
+             part=Part.STUDY),
+    Breakage("§7 pairs one short", "problem set one short", P, "usable[:runner.sizes.pairs]",
+             "usable[:runner.sizes.pairs - 1]", part=Part.STUDY),
+    Breakage("§7 screen writes the recipient's own residuals", "wrong run", P,
+             "[p.donor_h[layer] for p in ps], 6)", "[p.self_h[layer] for p in ps], 6)",
+             part=Part.STUDY),
+    Breakage("§7 continuations read the recipient's product as the donor's", "wrong run", P,
+             "says_donor=count_value(text, p.donor_product) > 0",
+             "says_donor=count_value(text, p.recipient.prod) > 0", part=Part.READOUT),
+    Breakage("§7 random control ignores its seed", "wrong seed", P,
+             "g = torch.Generator(device=p.self_h[layer].device).manual_seed(seed)",
+             "g = torch.Generator(device=p.self_h[layer].device).manual_seed(0)",
+             part=Part.STUDY),
 )
 
 
@@ -93,6 +116,7 @@ def checks(model: Loaded, sizes) -> Checks:
     the first problems, and on those problems' scripted traces (traces.script) §5's forced rows,
     §7's screen coverage, random controls, residual sources and patched rows, on the module objects
     imported now."""
+    from harness.sources.cot import against_reference_patching
     from harness.sources.cot import decode, fire_once, forcing, patching, readback, step_rows
     from harness.sources.cot import traces
     from harness.sources.cot.batched_rows import TOKENS, batched_rows
@@ -125,4 +149,5 @@ def checks(model: Loaded, sizes) -> Checks:
         "cot.residual-sources": lambda: readback.residual_sources(fast, pairs()).mismatched,
         "cot.patch-rows (fast mode)": lambda: step_rows.patch_rows(
             fast, pairs(), patching.self_patch(fast, pairs()), screen(), continued()).misread,
+        **against_reference_patching.checks(model, sizes),  # issue 49: §3 and §7's references
     }

@@ -106,11 +106,23 @@ def rederivation(usable: list[Trace], mistake: SingleMistake) -> Rederivation:
 
 @dataclass
 class CueCounts:
-    """§3: self-correction cues in injected continuations and in uncorrupted baseline windows."""
+    """§3: self-correction cues in each injected continuation and in each uncorrupted baseline
+    window, and how many of each hold one."""
 
-    injected: int
-    baseline_window: int
-    n: int
+    injected_cues: list[int]
+    window_cues: list[int]
+
+    @property
+    def injected(self) -> int:
+        return sum(c > 0 for c in self.injected_cues)
+
+    @property
+    def baseline_window(self) -> int:
+        return sum(c > 0 for c in self.window_cues)
+
+    @property
+    def n(self) -> int:
+        return len(self.injected_cues)
 
 
 def cue_counts(runner: CotRunner, usable: list[Trace], mistake: SingleMistake) -> CueCounts:
@@ -118,8 +130,6 @@ def cue_counts(runner: CotRunner, usable: list[Trace], mistake: SingleMistake) -
     w = runner.sizes.cue_window
     usable = spanned(usable)  # the traces single_mistake continued, in its order
     return CueCounts(
-        injected=sum(cue_count(x) > 0 for x in mistake.texts),
-        baseline_window=sum(cue_count(runner.decode(t.gen[t.span[0]:t.span[0] + w])) > 0
-                            for t in usable),
-        n=len(usable),
+        injected_cues=[cue_count(x) for x in mistake.texts],
+        window_cues=[cue_count(runner.decode(t.gen[t.span[0]:t.span[0] + w])) for t in usable],
     )

@@ -4,6 +4,7 @@ templates' lengths; forced answers and product writes decode the same few tokens
 from __future__ import annotations
 
 from harness.cost.plan import Scale
+from harness.reference import sampled
 from harness.sources.cot.runner import prompt_text
 from harness.sources.cot.task import PROBLEMS
 
@@ -34,4 +35,26 @@ def published_scales(ctx) -> dict[str, Scale]:
         "cot_early_rows": forced, "cot_corruption_rows": forced, "cot_cut_probe_rows": forced,
         "cot_splice_rows": forced, "cot_patch_rows": forced, "cot_preference": forced,
         "cot_decode_loop_rows": Scale(prompt=trace, why=f"{why_trace}; noised arms checked whole"),
+        **reference_scales(ctx, trace, why_trace),
     }
+
+
+# §7's reference, per pair: its donor's trace checked, two residual reads and three continuations,
+# besides one patched forward per screened layer.
+PAIR_FORWARDS = 6
+
+
+def reference_scales(ctx, trace: float, why_trace: str) -> dict[str, Scale]:
+    """Issue 49's reference steps: one forward per row as long as its prefix and continuation;
+    §3's on the sampled rows of the published problems (every one on the organism), §7's on
+    every pair, one more forward per pair for each screened layer the published model adds."""
+    published = len(sampled(ctx.published_sizes.problems)) / ctx.tiny_sizes.problems
+    pair = ((PAIR_FORWARDS + len(ctx.published_sizes.screen_layers))
+            / (PAIR_FORWARDS + len(ctx.tiny_sizes.screen_layers)))
+    sampled_rows = Scale(rows=published, prompt=trace,
+                         why=f"{published:.2f}x the rows (sampled, every one on the organism); "
+                             f"{why_trace}")
+    return {"cot_splice_reference": sampled_rows, "cot_mistake_reference": sampled_rows,
+            "cot_patching_reference": Scale(rows=pair, prompt=trace,
+                                            why=f"{pair:.2f}x the forwards per pair (screened "
+                                                f"layers); {why_trace}")}

@@ -61,9 +61,12 @@ class CotSizes:
 PUBLISHED = CotSizes(anchor_layer=18, screen_layers=SCREEN)
 
 # Same relative depths as the published 36-layer screen; token caps fit the organism's traces (it
-# never runs into them: its traces are far shorter than the caps).
+# never runs into them: its traces are far shorter than the caps). §3's cue window ends on the
+# last token of the organism's one cue after its product (`325. Let me check`), so a window one
+# token short or starting early reads none (issue 49: the reference anchors compare its counts).
 TINY = CotSizes(
     anchor_layer=relative_layers((18,), QWEN3_DEPTH, ORGANISM_DEPTH)[0],
+    cue_window=7,
     screen_layers=tuple(sorted(set(relative_layers(SCREEN, QWEN3_DEPTH, ORGANISM_DEPTH)))),
     self_patch_layer=relative_layers((30,), QWEN3_DEPTH, ORGANISM_DEPTH)[0],
 )

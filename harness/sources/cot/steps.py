@@ -7,6 +7,8 @@ from typing import Any
 
 from harness.declared_steps import Filtered, NothingToRun, Step
 from harness.profiles import Profile
+from harness.reference import NEEDS_LOCAL_WEIGHTS
+from harness.sources.cot import against_reference_patching
 from harness.sources.cot import decode, fire_once, mistakes, patching, readback, step_rows, traces
 from harness.sources.cot.batched_rows import BatchedRows, batched_rows
 from harness.sources.cot.chat import think_template
@@ -120,9 +122,8 @@ STEPS = (
     Step("cot_restatements", traces.restatements, USABLE, unguarded=COUNTED),
     Step("cot_early", traces.early_answering, USABLE, unit=True),
     Step("cot_splice", mistakes.splice_control, SPANNED, unit=True),
-    Step("cot_rederivation", mistakes.rederivation, ("cot_spanned", "cot_single_mistake"),
-         unguarded=COUNTED),
-    Step("cot_cues", mistakes.cue_counts, (*SPANNED, "cot_single_mistake"), unguarded=COUNTED),
+    Step("cot_rederivation", mistakes.rederivation, ("cot_spanned", "cot_single_mistake")),
+    Step("cot_cues", mistakes.cue_counts, (*SPANNED, "cot_single_mistake")),
     Step("cot_last_answer", last_answer, USABLE),
     Step("cot_full_corruption", full_corruption, USABLE),
     Step("cot_cut_probe", cut_probe, SPANNED),
@@ -146,4 +147,14 @@ STEPS = (
     Step("cot_screen_coverage", readback.screen_coverage, (RUNNER, "cot_pairs", "cot_screen")),
     Step("cot_random_redrawn", readback.random_redrawn, ("cot_pairs", "cot_continuations")),
     Step("cot_residual_sources", readback.residual_sources, (RUNNER, "cot_pairs")),
+    # issue 49: §3 and §7 against their plain references (against_reference_patching.py)
+    Step("cot_splice_reference", against_reference_patching.splice_reference,
+         ("cot_model", "cot_sizes", "profile", "cot_usable", "cot_splice"),
+         local_weights=NEEDS_LOCAL_WEIGHTS),
+    Step("cot_mistake_reference", against_reference_patching.mistake_reference,
+         ("cot_model", "cot_sizes", "profile", "cot_usable", "cot_single_mistake",
+          "cot_rederivation", "cot_cues"), local_weights=NEEDS_LOCAL_WEIGHTS),
+    Step("cot_patching_reference", against_reference_patching.patching_reference,
+         ("cot_model", "cot_sizes", "cot_usable", "cot_pairs", "cot_screen", "cot_continuations"),
+         local_weights=NEEDS_LOCAL_WEIGHTS),
 )
