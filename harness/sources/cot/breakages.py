@@ -16,6 +16,7 @@ R = "harness.sources.cot.runner"
 ROWS_CHECKED = 6  # problems in the catalogue's fast-mode baseline: prompts of several lengths
 PAIRS_CHECKED = 2  # §7 pairs of scripted traces the catalogue screens and continues
 F = "harness.sources.cot.forcing"
+T = "harness.sources.cot.traces"
 SCORED = "control, corrupted = answers[:len(usable)], answers[len(usable):]"
 RANDOM_SEEDS = "[random_control(p, layer, seed=i) for i, p in enumerate(ps)]"
 NOISE_WRITE = "out_now[r, -1, :] += onto(noise, out_now)"
@@ -84,6 +85,22 @@ BREAKAGES = (
              "span, residuals(runner, t.pid, t.gen, t.span[0], layers),", part=Part.STUDY),
     Breakage("§7 residuals read one step late", "wrong position", P,
              "    pos = len(pid) + j0 - 1\n", "    pos = len(pid) + j0\n", part=Part.STUDY),
+    # issue 49: §1–§5's studies computing the wrong quantity, for the reference anchors
+    Breakage("§1 problem set one short", "problem set one short", "harness.sources.cot.steps",
+             "PROBLEMS[:run.sizes.problems]", "PROBLEMS[:run.sizes.problems - 1]",
+             part=Part.STUDY),
+    Breakage("§1 filter keeps every closed trace, whatever it answers", "wrong filter", T,
+             "if t.close is not None and t.ans == t.true]", "if t.close is not None]",
+             part=Part.STUDY),
+    Breakage("§2 truncation window one token short", "off-by-one window", T,
+             "t.gen[:int(round(f * t.close))]", "t.gen[:int(round(f * (t.close - 1)))]",
+             part=Part.STUDY),
+    Breakage("§2 curve scored on the baseline run, not the forced answers", "wrong run", T,
+             "sum(a[i] == t.true for a, t in zip(answers, usable))",
+             "sum(t.ans == t.true for a, t in zip(answers, usable))", part=Part.STUDY),
+    Breakage("§4 last answer corrupted one token late", "wrong position", F,
+             "heads.append(t.pid + t.gen[:span[0]])", "heads.append(t.pid + t.gen[:span[0] + 1])",
+             part=Part.STUDY),
 )
 
 
@@ -93,6 +110,7 @@ def checks(model: Loaded, sizes) -> Checks:
     the first problems, and on those problems' scripted traces (traces.script) §5's forced rows,
     §7's screen coverage, random controls, residual sources and patched rows, on the module objects
     imported now."""
+    from harness.sources.cot import against_reference_answers as answers
     from harness.sources.cot import decode, fire_once, forcing, patching, readback, step_rows
     from harness.sources.cot import traces
     from harness.sources.cot.batched_rows import TOKENS, batched_rows
@@ -125,4 +143,5 @@ def checks(model: Loaded, sizes) -> Checks:
         "cot.residual-sources": lambda: readback.residual_sources(fast, pairs()).mismatched,
         "cot.patch-rows (fast mode)": lambda: step_rows.patch_rows(
             fast, pairs(), patching.self_patch(fast, pairs()), screen(), continued()).misread,
+        **answers.checks(model, sizes),  # issue 49: §1–§5's reference anchors, fast mode
     }
