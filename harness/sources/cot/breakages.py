@@ -1,6 +1,6 @@
 """Seed 000's breakage catalogue (harness.catalogue): edits of the decode-loop interventions
-(§6's bump and noise, §7's vector writes), of the studies (§7's screen and random control), of
-their readouts and of fast mode's batched rows that its anchors must catch, and the checks run
+(§6's bump and noise, §7's vector writes), of the studies (§1–§5's problem set, filter, windows,
+scoring and splices; §7's screen and random control), of their readouts and of fast mode's batched rows that its anchors must catch, and the checks run
 after each."""
 from __future__ import annotations
 
@@ -108,8 +108,8 @@ def checks(model: Loaded, sizes) -> Checks:
     """§6's bump audit and the noise and vector-write fire-once anchors, on problem 0's prompt
     (no baseline decode needed); then, in fast mode, §1's rows read back from a short baseline of
     the first problems, and on those problems' scripted traces (traces.script) §5's forced rows,
-    §7's screen coverage, random controls, residual sources and patched rows, on the module objects
-    imported now."""
+    §7's screen coverage, random controls, residual sources and patched rows; last, §1–§5's
+    reference anchors (against_reference_answers.checks); on the module objects imported now."""
     from harness.sources.cot import against_reference_answers as answers
     from harness.sources.cot import decode, fire_once, forcing, patching, readback, step_rows
     from harness.sources.cot import traces
