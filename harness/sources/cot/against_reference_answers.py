@@ -43,11 +43,6 @@ def plain(run: CotRunner, rows: Sequence[Row] = ()) -> ref.Plain:
     return ref.Plain(run.model.local(), run.model.tok, given)
 
 
-def chosen(n: int) -> list[int]:
-    """The rows the reference decodes again: the engine's sample."""
-    return sampled(n)
-
-
 def handed(traces: Sequence[Trace]) -> list[ref.Given]:
     return [(t.idx, t.p, list(t.gen)) for t in traces]
 
@@ -72,7 +67,7 @@ def baseline(run: CotRunner, b: Baseline) -> Comparison:
     """§1: the chosen problems' traces, closes and answers; the totals over every trace."""
     problems = PROBLEMS[:run.sizes.problems]
     model = plain(run, [Row(t.pid, t.gen) for t in b.traces])
-    found = ref.baseline(model, problems, chosen(len(problems)), run.sizes.baseline_cap)
+    found = ref.baseline(model, problems, sampled(len(problems)), run.sizes.baseline_cap)
     want: dict[str, Any] = {f"{i} {label(problems[i])}": r for i, r in found.items()}
     got: dict[str, Any] = {name(t): {"gen": t.gen, "close": t.close, "answer": t.ans}
                            for t in b.traces if name(t) in want}
@@ -119,7 +114,7 @@ def restatements(run: CotRunner, kept: list[Trace], counted: Restatements) -> Co
 def early(run: CotRunner, kept: list[Trace], e: EarlyAnswering) -> Comparison:
     """§2: each chosen trace's forced rows, each read as its prefix's cut and its answer; the
     fractions, and the curve's totals over every trace's recorded answers."""
-    traces = [kept[i] for i in chosen(len(kept))]
+    traces = [kept[i] for i in sampled(len(kept))]
     model = plain(run, e.rows)
     found = ref.early(model, handed(traces), run.sizes.forced_tokens)
     want: dict[str, Any] = {name(t): [dict(framed(model, t, r["prefix"]), answer=r["answer"])
@@ -147,7 +142,7 @@ def forced_pairs(study: str, heads_of: Callable[[ref.Plain, list[ref.Given]], re
     model = plain(run, pair.rows)
     heads = heads_of(model, handed(traces))
     order, by_idx = list(heads), {t.idx: t for t in traces}
-    forced = ref.forced_pairs(model, heads, [order[i] for i in chosen(len(order))],
+    forced = ref.forced_pairs(model, heads, [order[i] for i in sampled(len(order))],
                               run.sizes.forced_tokens)
     want: dict[str, Any] = {
         name(by_idx[i]): {arm: dict(framed(model, by_idx[i], r["prefix"]), answer=r["answer"])
@@ -187,7 +182,7 @@ def preference(run: CotRunner, stated: list[Trace], p: Preference) -> Comparison
     model = plain(run)
     heads = ref.cut_probe_heads(model, handed(stated))
     order, by_idx = list(heads), {t.idx: t for t in stated}
-    found = ref.preference(model, {i: heads[i] for i in (order[k] for k in chosen(len(order)))})
+    found = ref.preference(model, {i: heads[i] for i in (order[k] for k in sampled(len(order)))})
     want: dict[str, Any] = {name(by_idx[i]): r for i, r in found.items()}
     got: dict[str, Any] = {name(by_idx[i]): {"true": a, "injected": b}
                            for i, a, b in zip(p.problems, p.true, p.injected)
