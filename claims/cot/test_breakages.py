@@ -8,7 +8,7 @@ from harness.claims import claim
 
 @claim("cot.breakages-caught", section="6–7",
        **claim_fields(
-           "Every catalogued breakage of §6's bump and noise, §7's vector writes, screen and random "
-           "control, their readouts and fast mode's batched rows fails an anchor."))
+           "Every catalogued breakage of §1–§5's studies, §6's bump and noise, §7's vector writes, "
+           "screen and random control, their readouts and fast mode's batched rows fails an anchor."))
 def test_breakages_caught(judge, cot_breakages):
     judge_catalogue(judge, cot_breakages)

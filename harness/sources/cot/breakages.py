@@ -1,6 +1,6 @@
 """Seed 000's breakage catalogue (harness.catalogue): edits of the decode-loop interventions
-(§6's bump and noise, §7's vector writes), of the studies (§7's screen and random control), of
-their readouts and of fast mode's batched rows that its anchors must catch, and the checks run
+(§6's bump and noise, §7's vector writes), of the studies (§1–§5's problem set, filter, windows,
+scoring and splices; §7's screen and random control), of their readouts and of fast mode's batched rows that its anchors must catch, and the checks run
 after each."""
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ R = "harness.sources.cot.runner"
 ROWS_CHECKED = 6  # problems in the catalogue's fast-mode baseline: prompts of several lengths
 PAIRS_CHECKED = 2  # §7 pairs of scripted traces the catalogue screens and continues
 F = "harness.sources.cot.forcing"
+T = "harness.sources.cot.traces"
 SCORED = "control, corrupted = answers[:len(usable)], answers[len(usable):]"
 RANDOM_SEEDS = "[random_control(p, layer, seed=i) for i, p in enumerate(ps)]"
 NOISE_WRITE = "out_now[r, -1, :] += onto(noise, out_now)"
@@ -107,6 +108,22 @@ BREAKAGES = (
              "g = torch.Generator(device=p.self_h[layer].device).manual_seed(seed)",
              "g = torch.Generator(device=p.self_h[layer].device).manual_seed(0)",
              part=Part.STUDY),
+    # issue 49: §1–§5's studies computing the wrong quantity, for the reference anchors
+    Breakage("§1 problem set one short", "problem set one short", "harness.sources.cot.steps",
+             "PROBLEMS[:run.sizes.problems]", "PROBLEMS[:run.sizes.problems - 1]",
+             part=Part.STUDY),
+    Breakage("§1 filter keeps every closed trace, whatever it answers", "wrong filter", T,
+             "if t.close is not None and t.ans == t.true]", "if t.close is not None]",
+             part=Part.STUDY),
+    Breakage("§2 truncation window one token short", "off-by-one window", T,
+             "t.gen[:int(round(f * t.close))]", "t.gen[:int(round(f * (t.close - 1)))]",
+             part=Part.STUDY),
+    Breakage("§2 curve scored on the baseline run, not the forced answers", "wrong run", T,
+             "sum(a[i] == t.true for a, t in zip(answers, usable))",
+             "sum(t.ans == t.true for a, t in zip(answers, usable))", part=Part.STUDY),
+    Breakage("§4 last answer corrupted one token late", "wrong position", F,
+             "heads.append(t.pid + t.gen[:span[0]])", "heads.append(t.pid + t.gen[:span[0] + 1])",
+             part=Part.STUDY),
 )
 
 
@@ -114,8 +131,9 @@ def checks(model: Loaded, sizes) -> Checks:
     """§6's bump audit and the noise and vector-write fire-once anchors, on problem 0's prompt
     (no baseline decode needed); then, in fast mode, §1's rows read back from a short baseline of
     the first problems, and on those problems' scripted traces (traces.script) §5's forced rows,
-    §7's screen coverage, random controls, residual sources and patched rows, on the module objects
-    imported now."""
+    §7's screen coverage, random controls, residual sources and patched rows; last, the reference
+    anchors of §3 and §7 and of §1–§5; on the module objects imported now."""
+    from harness.sources.cot import against_reference_answers as answers
     from harness.sources.cot import against_reference_patching
     from harness.sources.cot import decode, fire_once, forcing, patching, readback, step_rows
     from harness.sources.cot import traces
@@ -150,4 +168,5 @@ def checks(model: Loaded, sizes) -> Checks:
         "cot.patch-rows (fast mode)": lambda: step_rows.patch_rows(
             fast, pairs(), patching.self_patch(fast, pairs()), screen(), continued()).misread,
         **against_reference_patching.checks(model, sizes),  # issue 49: §3 and §7's references
+        **answers.checks(model, sizes),  # issue 49: §1–§5's reference anchors, fast mode
     }

@@ -4,6 +4,7 @@ templates' lengths; forced answers and product writes decode the same few tokens
 from __future__ import annotations
 
 from harness.cost.plan import Scale
+from harness.profiles import Mode
 from harness.reference import sampled
 from harness.sources.cot.runner import prompt_text
 from harness.sources.cot.task import PROBLEMS
@@ -36,6 +37,7 @@ def published_scales(ctx) -> dict[str, Scale]:
         "cot_splice_rows": forced, "cot_patch_rows": forced, "cot_preference": forced,
         "cot_decode_loop_rows": Scale(prompt=trace, why=f"{why_trace}; noised arms checked whole"),
         **reference_scales(ctx, trace, why_trace),
+        **references(ctx.mode, generated, forced),
     }
 
 
@@ -58,3 +60,17 @@ def reference_scales(ctx, trace: float, why_trace: str) -> dict[str, Scale]:
             "cot_patching_reference": Scale(rows=pair, prompt=trace,
                                             why=f"{pair:.2f}x the forwards per pair (screened "
                                                 f"layers); {why_trace}")}
+
+
+def references(mode: Mode, generated: Scale, forced: Scale) -> dict[str, Scale]:
+    """Issue 49's reference steps: the organism's sampled rows are the published ones (three of
+    each study's), decoded alone as its traces and forced answers are; in fast mode the published
+    model's bf16 batches are not re-decoded (the reference reads their rows), so those decode
+    nothing. The preference reference's plain forwards run in both modes."""
+    lent = Scale(rows=0, prompt=0, decode=0, why="bf16 batches: the reference reads the study's "
+                 "rows instead of decoding them")
+    decoded = {"cot_baseline_reference": generated, "cot_early_reference": forced,
+               "cot_last_answer_reference": forced, "cot_full_corruption_reference": forced,
+               "cot_cut_probe_reference": forced}
+    return {**{k: lent if mode is Mode.FAST else v for k, v in decoded.items()},
+            "cot_preference_reference": forced}

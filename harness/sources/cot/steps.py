@@ -10,6 +10,7 @@ from harness.profiles import Profile
 from harness.reference import NEEDS_LOCAL_WEIGHTS
 from harness.sources.cot import against_reference_patching
 from harness.sources.cot import decode, fire_once, mistakes, patching, readback, step_rows, traces
+from harness.sources.cot import against_reference_answers as answers
 from harness.sources.cot.batched_rows import BatchedRows, batched_rows
 from harness.sources.cot.chat import think_template
 from harness.sources.cot.forcing import ForcedPair, cut_probe, full_corruption, last_answer_corruption
@@ -110,16 +111,14 @@ STEPS = (
     Step(RUNNER, runner, ("cot_model", "cot_sizes", "profile"), batched=True),
     Step("cot_baseline", baseline, (RUNNER,), shared=True),
     Step("cot_batched_rows", baseline_rows, (RUNNER, "cot_baseline")),
-    Step("cot_usable", usable, ("cot_baseline", RUNNER), forced=True,
-         unguarded="the baseline traces kept by their own recorded close and answer (scripted "
-                   "rows where forced): a selection, no forward"),
+    Step("cot_usable", usable, ("cot_baseline", RUNNER), forced=True),
     Step("cot_spanned", spanned, ("cot_usable",)),
     Step("cot_single_mistake", mistakes.single_mistake, SPANNED, unit=True),
     Step("cot_pairs", pairs, USABLE, forced=True, shared=True),
     Step("cot_screen", patching.layer_screen, (RUNNER, "cot_pairs"), shared=True),
     Step("cot_continuations", continuations, (RUNNER, "cot_pairs", "cot_screen"), unit=True),
     Step("cot_first_trace", itemgetter(0), ("cot_usable",)),
-    Step("cot_restatements", traces.restatements, USABLE, unguarded=COUNTED),
+    Step("cot_restatements", traces.restatements, USABLE),
     Step("cot_early", traces.early_answering, USABLE, unit=True),
     Step("cot_splice", mistakes.splice_control, SPANNED, unit=True),
     Step("cot_rederivation", mistakes.rederivation, ("cot_spanned", "cot_single_mistake")),
@@ -157,4 +156,16 @@ STEPS = (
     Step("cot_patching_reference", against_reference_patching.patching_reference,
          ("cot_model", "cot_sizes", "cot_usable", "cot_pairs", "cot_screen", "cot_continuations"),
          local_weights=NEEDS_LOCAL_WEIGHTS),
+    # issue 49: §1–§5's studies against their plain reference (reference_answers.py)
+    *(Step(f"{study}_reference", check, (RUNNER, *inputs), local_weights=NEEDS_LOCAL_WEIGHTS)
+      for study, check, inputs in (
+          ("cot_baseline", answers.baseline, ("cot_baseline",)),
+          ("cot_usable", answers.usable, ("cot_baseline", "cot_usable", "cot_first_trace")),
+          ("cot_spanned", answers.spanned, ("cot_usable", "cot_spanned")),
+          ("cot_restatements", answers.restatements, ("cot_usable", "cot_restatements")),
+          ("cot_early", answers.early, ("cot_usable", "cot_early")),
+          ("cot_last_answer", answers.last_answer, ("cot_usable", "cot_last_answer")),
+          ("cot_full_corruption", answers.full_corruption, ("cot_usable", "cot_full_corruption")),
+          ("cot_cut_probe", answers.cut_probe, ("cot_spanned", "cot_cut_probe")),
+          ("cot_preference", answers.preference, ("cot_spanned", "cot_preference")))),
 )
