@@ -70,7 +70,11 @@ def test_first_crossing_reference(judge, heads_first_crossing_reference):
     reference.judge_agrees(judge, heads_first_crossing_reference)
 
 
-@claim("heads.challenged-reference", section="5", guards=("heads_challenged",),
+# §5's context X is §4's crossed run itself (the seed reuses those live runs as its baselines), so
+# this anchor re-measures §4's runs too and guards them beside heads.crossing-readback (which reads
+# §5's choice of head and would otherwise require this anchor while this one required it).
+@claim("heads.challenged-reference", section="5",
+       guards=("heads_challenged", "heads_first_crossing"),
        **fields("§5's challenged screen: each family's losses with the first head's crossed "
                 "message fixed, their bootstraps, the support head, ranking, gap and lone wins "
                 "equal the plain reference's.", "5"))
