@@ -1,6 +1,6 @@
-"""Seed 001's reference anchors as the breakage catalogue runs them (issue 49): §3–§7's studies
-of the catalogue's own chain (one family of each set, already run by the earlier checks), then
-§2's sweep and opening screen on a chain of WIDE opening families, built as their checks ask."""
+"""Seed 001's reference anchors as the breakage catalogue runs them (issue 49): the studies of
+the catalogue's own chain (one family of each set, already run by the earlier checks), then §2's
+sweep again on WIDE opening families, built only when its check runs."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -16,16 +16,16 @@ from harness.sources.heads import chain, challenged_screen, steps
 from harness.sources.heads.anchors import machinery
 from harness.sources.heads.sizes import HeadsSizes
 
-# Four opening families (and one main, unread): a summary over one family cannot tell a mean
-# from any other aggregate of it, and below four a bootstrap's 2.5% quantile is the least
-# family's value whatever its seed (all of n draws land on it with chance n^-n).
+# Four opening families for the sweep (and one main, unread): a summary over one family cannot
+# tell a mean from any other aggregate of it, and below four a bootstrap's 2.5% quantile is the
+# least family's value whatever its seed (all of n draws land on it with chance n^-n).
 WIDE = (4, 1)
 
 
 def reference_checks(model: Loaded, sizes: HeadsSizes, run: chain.Chain) -> Checks:
-    """Each heads.*-reference anchor's comparison, its failures named by study: §3–§7 on `run`
-    (whose studies the earlier checks ran), §2 on WIDE opening families; where §2–§5 chose no
-    block or head for a study to run at, that reason instead."""
+    """Each heads.*-reference anchor's comparison, its failures named by study: §2–§7 on `run`
+    (whose studies the earlier checks ran), the sweep's on WIDE opening families; where §2–§5
+    chose no block or head for a study to run at, that reason instead."""
     opening, main = run.counts
     narrow = replace(sizes, opening_families=opening, main_families=main)
     wide_sizes = replace(narrow, opening_families=WIDE[0], main_families=WIDE[1])
@@ -61,6 +61,7 @@ def reference_checks(model: Loaded, sizes: HeadsSizes, run: chain.Chain) -> Chec
 
     sites = lambda: (run.lab, run.site, run.opening, support())  # noqa: E731
     return {
+        "heads.opening-reference": check(1, ref.opening, lambda: (run.site, run.opening)),
         "heads.main-screen-reference": check(1, ref.main_screen, lambda: (run.site, run.main)),
         "heads.native-answers-reference": check(1, ref.native_answers, native),
         "heads.first-crossing-reference": check(2, xref.first_crossing, lambda: (
@@ -73,5 +74,4 @@ def reference_checks(model: Loaded, sizes: HeadsSizes, run: chain.Chain) -> Chec
         "heads.record-counts-reference": check(3, ref.record_counts, lambda: (
             run.lab, run.site, machinery.record_counts(run.lab, run.cells))),
         "heads.sweep-reference": check(0, ref.sweep, lambda: (wide.lab, wide.residual), True),
-        "heads.opening-reference": check(1, ref.opening, lambda: (wide.site, wide.opening), True),
     }

@@ -96,8 +96,8 @@ BREAKAGES = (
              'float(lab.values(condition, p_of("C")).mean()),',
              'float(lab.values(condition, p_of("L")).mean()),', part=Part.READOUT),
     # Issue 49: arithmetic pointed at the wrong quantity, which no readback recomputes: the
-    # heads.*-reference anchors (against_reference_checks: §3–§6 on the chain below, §2 on WIDE
-    # opening families; the last two read the same on this organism but for float rounding,
+    # heads.*-reference anchors (against_reference_checks: on the chain below, and the sweep on
+    # WIDE opening families; the last two read the same on this organism but for float rounding,
     # organism_notes.UNIFORM).
     Breakage("the grid's cross-minus-zero subtracts the reverse cell", "wrong control", GRID,
              'lab.paired(conditions["cross", "cross"], conditions["cross", "zero"], p_C),',
@@ -151,8 +151,8 @@ def explained(anchor: str, failed: list[str]) -> list[str]:
 def checks(model: Loaded, sizes) -> Checks:
     """§1's reference forward on opening family 0 and §4's foreign-bank crossing on main family
     0, at the profile's anchor blocks; §2–§6's studies on opening and main family 0, screening
-    SCREENED, read back and counted (each check runs the studies it reads, once); §3–§7 against
-    the plain reference on those families and §2 on WIDE ones (against_reference_checks); and
+    SCREENED, read back and counted (each check runs the studies it reads, once), and against
+    the plain reference (against_reference_checks: the sweep also on WIDE families); and
     §1's edit receipts last (every breakage they would catch fails an earlier check); on the
     module objects imported now."""
     from harness.declared_steps import NothingToRun
