@@ -1,7 +1,8 @@
 """Seed 001's breakage catalogue (harness.catalogue): edits of the residual and head edits that
 its receipts and reference forward must catch, an edit of §4's key/value grouping that the
 foreign-bank crossing must catch, edits of §2–§6's studies and of the readouts of what a forward
-returned that the readback anchors must catch, and the checks run after each."""
+returned that the readback anchors must catch, edits of the studies' arithmetic that only the
+plain reference's anchors catch (issue 49), and the checks run after each."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -17,6 +18,7 @@ OBS = "harness.sources.heads.observations"
 SCREENS = "harness.sources.heads.screens"
 CROSSINGS = "harness.sources.heads.crossings"
 GRID = "harness.sources.heads.grid"
+SWEEP = "harness.sources.heads.sweep"
 GROUP = "group = head // (attention.shape[1] // values.shape[2])"
 
 BREAKAGES = (
@@ -93,6 +95,28 @@ BREAKAGES = (
     Breakage("§4's cohort p(C) reads p(L)", "wrong label", CROSSINGS,
              'float(lab.values(condition, p_of("C")).mean()),',
              'float(lab.values(condition, p_of("L")).mean()),', part=Part.READOUT),
+    # Issue 49: arithmetic pointed at the wrong quantity, which no readback recomputes: the
+    # heads.*-reference anchors (against_reference_checks: on the chain below, and the sweep on
+    # WIDE opening families; the last two read the same on this organism but for float rounding,
+    # organism_notes.UNIFORM).
+    Breakage("the grid's cross-minus-zero subtracts the reverse cell", "wrong control", GRID,
+             'lab.paired(conditions["cross", "cross"], conditions["cross", "zero"], p_C),',
+             'lab.paired(conditions["cross", "cross"], conditions["zero", "cross"], p_C),',
+             part=Part.STUDY),
+    Breakage("the main screen's H takes D's residual from the next block", "wrong block", SCREENS,
+             'donor = native["D"].activations[retrieval_block].residual_before[:, -1]',
+             'donor = native["D"].activations[next_block].residual_before[:, -1]',
+             part=Part.STUDY),
+    Breakage("the grid's deletion control skips the first family", "one short", GRID,
+             'predicts("L")\n                 for f in lab.main)',
+             'predicts("L")\n                 for f in lab.main[1:])', part=Part.STUDY),
+    Breakage("the sweep summarises its first family", "aggregation", SWEEP,
+             "bootstrap_mean([o.probability(role) for o in rows[b]], RESIDUAL_SEED)",
+             "bootstrap_mean([rows[b][0].probability(role) for o in rows[b]], RESIDUAL_SEED)",
+             part=Part.STUDY),
+    Breakage("the family bootstrap ignores its seed", "control ignoring its seed",
+             "harness.sources.heads.bootstrap", "np.random.default_rng(seed)",
+             "np.random.default_rng(0)", part=Part.STUDY),
 )
 # The heads the catalogue's screens delete, to keep its studies cheap: the first (where a tie
 # would land, and the tiny profile's head for a tied challenged screen), the organism's planted
@@ -127,11 +151,13 @@ def explained(anchor: str, failed: list[str]) -> list[str]:
 def checks(model: Loaded, sizes) -> Checks:
     """§1's reference forward on opening family 0 and §4's foreign-bank crossing on main family
     0, at the profile's anchor blocks; §2–§6's studies on opening and main family 0, screening
-    SCREENED, read back and counted (each check runs the studies it reads, once); and §1's edit
-    receipts last (every breakage they would catch fails an earlier check); on the module
-    objects imported now."""
+    SCREENED, read back and counted (each check runs the studies it reads, once), and against
+    the plain reference (against_reference_checks: the sweep also on WIDE families); and
+    §1's edit receipts last (every breakage they would catch fails an earlier check); on the
+    module objects imported now."""
     from harness.declared_steps import NothingToRun
     from harness.sources.heads import chain, challenged_screen
+    from harness.sources.heads.against_reference_checks import reference_checks
     from harness.sources.heads.anchors import crossing_readback, groups, machinery, readback
 
     sizes = replace(sizes, screen_heads=SCREENED)
@@ -184,6 +210,7 @@ def checks(model: Loaded, sizes) -> Checks:
         "heads.screen-readback": screen_readback,
         "heads.crossing-readback": crossing_read_back,
         "heads.record-counts": record_counts,
+        **reference_checks(model, sizes, run),
         "heads.edit-receipts": lambda: explained("heads.edit-receipts",
             machinery.edit_receipts(model, family, sizes.anchor_blocks).failed),
     }

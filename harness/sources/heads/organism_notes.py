@@ -36,3 +36,13 @@ CLAIM_NOTES: dict[str, str] = {
         f"Forced: {_LOOKUP}; {_NOTHING_LATER}, so the second site's zeroing and crossing effects "
         "and their interaction are zero, by construction."),
 }
+
+# Issue 49: why a summary's arithmetic is checked exactly on this organism, and what it cannot show.
+UNIFORM = ("on the organism every family's numbers are equal but for float rounding (the "
+           "construction answers each lookup alike: p(L) is the same to every bit, p(C) and the "
+           "margins differ in about the seventh figure), and its block-2 heads write nothing; so a "
+           "summary of one family, another aggregate or another bootstrap seed differs from the "
+           "seed's only by that rounding, which the exact comparison sees, and the grid's second "
+           "site zeroed, crossed or recomputed reads alike to every bit (a control swapping those "
+           "cells would differ by nothing: only an organism whose families answer with different "
+           "confidence and whose next block carries part of the answer, a rebuild, would show it)")

@@ -4,6 +4,7 @@ template tokenizes them."""
 from __future__ import annotations
 
 from harness.cost.plan import Scale
+from harness.reference import sampled
 from harness.sources.heads.task import OPENING, generate_family, raw_text
 
 
@@ -12,6 +13,32 @@ def _prompts(tok, sizes) -> list[str]:
     return [tok.apply_chat_template([{"role": "user", "content": raw_text(q)[0]}],
                                     tokenize=False, add_generation_prompt=True)
             for q in questions]
+
+
+def cells(n: int, read: int) -> int:
+    """The cells a reference anchor re-runs of `n`: `sampled`, and `read` more a finding reads
+    that sampling may miss (none where it takes every cell)."""
+    return len(sampled(n)) + (read if n > len(sampled(n)) else 0)
+
+
+def reference_scales(ctx, why: str) -> dict[str, Scale]:
+    """Issue 49's reference anchors: prefills per re-run family, published over organism, where
+    the cells they re-run differ (blocks: a donor prefill and one per block; screens: a donor, H
+    and O and two per head, or §5's natives, message and X and one per head); the families they
+    re-run (every opening one, main 0, 16 and 31) and §4–§6's cells are the organism's."""
+    pub, tiny = ctx.published_shape, ctx.tiny_shape
+    ratio = {"heads_sweep": (1 + cells(pub.layers, 1)) / (1 + cells(tiny.layers, 1)),
+             "heads_opening": (3 + 2 * cells(pub.heads, 1)) / (3 + 2 * cells(tiny.heads, 1)),
+             "heads_main_screen": (3 + 2 * cells(pub.heads, 2)) / (3 + 2 * cells(tiny.heads, 2)),
+             "heads_challenged": (4 + cells(pub.heads, 2)) / (4 + cells(tiny.heads, 2))}
+    steps = ("heads_sweep", "heads_opening", "heads_main_screen", "heads_native_answers",
+             "heads_first_crossing", "heads_challenged", "heads_content", "heads_joint",
+             "heads_grid", "heads_record_counts")
+    return {f"{step}_reference": Scale(rows=ratio.get(step, 1.0), prompt=ctx.prompt_ratio(_prompts),
+                                       why=(f"{ratio[step]:.2f}x the prefills per family "
+                                            "(sampled cells); " if step in ratio else
+                                            "the organism's families and cells; ") + why)
+            for step in steps}
 
 
 def published_scales(ctx) -> dict[str, Scale]:
@@ -37,4 +64,5 @@ def published_scales(ctx) -> dict[str, Scale]:
         **{step: Scale(prompt=prompt, why=f"as many surviving heads as on the organism; {why}")
            for step in ("heads_lab", "heads_first_crossing", "heads_challenged", "heads_content",
                         "heads_joint", "heads_grid")},
+        **reference_scales(ctx, why),
     }

@@ -6,6 +6,9 @@ from typing import Any, Callable
 
 from harness.declared_steps import NothingToRun, Step
 from harness.models.loaded import Loaded
+from harness.reference import NEEDS_LOCAL_WEIGHTS
+from harness.sources.heads import against_reference as ref
+from harness.sources.heads import against_reference_crossings as xref
 from harness.sources.heads import (challenged_screen, content_effects, crossings, grid, screens,
                                    sweep)
 from harness.sources.heads.anchors import crossing_readback, groups, machinery, readback
@@ -89,6 +92,14 @@ def support(challenged: challenged_screen.ChallengedScreen,
 
 LAB = "heads_lab"
 ANCHOR = ("heads_model", "heads_families", "heads_sizes")
+SITES = ("heads_site", "heads_opening", "heads_support")  # §4–§6's two head sites
+
+
+def against_reference(name: str, glue: Callable[..., Any], *inputs: str) -> Step:
+    """Issue 49: study step `name`'s numbers on a few cells and families against the plain
+    reference (against_reference*.py), which runs on the weights in this process."""
+    return Step(f"{name}_reference", glue, (*ANCHOR, *inputs), local_weights=NEEDS_LOCAL_WEIGHTS)
+
 
 STEPS = (
     Step("heads_single_token", single_token_filter, ("heads_tokenizer",)),
@@ -127,4 +138,17 @@ STEPS = (
          ("heads_model", LAB, "heads_first_crossing", "heads_content", "heads_joint",
           "heads_grid")),
     Step("heads_record_counts", machinery.record_counts, (LAB, "heads_grid")),
+    against_reference("heads_sweep", ref.sweep, LAB, "heads_sweep"),
+    against_reference("heads_opening", ref.opening, "heads_site", "heads_opening"),
+    against_reference("heads_main_screen", ref.main_screen, "heads_site", "heads_main_screen"),
+    against_reference("heads_native_answers", ref.native_answers, LAB, "heads_native_answers"),
+    against_reference("heads_first_crossing", xref.first_crossing, LAB, "heads_site",
+                      "heads_opening", "heads_first_crossing"),
+    against_reference("heads_challenged", xref.challenged, "heads_site", "heads_opening",
+                      "heads_challenged"),
+    against_reference("heads_content", xref.content, LAB, *SITES, "heads_content"),
+    against_reference("heads_joint", xref.joint, LAB, *SITES, "heads_joint"),
+    against_reference("heads_grid", xref.grid, LAB, *SITES, "heads_grid"),
+    against_reference("heads_record_counts", ref.record_counts, LAB, "heads_site",
+                      "heads_record_counts"),
 )
