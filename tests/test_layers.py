@@ -47,18 +47,20 @@ def test_an_import_of_the_sources_is_found_at_any_depth(tmp_path):
 
 
 # A source's reference (issue 49) is the notebook's procedure written again: of its source it
-# reads the task data alone; of the harness, the model loader and the comparison's engine.
+# reads the task data and its other reference parts alone; of the harness, the model loader and
+# the comparison's engine.
 REFERENCES = sorted(ROOT.glob("harness/sources/*/reference*.py"))  # reference.py, reference_<part>.py
 REFERENCE_MAY_IMPORT = ("harness.models", "harness.reference", "harness.private")
 
 
 def reference_imports_beyond_its_task(path: Path) -> list[str]:
-    """The harness modules a source's reference imports other than its task data, the model
-    loader and the comparison engine."""
-    task = f"{SOURCES_PACKAGE}.{path.parent.name}.task"
-    allowed = (task, *REFERENCE_MAY_IMPORT)
+    """The harness modules a source's reference imports other than its task data, its other
+    reference parts (reference_<part>.py), the model loader and the comparison engine."""
+    source = f"{SOURCES_PACKAGE}.{path.parent.name}"
+    allowed = (f"{source}.task", *REFERENCE_MAY_IMPORT)
     return sorted(m for m in imported(path) if (m == "harness" or m.startswith("harness."))
-                  and not any(m == a or m.startswith(f"{a}.") for a in allowed))
+                  and not any(m == a or m.startswith(f"{a}.") for a in allowed)
+                  and not m.startswith(f"{source}.reference"))
 
 
 @pytest.mark.parametrize("path", REFERENCES, ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -74,3 +76,14 @@ def test_a_reference_importing_its_study_is_found(tmp_path):
                       "from harness.models.loaded import Loaded\n")
     assert reference_imports_beyond_its_task(module) == ["harness.sources.patching",
                                                          "harness.sources.patching.experiments"]
+
+
+def test_a_reference_may_read_its_own_other_parts_but_no_other_source(tmp_path):
+    module = tmp_path / "cot" / "reference_patching.py"
+    module.parent.mkdir()
+    module.write_text("from harness.sources.cot.reference_plain import greedy\n"
+                      "from harness.sources.patching.reference import sweep\n"
+                      "from harness.sources.cot.readback import redraw\n")
+    assert reference_imports_beyond_its_task(module) == [
+        "harness.sources.cot.readback", "harness.sources.cot.readback.redraw",
+        "harness.sources.patching.reference", "harness.sources.patching.reference.sweep"]
