@@ -230,7 +230,7 @@ def checks(model: Loaded, sizes) -> Checks:
         "lookback.answer-clean-answered": lambda: kept_wrong("answer", answer_rows),
         "lookback.low-rank-readback": solo(lambda found: low_rank_readback.low_rank_rows(
             runner, binding_rows, low(), found)),
-        **against_reference_checks.checks(runner),
+        **against_reference_checks.checks(runner, binding_sweeps, source_sweeps, answer),
         **known_answers.checks(runner, read_manifest(model.spec.organism,
                                                      source("lookback").organisms_dir)["planted"]),
     }
