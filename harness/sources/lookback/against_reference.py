@@ -48,14 +48,14 @@ def behaviour(run: LookbackRunner, said: str, at: LookbackSizes,
     plain, got, want = Plain(run.model), {}, {}
     for name in reference.CONDITIONS:
         asked = reference.evaluation(said, cap(at), name)
-        b = scored.get(name)
-        preds = b.predictions if b else []
+        b = scored[name]
+        preds = b.predictions
         for i in sampled(len(asked)):
             got[f"{name} row {i}"] = recorded_at(preds, i)
             want[f"{name} row {i}"] = plain.answer(asked[i].prompt).matching(recorded_at(preds, i))
         ok = [p == a.gold for p, a in zip(preds, asked)]
-        got[f"{name} rates"] = b and {"overall": b.overall, "own": b.own, "other": b.other,
-                                      "n_own": b.n_own, "n_other": b.n_other, "n": len(preds)}
+        got[f"{name} rates"] = {"overall": b.overall, "own": b.own, "other": b.other,
+                                "n_own": b.n_own, "n_other": b.n_other, "n": len(preds)}
         want[f"{name} rates"] = {
             "overall": rate(ok, 3), "own": rate([k for k, a in zip(ok, asked) if a.own], 3),
             "other": rate([k for k, a in zip(ok, asked) if not a.own], 3),

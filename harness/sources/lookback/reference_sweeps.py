@@ -31,8 +31,8 @@ def binding(plain: Plain, swap: Swap, at: Places, name: str,
 
 
 def source_positions(at: Places) -> tuple[list[int], list[int], list[int]]:
-    """§5: the counterfactual's positions read (SRC_POS in the other slot: [133, 131, 158, 146,
-    162, 150]), the clean run's written (names then objects: SRC_POS) and the drinks frozen."""
+    """§5: the counterfactual's positions read (each name and object of the other slot), the
+    clean run's written (the register's SRC_POS: names then objects) and the drinks frozen."""
     n, o = at.names, at.objects
     return [n[1], n[0], n[3], n[2], o[1], o[0]], n + o, at.state
 
