@@ -10,6 +10,7 @@ from typing import Callable
 from harness.catalogue import Breakage, Checks, Part
 from harness.fire_once import failures
 from harness.models.loaded import Loaded
+from harness.sources.lookback.breakages_wrong_quantity import WRONG_QUANTITY
 
 INTERCHANGE, ANSWERS, LOW_RANK = ("harness.sources.lookback.interchange",
                                   "harness.sources.lookback.answers",
@@ -139,19 +140,19 @@ BREAKAGES = (
     Breakage("§6 payload is the counterfactual's other drink", "wrong target", TASK,
              "payload=t[1 - r] if payload else None", "payload=t[r] if payload else None",
              part=Part.READOUT),
-)
+) + WRONG_QUANTITY  # issue 49's, which the reference anchors catch
 
 
 def checks(model: Loaded, sizes) -> Checks:
     """The fire-once and identity anchors of §4–§7 (§4's and §7's fire-once anchors also through
     fast mode's read-once path), the readbacks of §4–§6's sweeps (coverage, then rows re-run
     alone), of §2's predictions and §4's filter, §4's and §6's direction anchors, the readback
-    of §7's writes, then the organism's known answers, on the module objects imported now (the
-    catalogue stops at the first that fails). The rest run faithful mode's barrier path, at the
+    of §7's writes, each study's reference anchor, then the organism's known answers, on the
+    module objects imported now (the catalogue stops at the first that fails). The rest run faithful mode's barrier path, at the
     batches of `sizes`, so the catalogue comes out the same in either mode."""
     from harness.organisms.common import read_manifest
     from harness.registry import source
-    from harness.sources.lookback import direction
+    from harness.sources.lookback import against_reference_checks, direction
     from harness.sources.lookback import fire_once as fire
     from harness.sources.lookback import (identity, known_answers, low_rank_readback,
                                           predict_readback, readback)
@@ -229,6 +230,7 @@ def checks(model: Loaded, sizes) -> Checks:
         "lookback.answer-clean-answered": lambda: kept_wrong("answer", answer_rows),
         "lookback.low-rank-readback": solo(lambda found: low_rank_readback.low_rank_rows(
             runner, binding_rows, low(), found)),
+        **against_reference_checks.checks(runner, binding_sweeps, source_sweeps, answer),
         **known_answers.checks(runner, read_manifest(model.spec.organism,
                                                      source("lookback").organisms_dir)["planted"]),
     }

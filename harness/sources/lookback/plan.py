@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from harness.cost.plan import Scale
 from harness.profiles import Mode
+from harness.reference import sampled
 from harness.sources.lookback.task import INSTRUCTION, build_binding
 
 
@@ -23,6 +24,14 @@ def per_chunk(ctx, published: int, tiny: int, fast_extra: int, what: str) -> tup
             f"({published}+{extra})/({tiny}+{extra}): {what}, and {extra} more per chunk")
 
 
+def solo(reads: int, published: int, tiny: int) -> tuple[float, str]:
+    """A reference anchor's forwards per sampled row, published over organism: `reads` unedited
+    forwards, then one per sampled layer (or L) of `published` and `tiny`; and why."""
+    pub, org = len(sampled(published)), len(sampled(tiny))
+    return ((reads + pub) / (reads + org),
+            f"({reads}+{pub})/({reads}+{org}): {reads} read(s) and the sampled layers, per row")
+
+
 def published_scales(ctx) -> dict[str, Scale]:
     prompt = ctx.prompt_ratio(_prompts)
     pub, tiny = ctx.published_sizes, ctx.tiny_sizes
@@ -34,7 +43,25 @@ def published_scales(ctx) -> dict[str, Scale]:
     # §4/§6 in fast mode: one counterfactual read per chunk, then a clean-only write per layer.
     swept = layers(*per_chunk(ctx, ctx.published_shape.layers, ctx.tiny_shape.layers, 1,
                               "every layer"))
+    def alone(reads: int, published: int, tiny: int) -> Scale:
+        n, what = solo(reads, published, tiny)
+        return Scale(rows=n, prompt=prompt, why=f"{what}; the same sampled rows; {why}")
+
+    depth = (ctx.published_shape.layers, ctx.tiny_shape.layers)
+    # Issue 49's reference anchors: the same few rows, one prompt at a time through plain hooks.
+    references = {
+        **{f"{step}_reference": Scale(prompt=prompt, why=f"the same sampled rows alone; {why}")
+           for step in ("lookback_behaviour", "lookback_visibility", "lookback_binding_filter",
+                        "lookback_source_filter", "lookback_answer_filter", "lookback_low_rank")},
+        **{f"{step}_reference": alone(1, *depth) for step in (
+            "lookback_reversed", "lookback_same_position", "lookback_opaque", "lookback_answer")},
+        "lookback_source_freeze_reference": alone(2, len(pub.source_freeze_layers),
+                                                  len(tiny.source_freeze_layers)),
+        "lookback_source_plain_reference": alone(1, len(pub.source_plain_layers),
+                                                 len(tiny.source_plain_layers)),
+    }
     return {
+        **references,
         **{step: swept for step in (
             "lookback_reversed", "lookback_same_position", "lookback_opaque")},
         "lookback_answer": swept,

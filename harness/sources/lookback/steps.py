@@ -7,7 +7,10 @@ from typing import Callable
 from harness.declared_steps import Filtered, Step
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
 from harness.profiles import Profile
-from harness.sources.lookback import low_rank_readback, predict_readback, readback
+from harness.reference import NEEDS_LOCAL_WEIGHTS as PLAIN_FORWARDS
+from harness.sources.lookback import (against_reference, against_reference_low_rank,
+                                      against_reference_swaps, low_rank_readback,
+                                      predict_readback, readback)
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, FilterAnswers, VisibilityScores,
                                                 behaviour, filter_answers, keep_correct,
@@ -152,6 +155,32 @@ BINDING = (RUN, "lookback_patched")
 SOURCE = (RUN, "lookback_source_patched")
 LOCAL = NEEDS_LOCAL_WEIGHTS
 
+FILTERS = {"binding": ("lookback_binding_rows", "lookback_binding_filter", "lookback_kept"),
+           "source": ("lookback_source_rows", "lookback_source_filter", "lookback_source_kept"),
+           "answer": ("lookback_answer_rows", "lookback_answer_filter", "lookback_answer_kept")}
+SWEPT = {"reversed": "lookback_reversed", "same position": "lookback_same_position",
+         "opaque control": "lookback_opaque"}
+REFERENCES = (
+    Step("lookback_behaviour_reference", against_reference.behaviour,
+         (RUN, *SAID, "lookback_behaviour"), local_weights=PLAIN_FORWARDS),
+    Step("lookback_visibility_reference", against_reference.visibility,
+         (RUN, *SAID, "lookback_visibility"), local_weights=PLAIN_FORWARDS),
+    *(Step(f"lookback_{what}_filter_reference", against_reference.error_filter(what),
+           (RUN, *SAID, *inputs), local_weights=PLAIN_FORWARDS)
+      for what, inputs in FILTERS.items()),
+    *(Step(f"{step}_reference", against_reference.binding(name),
+           (RUN, *SAID, "lookback_patched", step), local_weights=PLAIN_FORWARDS)
+      for name, step in SWEPT.items()),
+    *(Step(f"{step}_reference", against_reference_swaps.source(freeze),
+           (RUN, *SAID, "lookback_source_patched", step), local_weights=PLAIN_FORWARDS)
+      for freeze, step in ((True, "lookback_source_freeze"), (False, "lookback_source_plain"))),
+    Step("lookback_answer_reference", against_reference_swaps.answer,
+         (RUN, *SAID, "lookback_answer_patched", "lookback_answer"), local_weights=PLAIN_FORWARDS),
+    Step("lookback_low_rank_reference", against_reference_low_rank.low_rank,
+         (RUN, *SAID, "lookback_patched", "lookback_reversed", "lookback_low_rank"),
+         local_weights=PLAIN_FORWARDS),
+)
+
 STEPS = (
     Step("lookback_sizes", sizes, ("profile",), batched=True,
          unguarded="the profile's declared sizes, batched in fast mode: data"),
@@ -216,4 +245,6 @@ STEPS = (
           "lookback_source_rows", "lookback_source_filter", "lookback_source_kept",
           "lookback_answer_rows", "lookback_answer_filter", "lookback_answer_kept")),
     Step("lookback_low_rank_readback", low_rank_readback.low_rank, (*BINDING, "lookback_low_rank")),
+    # Issue 49: each study's recorded values on a few rows against the plain reference.
+    *REFERENCES,
 )
