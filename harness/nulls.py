@@ -114,4 +114,12 @@ def evidence(criterion: Any, published: Mapping[str, Any], measured: Mapping[str
     if not published:
         return [], None
     found = sensitivities(criterion, published, measured)
-    return [s.as_record() for s in found], null_check(criterion, published, measured, null)
+    try:
+        check = null_check(criterion, published, measured, null)
+    except (TypeError, KeyError, ValueError, ZeroDivisionError) as error:
+        # measured values the criterion cannot judge (a run that chose no block, on random
+        # weights): where published values apply, the criterion itself has failed on them first
+        check = {"accepts_null": None, "null": None,
+                 "detail": f"not judged: the measured values cannot be ({type(error).__name__}: "
+                           f"{error})"}
+    return [s.as_record() for s in found], check

@@ -162,10 +162,11 @@ def _scaled(key: str, v0: float, se: float, lo: float, hi: float,
 def covers_published(c: iv.CoversPublished, published, measured) -> Sensitivity:
     """CoversPublished: the measured interval (half-width w, standard error w/1.96) must contain
     the published value; an estimate moved by d is rejected where it lands more than w away."""
-    if c.interval_key not in measured:
+    interval = measured.get(c.interval_key)
+    if not isinstance(interval, (list, tuple)) or len(interval) != 2 or None in interval:
         return Sensitivity(c.key, "known after a run: the measured interval's width sets it",
                            statistical=False)
-    lo, hi = measured[c.interval_key]
+    lo, hi = interval
     w = (hi - lo) / 2
     if w <= 0:
         return Sensitivity(c.key, "a measured interval of no width: any change is rejected",

@@ -79,3 +79,14 @@ def test_a_measured_interval_moves_with_the_value_the_null_replaces():
     assert found["accepts_null"] is False  # the interval moved to [-0.1, 0.1] excludes 0.8
     near = null_check(criterion, {"p": 0.8}, measured, Null({"p": 0.75}, why="small"))
     assert near["accepts_null"] is True
+
+
+def test_measured_values_the_criterion_cannot_judge_give_an_unjudged_null_check():
+    from harness.criteria import CoversPublished, Exact, all_of
+
+    criterion = all_of(Exact("block"), CoversPublished("p", "p_ci"))
+    sens, check = evidence(criterion, {"block": 31, "p": 0.6}, {"block": None, "p": None,
+                                                                 "p_ci": None},
+                           Null({"block": None}, why="no block chosen"))
+    assert check["accepts_null"] is None and check["detail"].startswith("not judged")
+    assert sens[1]["how"] == "known after a run: the measured interval's width sets it"
