@@ -67,9 +67,9 @@ def test_blocked_claim_names_its_anchor_and_message(tmp_path):
     assert "blocked by cot.verbatim-block-control: AssertionError: the machinery is broken" in text
 
 
-def test_anchors_are_listed_before_claims(tmp_path):
+def test_findings_are_listed_before_anchors(tmp_path):
     page = render(tmp_path, results())
-    assert list(page.rows)[0] == "cot.verbatim-block-control"
+    assert list(page.rows)[-1] == "cot.verbatim-block-control"
 
 
 def test_tiny_profile_shows_the_organism_banner(tmp_path):
