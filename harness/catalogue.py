@@ -159,11 +159,21 @@ def broken(b: Breakage, folder: Path, package: str) -> Iterator[None]:
                 setattr(parents[p], k, v)
 
 
+def in_order(b: Breakage, checks: Checks) -> list[tuple[str, Callable[[], list[str]]]]:
+    """The checks in the order a breakage tries them: a breakage of a study's arithmetic or a
+    readout tries the reference anchors first (issue 49: they are the checks written for it, and
+    the others run for nothing before them), any other the declared order."""
+    items = list(checks.items())
+    if b.part in (Part.STUDY, Part.READOUT):
+        items.sort(key=lambda item: "-reference" not in item[0])
+    return items
+
+
 def _outcome(b: Breakage, checks: Checks, every: bool = False) -> Outcome:
-    """Run the checks in order until one reports a failure (all of them with `every`), keeping
-    each check's first failure and, apart, each exception a check raised."""
+    """Run the checks in order (`in_order`) until one reports a failure (all of them with
+    `every`), keeping each check's first failure and, apart, each exception a check raised."""
     outcome = Outcome(b)
-    for anchor, check in checks.items():
+    for anchor, check in in_order(b, checks):
         if outcome.caught and not every:
             break
         try:
