@@ -31,6 +31,16 @@ def test_a_null_without_values_or_reason_is_refused():
         NoNull("")
 
 
+def test_a_refused_null_says_what_a_null_needs():
+    with pytest.raises(ValueError, match="^a null names the values no effect gives, and why$"):
+        Null({}, why="w")
+
+
+def test_a_refused_no_null_says_a_reason_is_needed():
+    with pytest.raises(ValueError, match="^a finding without a null says why$"):
+        NoNull("")
+
+
 def test_a_criterion_that_rejects_the_null_says_so():
     found = null_check(Binomial("k"), {"k": 20, "n": 20}, {"k": 20, "n": 20},
                        Null({"k": 0}, why="no skill"))
@@ -90,3 +100,22 @@ def test_measured_values_the_criterion_cannot_judge_give_an_unjudged_null_check(
                            Null({"block": None}, why="no block chosen"))
     assert check["accepts_null"] is None and check["detail"].startswith("not judged")
     assert sens[1]["how"] == "known after a run: the measured interval's width sets it"
+
+
+def test_the_moved_interval_keeps_its_width():
+    from harness.criteria import CoversPublished
+
+    measured = {"p": 0.5, "p_ci": [0.25, 0.75]}
+    found = null_check(CoversPublished("p", "p_ci"), {"p": 0.3}, measured,
+                       Null({"p": 0.125}, why="small"))
+    assert found["accepts_null"] is True and found["detail"].endswith("interval [-0.125, 0.375]")
+
+
+def test_an_interval_in_a_nested_conjunction_moves_too():
+    from harness.criteria import CoversPublished, all_of
+
+    criterion = all_of(CoversPublished("a", "a_ci"), all_of(CoversPublished("b", "b_ci")))
+    measured = {"a": 0.5, "a_ci": [0.25, 0.75], "b": 0.5, "b_ci": [0.25, 0.75]}
+    found = null_check(criterion, {"a": 0.0, "b": 0.0}, measured,
+                       Null({"a": 0.0, "b": 0.0}, why="no effect"))
+    assert found["accepts_null"] is True  # both intervals moved onto 0: [-0.25, 0.25]

@@ -3,6 +3,7 @@ seeded draw of measurements at the published value passes as often as the sensit
 a draw moved by the reported departure is rejected about POWER of the time (issue 47)."""
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any, Callable
 
@@ -11,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CoversPublished,
-                              CurveBinomial, Exact, InInterval, PeakLayer, PoissonMean, all_of)
+from harness.criteria import (AtMost, Binomial, BinomialAtMost, BinomialRate, CoversPublished,
+                              CurveBinomial, Exact, InInterval, PeakLayer, PoissonMean, Recorded,
+                              all_of)
+from harness.criteria.intervals import garwood
 from harness.criteria.power import POWER
 from harness.criteria.sensitivity import Sensitivity, sensitivities
 
@@ -66,6 +69,14 @@ def test_the_issues_examples_at_the_published_n():
     assert round(one(Binomial("k"), {"k": 7, "n": 20}).lower, 2) == 0.23
 
 
+def test_a_measured_n_of_zero_is_no_n_and_the_published_one_is_used():
+    assert one(BinomialRate("r"), {"r": 0.775, "n": 102}, {"n": 0}).n == 102
+
+
+def test_a_measured_flag_is_no_n_and_the_published_one_is_used():
+    assert one(BinomialRate("r"), {"r": 0.775, "n": 102}, {"n": True}).n == 102
+
+
 def test_a_rate_is_judged_at_the_measured_n_where_it_carries_one():
     c, published = BinomialRate("r"), {"r": 0.775, "n": 102}
     small, large = one(c, published, {"n": 20}), one(c, published, {"n": 1000})
@@ -87,6 +98,15 @@ def test_an_at_most_bound_detects_only_a_rise():
     assert abs(share - POWER) < SLACK
 
 
+def test_an_at_most_bound_passes_a_replication_unless_every_draw_exceeds_it():
+    found = one(BinomialAtMost("r"), {"r": 0.5, "n": 4})  # bound 0.93: only 4 of 4 exceeds it
+    assert found.accepts_published == pytest.approx(15 / 16)
+
+
+def test_an_at_most_bound_at_a_rate_of_one_has_no_room_to_rise():
+    assert one(BinomialAtMost("r"), {"r": 1.0, "n": 4}).room == (False, False)
+
+
 def test_a_poisson_mean_moved_by_its_sensitivity_is_rejected_at_the_power():
     c, published = PoissonMean("x"), {"x": 10.9, "n": 20}
     found = one(c, published)
@@ -95,6 +115,47 @@ def test_a_poisson_mean_moved_by_its_sensitivity_is_rejected_at_the_power():
         totals = rng.poisson(20 * (10.9 + sign * departure), DRAWS)
         share = rejected(c, published, [{"x": int(t) / 20, "n": 20} for t in totals])
         assert abs(share - POWER) < SLACK
+
+
+def test_a_binomial_is_judged_at_its_criterions_confidence():
+    found = one(Binomial("k", confidence=0.5), {"k": 13, "n": 20})
+    assert found.accepts_published == pytest.approx(0.633, abs=0.001)  # 0.936 at 95%
+
+
+def test_a_curve_is_judged_at_its_criterions_confidence():
+    found = one(CurveBinomial("c", confidence=0.5), {"c": [0.65], "n": 20})
+    assert found.accepts_published == pytest.approx(0.633, abs=0.001)  # 0.936 at 95%
+
+
+def test_an_empty_curve_has_nothing_to_detect():
+    found = one(CurveBinomial("c"), {"c": [], "n": 20})
+    assert (found.lower, found.higher, found.room, found.accepts_published) == (
+        None, None, (False, False), 1.0)
+
+
+def test_a_curve_at_one_everywhere_can_only_fall():
+    assert one(CurveBinomial("c"), {"c": [1.0, 1.0], "n": 20}).room == (True, False)
+
+
+def test_a_poisson_mean_can_fall_only_from_above_zero():
+    assert one(PoissonMean("x"), {"x": 0.0, "n": 20}).room == (False, True)
+    assert one(PoissonMean("x"), {"x": 0.5, "n": 20}).room == (True, True)
+
+
+def test_a_poisson_mean_is_judged_at_its_criterions_confidence():
+    found = one(PoissonMean("x", confidence=0.5), {"x": 10.9, "n": 20})
+    assert found.accepts_published == pytest.approx(0.523, abs=0.001)  # 0.95 at 95%
+
+
+@pytest.mark.parametrize("published_n, n", [(1, 200), (20, 1), (100, 5000)])
+def test_a_poisson_mean_published_at_zero_detects_the_rise_a_direct_solve_gives(published_n, n):
+    from scipy.optimize import brentq
+    from scipy.stats import poisson
+
+    top = math.floor(garwood(0)[1] / published_n * n + 1e-9)  # the most counts accepted at n
+    rise = brentq(lambda d: poisson.cdf(top, n * d) - (1 - POWER), 1e-9, 100, xtol=1e-15)
+    found = one(PoissonMean("x"), {"x": 0.0, "n": published_n}, {"n": n})
+    assert found.higher == pytest.approx(rise, rel=1e-12)
 
 
 def test_a_curve_moved_by_its_sensitivity_is_rejected_at_the_power():
@@ -132,14 +193,106 @@ def test_a_measured_interval_moved_by_its_sensitivity_is_rejected_at_the_power()
     assert abs(share - POWER) < SLACK
 
 
+def test_a_measured_interval_before_a_run_is_recorded_as_not_statistical():
+    found = one(CoversPublished("m", "m_ci"), {"m": 0.5})
+    assert found.as_record()["statistical"] is False
+
+
+def test_a_measured_interval_of_no_width_rejects_any_change():
+    found = one(CoversPublished("m", "m_ci"), {"m": 0.5}, {"m_ci": [0.5, 0.5]})
+    assert (found.key, found.how, found.as_record()["statistical"]) == (
+        "m", "a measured interval of no width: any change is rejected", False)
+
+
+def test_a_measured_interval_names_its_spread():
+    found = one(CoversPublished("m", "m_ci"), {"m": 0.5}, {"m_ci": [0.4, 0.6]})
+    assert (found.key, found.how) == ("m", "normal model with the measured interval's spread; "
+                                           "seeded simulation, 20000 draws")
+
+
 def test_a_rounding_interval_is_not_statistical():
     found = one(InInterval("d", "printed", rounding=True), {"d": 4.124, "printed": [4.1235, 4.1245]})
     assert not found.statistical and found.lower == pytest.approx(0.0005)
 
 
+def test_a_rounding_interval_rejects_a_move_past_either_edge_at_any_n():
+    found = one(InInterval("d", "printed", rounding=True), {"d": 4.124, "printed": [4.1235, 4.1249]})
+    assert (found.n, found.lower, found.higher, found.as_record()["statistical"]) == (
+        None, pytest.approx(0.0005), pytest.approx(0.0009), False)
+
+
+def test_a_published_interval_of_no_width_rejects_any_change():
+    found = one(InInterval("v", "ci"), {"v": 0.5, "ci": [0.5, 0.5]})
+    assert (found.key, found.how, found.as_record()["statistical"]) == (
+        "v", "an interval of no width: any change is rejected", False)
+
+
+def normal_crossing(v0: float, lo: float, hi: float, sign: int) -> float:
+    """The departure at which a normal estimate with the interval's standard error leaves
+    [lo, hi] with probability POWER, solved exactly (past the interval's centre, where the
+    acceptance falls)."""
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    se = (hi - lo) / (2 * 1.959964)
+
+    def accepted(d: float) -> float:
+        return norm.cdf((hi - v0 - sign * d) / se) - norm.cdf((lo - v0 - sign * d) / se)
+
+    centre = max(sign * ((lo + hi) / 2 - v0), 0.0)
+    return brentq(lambda d: accepted(d) - (1 - POWER), centre, (hi - lo) + 10 * se)
+
+
+@pytest.mark.parametrize("v0, lo, hi", [(-10.0, -10.5, -9.5), (1.0, 0.0, 20.0)])
+def test_a_bootstrap_intervals_departures_match_the_normal_model(v0, lo, hi):
+    found, se = one(InInterval("v", "ci"), {"v": v0, "ci": [lo, hi]}), (hi - lo) / (2 * 1.959964)
+    assert found.lower == pytest.approx(normal_crossing(v0, lo, hi, -1), abs=0.05 * se)
+    assert found.higher == pytest.approx(normal_crossing(v0, lo, hi, +1), abs=0.05 * se)
+
+
 def test_a_discrete_rule_and_an_exact_criterion_say_so():
-    assert not one(PeakLayer("iia"), {"peak_layer": 3}).statistical
+    assert one(PeakLayer("iia"), {"peak_layer": 3}).as_record()["statistical"] is False
     assert one(Exact("v"), {"v": 1}).how == "exact: any change is rejected"
+
+
+def test_an_exact_criterion_is_recorded_as_not_statistical():
+    found = one(Exact("v"), {"v": 1})
+    assert (found.key, found.as_record()["statistical"]) == ("v", False)
+
+
+def test_a_bound_rejects_any_value_over_it():
+    found = one(AtMost("v"), {"v": 1})
+    assert (found.key, found.how, found.as_record()["statistical"]) == (
+        "v", "any value over the bound is rejected", False)
+
+
+def test_a_recorded_value_is_not_judged():
+    found = one(Recorded(), {"v": 1})
+    assert (found.key, found.how, found.as_record()["statistical"]) == (
+        "(recorded)", "nothing judged: recorded and pinned only", False)
+
+
+def test_a_criterion_naming_no_key_is_shown_for_all_values():
+    class Everything:
+        def judge(self, measured, published):
+            raise AssertionError("never judged here")
+
+    assert one(Everything(), {"v": 1}).key == "(all)"
+
+
+def test_the_record_lists_which_ways_a_value_can_move():
+    assert one(Binomial("k"), {"k": 20, "n": 20}).as_record()["room"] == [True, False]
+
+
+def test_a_way_with_room_but_no_departure_says_none_is_rejected_that_often():
+    found = Sensitivity("k", "how", 20, 0.1, None)
+    assert found.words() == ("k: detects a fall of 0.1 or no rise (none is rejected 80% of the "
+                             "time) or more at n=20 (how)")
+
+
+def test_a_value_with_no_room_to_move_detects_nothing():
+    found = Sensitivity("k", "how", room=(False, False))
+    assert found.words() == "k: detects nothing (no room to move) or more (how)"
 
 
 def test_a_conjunction_has_one_sensitivity_per_part():
