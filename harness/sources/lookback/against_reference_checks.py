@@ -69,7 +69,7 @@ def checks(runner: LookbackRunner, binding: Callable[[], dict[str, Sweep]],
             runner, said, few, steps.eval_behaviour(runner, said, few))),
         "lookback.visibility-reference": lambda: failures(against_reference.visibility(
             runner, said, few, steps.eval_visibility(runner, said, few))),
-        "lookback.binding-filter-reference": lambda: filtered("binding", whole),
+        "lookback.binding-filter-reference": lambda: filtered("binding", replace(whole, sample_cap=None)),
         "lookback.source-filter-reference": lambda: filtered("source", few),
         "lookback.answer-filter-reference": lambda: filtered("answer", few),
         **{f"lookback.{key}-reference": (lambda name=name: swept(name)) for key, name in (

@@ -48,7 +48,7 @@ def fit(plain: Plain, held_in: Sequence[Swap], layer: int) -> Fit:
 def random_basis(d: int, k: int, seed: int) -> torch.Tensor:
     """§7's control: torch.linalg.qr(torch.randn(d, k, generator=manual_seed(seed)))[0].T, the
     normal draw made on the CPU."""
-    draw = torch.randn(d, k, generator=torch.Generator(device="cpu").manual_seed(seed))
+    draw = torch.randn(d, k, generator=torch.Generator(device="cpu").manual_seed(seed), device="cpu")
     return torch.linalg.qr(draw)[0].T
 
 
