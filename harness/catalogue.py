@@ -17,8 +17,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TypedDict
 
+from harness.catalogue_order import in_order
 from harness.readout_types import judges
 from harness.standard_anchors import StandardAnchor
 
@@ -159,21 +160,13 @@ def broken(b: Breakage, folder: Path, package: str) -> Iterator[None]:
                 setattr(parents[p], k, v)
 
 
-def in_order(b: Breakage, checks: Checks) -> list[tuple[str, Callable[[], list[str]]]]:
-    """The checks in the order a breakage tries them: a breakage of a study's arithmetic or a
-    readout tries the reference anchors first (issue 49: they are the checks written for it, and
-    the others run for nothing before them), any other the declared order."""
-    items = list(checks.items())
-    if b.part in (Part.STUDY, Part.READOUT):
-        items.sort(key=lambda item: "-reference" not in item[0])
-    return items
-
-
-def _outcome(b: Breakage, checks: Checks, every: bool = False) -> Outcome:
-    """Run the checks in order (`in_order`) until one reports a failure (all of them with
-    `every`), keeping each check's first failure and, apart, each exception a check raised."""
+def _outcome(b: Breakage, checks: Checks, every: bool = False,
+             first: Mapping[str, str] | None = None) -> Outcome:
+    """Run the checks in order (`catalogue_order.in_order`, the pinned catch `first`) until one
+    reports a failure (all of them with `every`), keeping each check's first failure and, apart,
+    each exception a check raised."""
     outcome = Outcome(b)
-    for anchor, check in in_order(b, checks):
+    for anchor, check in in_order(b, checks, first):
         if outcome.caught and not every:
             break
         try:
@@ -202,10 +195,11 @@ def owed(source: Source) -> set[Part]:
         {Part.BATCHING} if any(step.batched for step in source.steps) else set())
 
 
-def run(source: Source, args: tuple[Any, ...]) -> Catalogue:
-    """The checks on the unbroken code, then each breakage's outcome, then the null edit's.
-    The source's `breakages` part gives BREAKAGES and `checks(*args)`, imported afresh each time
-    so it binds the edited module."""
+def run(source: Source, args: tuple[Any, ...], first: Mapping[str, str] | None = None,
+        ) -> Catalogue:
+    """The checks on the unbroken code, then each breakage's outcome (trying first the check
+    `first` names for it: the pinned catch), then the null edit's. The source's `breakages` part
+    gives BREAKAGES and `checks(*args)`, imported afresh each time so it binds the edited module."""
     name = f"{source.package}.breakages"
     breakages = declared(source)
 
@@ -220,7 +214,7 @@ def run(source: Source, args: tuple[Any, ...]) -> Catalogue:
                 outcomes.append(Outcome(b, stale=True))
                 continue
             with broken(b, Path(tmp), source.package):
-                outcomes.append(_outcome(b, checks()))
+                outcomes.append(_outcome(b, checks(), first=first))
         control = breakages[0].null()
         with broken(control, Path(tmp), source.package):
             null = _outcome(control, checks(), every=True)
@@ -280,7 +274,10 @@ RULE = StandardAnchor(
     decisions=("each edit is applied to a temporary copy of its module; the checks run on the "
                "first rows or prompts of the organism, as the anchors do",
                "an exception counts as caught only where the breakage declares that it crashes; "
-               "the null edit (the first breakage's module copied unchanged) must fail no check"))
+               "the null edit (the first breakage's module copied unchanged) must fail no check",
+               "each breakage tries first the check that caught it in the pinned record, then the "
+               "others in order, so a catch that still holds costs one check; a pinned catch "
+               "that no longer fails moves the record's catching check, which the snapshot shows"))
 claim_fields = RULE.fields  # a catalogue test's fields: claim_fields(statement)
 
 

@@ -116,9 +116,14 @@ def snapshot_payload(claim_id: str, profile: str, measured: dict[str, Any]) -> d
             "provenance": MEASURED_PROVENANCE.format(profile=profile), "measured": plain(measured)}
 
 
+def snapshot_folder(root: Path, profile: str, source: str) -> Path:
+    """snapshots/<profile>/<source>/: one source's snapshots on one profile."""
+    return root / "snapshots" / profile / source
+
+
 def snapshot_path(root: Path, profile: str, source: str, test_name: str) -> Path:
     """snapshots/<profile>/<source>/<test name>.json"""
-    return root / "snapshots" / profile / source / f"{test_name}.json"
+    return snapshot_folder(root, profile, source) / f"{test_name}.json"
 
 
 class ClaimSnapshot(JSONSnapshotExtension):

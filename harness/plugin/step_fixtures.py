@@ -8,6 +8,7 @@ from typing import Any, Callable
 import pytest
 
 from harness import catalogue
+from harness.catalogue_order import pinned_catches
 from harness.declared_steps import GIVEN, NothingToRun, Step, check_steps
 from harness.models.backends import Backend
 from harness.models.loaded import load_tokenizer
@@ -15,6 +16,7 @@ from harness.plugin.forcing import passed_or_forced
 from harness.plugin.suite import model_for
 from harness.profiles import Mode
 from harness.registry import source
+from harness.snapshots import snapshot_folder
 
 
 def declared(name: str) -> tuple[Step, ...]:
@@ -76,18 +78,23 @@ def _given(name: str) -> dict[str, Callable[..., Any]]:
     def sizes(profile: Any) -> Any:
         return profile.sizes[name]
 
-    def breakages(profile: Any, **model_and_sizes: Any) -> dict:
+    def breakages(request: pytest.FixtureRequest, profile: Any, mode: Mode,
+                  **model_and_sizes: Any) -> dict:
         if not profile.models[name].organism:
             pytest.skip(catalogue.ORGANISMS_ONLY)
+        pinned = pinned_catches(snapshot_folder(request.config.rootpath,
+                                                profile.snapshot_name(mode), name),
+                                f"{name}.breakages-caught")
         return catalogue.measured(catalogue.run(
-            source(name), (model_and_sizes[f"{name}_model"], model_and_sizes[f"{name}_sizes"])))
+            source(name), (model_and_sizes[f"{name}_model"], model_and_sizes[f"{name}_sizes"]),
+            first=pinned))
 
     bodies = {
         "model": (model, ("request",), f"{name}'s model on the session's profile"),
         "tokenizer": (tokenizer, ("profile",), f"{name}'s tokenizer alone: the published one "
                       "from the hub cache, or the organism's"),
         "sizes": (sizes, ("profile",), f"{name}'s experiment sizes on the session's profile"),
-        "breakages": (breakages, ("profile", f"{name}_model", f"{name}_sizes"),
+        "breakages": (breakages, ("request", "profile", "mode", f"{name}_model", f"{name}_sizes"),
                       "the breakage catalogue's outcome on the organism (a skip elsewhere)"),
     }
     assert set(bodies) == set(GIVEN)

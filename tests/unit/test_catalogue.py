@@ -94,13 +94,3 @@ def test_a_breakage_of_code_read_from_another_source_edits_that_sources_module(t
     from harness.sources.patching import experiments
 
     assert old in Path(experiments.__file__).read_text()
-
-
-def test_a_study_breakage_tries_the_reference_anchors_first():
-    from harness.catalogue import Breakage, Part, in_order
-
-    checks = {"s.fires-once": list, "s.sweep-reference": list, "s.rows": list}
-    study = Breakage("x", "wrong cell", "m", "a", "b", part=Part.STUDY)
-    write = Breakage("x", "write nothing", "m", "a", "b", part=Part.WRITE)
-    assert [a for a, _ in in_order(study, checks)] == ["s.sweep-reference", "s.fires-once", "s.rows"]
-    assert [a for a, _ in in_order(write, checks)] == list(checks)
