@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from harness.plugin.splitting import give_store, is_unit
+from harness.plugin.splitting import give_store, is_unit, worker_count
 
 GPU_INPUT = "interp_claims_gpus"  # the workerinput key carrying a worker's CUDA_VISIBLE_DEVICES
 
@@ -33,7 +33,26 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     from harness.registry import registered
 
     sources = set(registered())
+    config.option.loadscopereorder = False  # the units in collection order: sources_first's
     return scope_scheduler(config, log, lambda nodeid: source_scope(nodeid, sources))
+
+
+def in_source_folder(nodeid: str, sources: set[str]) -> bool:
+    """Whether a test is in a source's claims folder (or is one of its units)."""
+    return source_scope(nodeid, sources) != nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist, each source's claims folder first (its model's work: the longest units), so
+    the workers start on them and the suite's own test files fill in around them; each folder's
+    and file's tests keep their order."""
+    if worker_count(config) < 2:
+        return
+    from harness.registry import registered
+
+    sources = set(registered())
+    items.sort(key=lambda item: not in_source_folder(item.nodeid, sources))
 
 
 def visible_gpus(config: pytest.Config) -> list[str]:
