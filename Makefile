@@ -31,6 +31,8 @@ LINT_STAMP := $(LINT)/.installed-requirements-lint.lock
 # where the environment sets PYTHONDONTWRITEBYTECODE: make test starts about twenty Python
 # processes (the rehearsal's sources, the hub tier, the xdist workers, the plugin's own pytest
 # runs), and each after the first then reads the suite's modules instead of compiling them again.
+# The install compiles nothing (--no-compile): the modules a run imports are compiled by its first
+# process, a small part of the ~26 s pip spends compiling every installed module (torch's most).
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: test test-meta test-slow mutate replicate setup report clean gpu-rehearsal lock canary plan bench wheelhouse
@@ -39,7 +41,7 @@ $(STAMP): $(LOCK) pyproject.toml
 	@test -n "$(LOCK)" || { echo "no lock fits this machine (see above); make setup LOCK=<file>" >&2; exit 2; }
 	$(PYTHON) -m venv --clear $(VENV)
 	file=$$($(PYTHON) -m harness.cli lock pip-file $(LOCK) $(VENV)) && \
-	  $(PY) -m pip install --quiet --require-hashes -r "$$file"
+	  $(PY) -m pip install --quiet --no-compile --require-hashes -r "$$file"
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(PY) -c "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest(), sys.argv[1])" \
 	  $(LOCK) > $(VENV)/interp-claims-lock.sha256
