@@ -78,9 +78,12 @@ test: $(STAMP) $(LINT_STAMP)
 # the organisms' competence, reading what the tiny tier's claims measured where it is the same
 # number; the CPU rehearsal under the device audit, the CUDA rehearsal's dry run; every test that
 # starts a process of its own, tests/test_tiers.py checks): CI runs them after `make test`.
+# The `quiet` ones time something (the benchmark's A/A agreement): they run after, one process, so
+# no other test shares the two cores with them.
 test-meta: $(STAMP)
 	INTERP_CLAIMS_TINY=reports/results.json $(CLI) budget time meta -- \
-	  $(PY) -m pytest --claims-profile=tiny -n 2 -m meta -p no:cacheprovider
+	  $(PY) -m pytest --claims-profile=tiny -n 2 -m "meta and not quiet" -p no:cacheprovider
+	$(PY) -m pytest --claims-profile=tiny -n 0 -m "meta and quiet" -p no:cacheprovider
 
 # Mutation testing of the judging core (issue 45): mutmut mutates each module pyproject.toml's
 # [tool.mutmut] names (criteria, verdicts, snapshots, claims, register values, blocking, judging,

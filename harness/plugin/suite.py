@@ -34,6 +34,8 @@ MARKERS = {
             "simulation and backend, CPU kernels, splitting, organism competence, xdist "
             "selections, the published plan, the device audit, the CUDA rehearsal's dry run): "
             "`make test-meta`, which CI runs after `make test`",
+    "quiet": "times something, so runs alone on a quiet machine: `make test-meta` runs these "
+             "after the other meta tests, without xdist",
 }
 
 
