@@ -13,6 +13,8 @@ from pathlib import Path
 
 # command -> (the module it runs as `python -m`, what it does)
 TOOLS: dict[str, tuple[str, str]] = {
+    "replicate": ("harness.replicating",
+                  "every source on the best model this machine runs; one record, one page"),
     "rehearse": ("harness.rehearsal", "the published code path on random weights, per source"),
     "lease": ("harness.rehearsal.lease", "a short GPU lease: check, rehearse what fits, one folder"),
     "report": ("harness.reporting.report", "render a run record (results.json) as claims.html"),

@@ -94,6 +94,7 @@ def render(record: RunRecord, hist: run_history.History,
         sections.append({"name": name, "title": source.title if source else name,
                          "seed": source.seed_file if source else "not a registered source",
                          "model": source.model if source else "—", "entries": rows,
+                         "ran_on": record.environment.get("sources", {}).get(name),
                          "figures": figures})
     count_rows = [{"name": k, "counts": v, "total": sum(v.values())}
                   for k, v in sorted(record.counts.items(), key=lambda kv: kv[0] == "all")]

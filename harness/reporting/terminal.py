@@ -14,8 +14,27 @@ UNJUDGED_BANNER = ("{profile} profile: published values are for the notebooks' m
                    "and \"not applicable\" where nothing was planted")
 
 
+# A replication whose sources ran on different profiles (`interp-claims replicate`).
+MIXED_BANNER = ("{organisms} ran on {their} organism{s} ({published}): published values apply "
+                "to the sources on their published models alone; on an organism an anchor whose "
+                "checks held reads \"held\", a study reads \"recovered\" or \"missed\" where it "
+                "planted what it measures, and \"not applicable\" where nothing was planted")
+
+
 def banner(record: RunRecord) -> str | None:
-    """The run's one line on why published values do not apply (None on the published one)."""
+    """The run's one line on why published values do not apply, to which sources (None where
+    every source ran its published model)."""
+    chosen = record.environment.get("sources")
+    if chosen:
+        organisms = sorted(n for n, c in chosen.items() if c["profile"] != "published")
+        published = sorted(n for n, c in chosen.items() if c["profile"] == "published")
+        if not organisms:
+            return None
+        return MIXED_BANNER.format(
+            organisms=", ".join(organisms), their="its" if len(organisms) == 1 else "their",
+            s="" if len(organisms) == 1 else "s",
+            published=f"{', '.join(published)} on the published models" if published
+            else "no source's published model can run here")
     profile = record.environment.get("profile")
     return None if profile in (None, "published") else UNJUDGED_BANNER.format(profile=profile)
 
