@@ -75,7 +75,8 @@ def entry_of(item: pytest.Item, spec: ClaimSpec, state: TestState) -> Entry:
         duration=round(state.duration, 3),
         headline={"text": spec.headline or None,
                   "measured": spec.headline_of(state.measured),
-                  "published": spec.headline_of(spec.published)},
+                  "published": spec.headline_of(spec.published)
+                  if applies_published(prof, spec) else None},  # not a comparison on organisms
         peak_gpu_bytes=peak_gpu_bytes(),
         mode=session.mode.value,
         generalisation=prof.generalisation.get(spec.source_name),

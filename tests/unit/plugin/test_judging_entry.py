@@ -127,6 +127,16 @@ def test_a_headline_is_filled_from_the_measured_and_the_published_values():
     assert entry.headline == {"text": "v is {v}", "measured": "v is 2", "published": "v is 1"}
 
 
+def test_a_gpu_findings_headline_on_an_organism_leaves_the_published_part_out():
+    entry = entry_of(item(declared(headline="v is {v}", needs="gpu")), measured={"v": 2})
+    assert entry.headline == {"text": "v is {v}", "measured": "v is 2", "published": None}
+
+
+def test_a_gpu_findings_headline_on_the_published_profile_keeps_the_published_part():
+    test = item(declared(headline="v is {v}", needs="gpu"), profile="published")
+    assert entry_of(test, measured={"v": 2}).headline["published"] == "v is 1"
+
+
 def test_an_entry_without_a_headline_has_none():
     entry = entry_of(item(declared()), measured={"v": 2})
     assert entry.headline == {"text": None, "measured": None, "published": None}
