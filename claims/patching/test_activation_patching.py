@@ -107,7 +107,10 @@ def test_minimal_pair_behaviour(judge, seed_behaviour):
                   "the layer is the experiment's input, recorded, never judged",
                   "the organism patches its layer at the same relative depth, keeping at least "
                   "one block after it as layer 9 of 12 keeps two (profile rule): patching its last "
-                  "block at the name's position cannot reach the final position's logits"),
+                  "block at the name's position cannot reach the final position's logits",
+                  "the published finding is one sign, so a model without the mechanism passes it "
+                  "about half the time (seeded random GPT-2 weights can read replicated: "
+                  "tests/integration/test_replicate_on_gpt2.py); the sweep's map says more"),
        null=Null({"moves_toward_clean": False, "normalised": 0.0},
                  why="a patch that does nothing leaves the logit difference at the corrupted "
                      "run's, so it does not rise above it (normalised 0)"))

@@ -20,6 +20,10 @@ pytestmark = pytest.mark.meta  # builds GPT-2 and runs pytest twice: make test-m
 
 GPT2 = get_profile("published").models["patching"]
 ORGANISM = "heads"  # one source on its organism, its catalogue left out (-k) for time
+# Findings whose published values only a model doing the IOI task gives (patching.layer-flip, a
+# sign, random weights pass about half the time: its decisions say so).
+NEED_THE_TASK = ("ioi_tutorial.clean-logit-diff", "ioi_tutorial.corrupted-logit-diff",
+                 "patching.minimal-pair-behaviour")
 
 
 @pytest.fixture(scope="module")
@@ -53,11 +57,18 @@ def test_every_source_ran_and_no_test_errored(replicated):
     assert errors == [], proc.stdout[-3000:]
 
 
-def test_no_finding_on_random_gpt2_weights_reads_replicated(replicated):
+def test_the_gpt2_findings_are_judged_against_their_published_values(replicated):
     _, record, _ = replicated
-    gpt2 = [t for t in record["tests"] if t["source"] in ("patching", "ioi_tutorial")
-            and t["kind"] != "anchor"]
-    assert gpt2 and not [t["id"] for t in gpt2 if t["verdict"] == "replicated"]
+    judged = {t["id"]: t["verdict"] for t in record["tests"]
+              if t["source"] in ("patching", "ioi_tutorial") and t["kind"] != "anchor"
+              and t["published"]}
+    assert judged and set(judged.values()) <= {"replicated", "not replicated", "inconclusive"}
+
+
+def test_the_findings_that_need_the_ioi_behaviour_are_not_replicated_on_random_weights(replicated):
+    _, record, _ = replicated
+    verdicts = {t["id"]: t["verdict"] for t in record["tests"]}
+    assert [verdicts[i] for i in NEED_THE_TASK] == ["not replicated"] * len(NEED_THE_TASK)
 
 
 def test_the_organisms_findings_read_no_published_verdict(replicated):
