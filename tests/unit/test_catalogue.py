@@ -94,3 +94,10 @@ def test_a_breakage_of_code_read_from_another_source_edits_that_sources_module(t
     from harness.sources.patching import experiments
 
     assert old in Path(experiments.__file__).read_text()
+
+
+def test_a_message_keeps_six_significant_digits_of_each_computed_float():
+    from harness.catalogue import worded
+
+    assert worded("H 12.10: study -0.961137997690405, reference 1.6015648714045973e-05, p 0.25") \
+        == "H 12.10: study -0.961138, reference 1.60156e-05, p 0.25"

@@ -59,3 +59,15 @@ def test_the_page_says_which_model_each_source_ran_on_and_why(tmp_path):
     assert page.by_id["ran-on-cot"] == ("Ran on: cot organism (tiny profile): "
                                         "Qwen/Qwen3-4B-Thinking-2507 cannot run here: no CUDA device")
     assert "openai-community/gpt2@607a30d (published profile)" in page.by_id["ran-on-patching"]
+
+
+def test_the_banner_names_several_organisms_in_the_plural():
+    chosen = {**CHOSEN, "heads": Choice("heads", ProfileName.TINY, "heads organism", "no CUDA")}
+    line = banner(merged(runs(), chosen))
+    assert line.startswith("cot, heads ran on their organisms (patching on the published models)")
+
+
+def test_the_banner_says_so_where_no_published_model_could_run():
+    chosen = {"cot": CHOSEN["cot"]}
+    line = banner(merged({"tiny": runs()["tiny"]}, chosen))
+    assert line.startswith("cot ran on its organism (no source's published model can run here)")
