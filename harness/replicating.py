@@ -78,8 +78,9 @@ def replicate(root: Path, reports: Path, sources: list[str] | None, extra: list[
     archive(record, results.parent / "history")
     print("\n".join(status_table(record)))
     print(f"report: {write_report(results)}")
-    status = record.run.exit_status or 0
-    return 0 if status == NO_TESTS else status
+    # a run that collected nothing does not hide another run's failure
+    return max((r.run.exit_status or 0 for r in records.values()
+                if r.run.exit_status != NO_TESTS), default=0)
 
 
 def main(argv: list[str] | None = None) -> int:
