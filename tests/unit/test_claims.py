@@ -8,6 +8,7 @@ import pytest
 
 from harness.claims import ClaimSpec, Holds, Kind, Needs, claim, spec_of
 from harness.criteria import Exact, KnownAnswer
+from harness.nulls import Null
 from harness.snapshots import ORGANISM_FLOATS, ORGANISM_FLOATS_REASON, Tolerance
 
 
@@ -165,6 +166,27 @@ def test_claim_declares_every_argument_it_is_given():
 
     assert spec_of(test_probe) == ClaimSpec(id="cot.every-field", kind=Kind.ANCHOR, statement="s",
                                             needs=Needs.HUB, **fields)
+
+
+def test_claim_declares_a_findings_null():
+    null = Null({"v": 0}, why="no effect leaves v at 0")
+
+    @claim("cot.with-null", kind="claim", section="1", statement="s", published={"v": 1},
+           provenance="p", criterion=Exact("v"), null=null)
+    def test_probe(judge): ...
+
+    assert spec_of(test_probe).null == null
+
+
+def test_an_anchor_with_a_null_is_refused_with_the_reason():
+    with pytest.raises(ValueError, match=r"^cot\.probe: an anchor checks machinery; only a finding "
+                                         r"has a null$"):
+        declared(kind=Kind.ANCHOR, null=Null({"v": 0}, why="w"))
+
+
+def test_the_record_states_a_findings_null():
+    assert declared(null=Null({"v": 0}, why="w")).as_record()["null"] == \
+        Null({"v": 0}, why="w").describe()
 
 
 def test_a_claim_without_a_headline_has_none():

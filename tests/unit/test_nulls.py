@@ -98,7 +98,9 @@ def test_measured_values_the_criterion_cannot_judge_give_an_unjudged_null_check(
     sens, check = evidence(criterion, {"block": 31, "p": 0.6}, {"block": None, "p": None,
                                                                  "p_ci": None},
                            Null({"block": None}, why="no block chosen"))
-    assert check["accepts_null"] is None and check["detail"].startswith("not judged")
+    assert (check["accepts_null"], check["null"]) == (None, None) and set(check) == {
+        "accepts_null", "null", "detail"}
+    assert check["detail"].startswith("not judged: the measured values cannot be (TypeError: ")
     assert sens[1]["how"] == "known after a run: the measured interval's width sets it"
 
 

@@ -67,6 +67,12 @@ def test_the_banner_names_several_organisms_in_the_plural():
     assert line.startswith("cot, heads ran on their organisms (patching on the published models)")
 
 
+def test_the_banner_names_several_published_sources_joined_by_commas():
+    chosen = {**CHOSEN, "ioi_tutorial": Choice("ioi_tutorial", ProfileName.PUBLISHED, "gpt2", "cpu")}
+    line = banner(merged(runs(), chosen))
+    assert "(ioi_tutorial, patching on the published models)" in line
+
+
 def test_the_banner_says_so_where_no_published_model_could_run():
     chosen = {"cot": CHOSEN["cot"]}
     line = banner(merged({"tiny": runs()["tiny"]}, chosen))

@@ -198,6 +198,12 @@ def test_a_measured_interval_before_a_run_is_recorded_as_not_statistical():
     assert found.as_record()["statistical"] is False
 
 
+def test_a_measured_interval_with_a_missing_end_is_known_only_after_a_run():
+    found = one(CoversPublished("m", "m_ci"), {"m": 0.5}, {"m_ci": [None, 0.6]})
+    assert (found.how, found.statistical) == (
+        "known after a run: the measured interval's width sets it", False)
+
+
 def test_a_measured_interval_of_no_width_rejects_any_change():
     found = one(CoversPublished("m", "m_ci"), {"m": 0.5}, {"m_ci": [0.5, 0.5]})
     assert (found.key, found.how, found.as_record()["statistical"]) == (

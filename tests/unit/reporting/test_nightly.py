@@ -1,9 +1,12 @@
 """The nightly's guards: CUDA unusable fails before the run, saying why; a run that measured no
-published test fails after it; a claim that does not replicate is a result."""
+published test fails after it; a claim that does not replicate is a result; the help says so."""
 from __future__ import annotations
 
 import json
 
+import pytest
+
+from harness.reporting import nightly
 from harness.reporting.nightly import cuda_problem, incomplete, main, untested
 from harness.reporting.record import read_record
 
@@ -68,3 +71,23 @@ def test_an_optional_anchor_that_skipped_blocks_nothing_and_the_run_is_complete(
         {"id": "patching.layer-flip", "kind": "claim", "verdict": "not replicated", "message": ""}])
     assert incomplete(read_record(path)) is None
     assert main(["complete", str(path)]) == 0
+
+
+def shown_help(capsys, *args: str) -> str:
+    """What `--help` prints, its whitespace as one space (argparse wraps it to the terminal)."""
+    with pytest.raises(SystemExit) as done:
+        nightly.main([*args, "--help"])
+    assert done.value.code == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_the_help_says_what_each_guard_does(capsys):
+    shown = shown_help(capsys)
+    assert "The nightly's guards: CUDA usable before the run, the run complete after it." in shown
+    assert "preflight fail, saying why, where CUDA is unusable" in shown
+    assert ("complete fail where the run is not a whole replication; name the inconclusive "
+            "findings") in shown
+
+
+def test_the_complete_guards_help_names_the_record_it_reads(capsys):
+    assert "record the run record (reports/results.json)" in shown_help(capsys, "complete")

@@ -157,6 +157,22 @@ def test_a_findings_anchors_fold_into_a_count_naming_the_others(rendered_record)
     assert folded([]) == ""
 
 
+def test_an_anchor_replicated_on_the_published_path_counts_as_held():
+    from harness.reporting.report import folded
+
+    assert folded([{"id": "a.1", "verdict": "replicated"}, {"id": "a.2", "verdict": "held"}]) == \
+        "2 of 2 anchors held"
+
+
+def test_a_findings_row_opens_its_anchors_with_the_folded_count(rendered_record):
+    anchors = [entry("a.one", "anchor", "held"), entry("a.two", "anchor", "blocked"),
+               entry("a.three", "anchor", "error"), entry("a.four", "anchor", "blocked")]
+    page = rendered_record([*anchors, entry("a.f", "claim", "blocked",
+                                            requires=["a.one", "a.two", "a.three", "a.four"])])
+    assert page.rows["a.f"].text[REQUIRES].startswith(
+        "1 of 4 anchors held; blocked: a.two, a.four; error: a.three")
+
+
 def test_sources_are_sections_in_alphabetical_order(rendered_record):
     names = ["f", "e", "d", "c", "b", "a"]
     page = rendered_record([entry(f"{n}.x", "claim", "replicated") for n in names])

@@ -132,3 +132,5 @@ def test_the_commands_help_says_what_it_makes(monkeypatch, capsys):
         command(monkeypatch, "--help")
     shown = " ".join(capsys.readouterr().out.split())  # as argparse wraps it
     assert done.value.code == 0 and "results.json: the self-contained claim-status page" in shown
+    assert "results the run record to render (reports/results.json)" in shown
+    assert "--out OUT where to write the page (default: claims.html beside the record)" in shown
