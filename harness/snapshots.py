@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,10 +58,33 @@ class ComparisonLog:
     unreadable: str | None = None  # why the pin cannot be read
 
 
+# A number written in a message (a catalogue's "study 0.0657525, reference -8.15943"): one with an
+# exponent or more than two decimals is a computed float; shorter ones are read as ids (heads'
+# "12.10", a layer "1.5") and compared as text.
+WRITTEN_NUMBER = re.compile(r"(-?\d+\.\d+(?:e[-+]?\d+)?)")
+ID_DECIMALS = 2
+
+
+def _same_text(pinned: str, measured: str, floats: Tolerance) -> bool:
+    """The same words, and each computed float written in them within `floats`."""
+    ours, theirs = WRITTEN_NUMBER.split(pinned), WRITTEN_NUMBER.split(measured)
+    if len(ours) != len(theirs):
+        return False
+    return all(a == b or (i % 2 == 1 and _computed(a) and _computed(b)
+                          and floats.allows(float(a), float(b)))
+               for i, (a, b) in enumerate(zip(ours, theirs)))
+
+
+def _computed(number: str) -> bool:
+    """A written number with an exponent or more decimals than an id has."""
+    return "e" in number or len(number.split(".")[1]) > ID_DECIMALS
+
+
 def compare(pinned: Any, measured: Any, floats: Tolerance, path: str = "") -> list[str]:
     """Paths at which `measured` differs from `pinned`: counts, token ids, booleans, strings and
-    keys exactly; a float (either side) by more than `floats`. NaN against NaN is no difference
-    (the same undefined value, measured again); NaN against a number is one."""
+    keys exactly, apart from computed floats written in a string; a float (either side) by more
+    than `floats`. NaN against NaN is no difference (the same undefined value, measured again);
+    NaN against a number is one."""
     if isinstance(pinned, dict) and isinstance(measured, dict):
         if pinned.keys() != measured.keys():
             return [f"{path or '.'}: pinned keys {sorted(pinned)}, measured {sorted(measured)}"]
@@ -76,6 +100,8 @@ def compare(pinned: Any, measured: Any, floats: Tolerance, path: str = "") -> li
             return []
         return [f"{path}: pinned {pinned}, measured {measured}"]
     same = pinned == measured and type(pinned) is type(measured)
+    if isinstance(pinned, str) and isinstance(measured, str):
+        same = _same_text(pinned, measured, floats)
     return [] if same else [f"{path}: pinned {pinned!r}, measured {measured!r}"]
 
 
