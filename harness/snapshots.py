@@ -76,8 +76,8 @@ def _same_text(pinned: str, measured: str, floats: Tolerance) -> bool:
 
 
 def _computed(number: str) -> bool:
-    """A written number with an exponent or more decimals than an id has."""
-    return "e" in number or len(number.split(".")[1]) > ID_DECIMALS
+    """A written number with more decimals than an id has (an exponent counts among them)."""
+    return len(number.split(".")[1]) > ID_DECIMALS
 
 
 def compare(pinned: Any, measured: Any, floats: Tolerance, path: str = "") -> list[str]:

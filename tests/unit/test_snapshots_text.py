@@ -15,6 +15,11 @@ def test_a_computed_float_in_a_message_moved_within_the_tolerance_is_no_differen
                    ORGANISM_FLOATS) == []
 
 
+def test_every_computed_float_in_a_message_is_compared_within_the_tolerance():
+    assert compare("study 0.5, reference -8.15943, gap 1.23456", "study 0.5, reference -8.15944, "
+                   "gap 1.23457", ORGANISM_FLOATS) == []
+
+
 def test_a_computed_float_in_a_message_moved_past_the_tolerance_is_a_difference():
     assert compare("study 0.0657525", "study 0.0658525", ORGANISM_FLOATS) == [
         ": pinned 'study 0.0657525', measured 'study 0.0658525'"]
