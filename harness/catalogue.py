@@ -2,24 +2,21 @@
 temporary copy of one module, after which the source's anchor checks must fail (issue 25).
 
 A source lists its breakages (`breakages.py`: BREAKAGES) and the checks to run (`checks(model,
-sizes)`: anchor id -> a callable returning that anchor's failures). Each breakage writes the
-edited module to a temporary file (nnsight reads a trace's source from its file), imports it in
-place of the original with every other module of the source freshly imported around it, runs
-every check, and puts the original modules back.
+sizes)`: anchor id -> a callable returning that anchor's failures). Each breakage is applied by
+`harness.breakage_edit.broken` (the edited module in a temporary file, since nnsight reads a
+trace's source from its file), every check runs, and the original modules are put back.
 """
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import re
-import sys
 import tempfile
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypedDict
 
+from harness.breakage_edit import broken, source_text
 from harness.catalogue_order import in_order
 from harness.readout_types import judges
 from harness.standard_anchors import StandardAnchor
@@ -100,67 +97,6 @@ class Catalogue:
     null: Outcome
 
 
-def _source_text(module: str) -> str:
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None:
-        raise ValueError(f"no module {module}")
-    return Path(spec.origin).read_text()
-
-
-def holder(module: str, package: str) -> str:
-    """The package whose modules are refreshed with `module`: `package` (the source's) where it
-    holds it, else the registered source package that does (code this source reads from another)."""
-    from harness.registry import registered
-
-    owners = [package] + [s.package for s in registered().values()]
-    found = next((p for p in owners if module.startswith(p + ".")), None)
-    if found is None:
-        raise ValueError(f"{module} is in neither the source's package {package} nor another "
-                         "registered source's")
-    return found
-
-
-@contextmanager
-def broken(b: Breakage, folder: Path, package: str) -> Iterator[None]:
-    """While open, `b.module` is the edited copy and the other modules of `package` (the source's)
-    and of the package holding `b.module` (another source's, whose code it reads) are fresh."""
-    packages = tuple(dict.fromkeys((package, holder(b.module, package))))
-    text = _source_text(b.module)
-    # a file of its own per breakage: nnsight and linecache key a trace's source by file name
-    copy = folder / f"{len(list(folder.iterdir()))}_{b.module.rsplit('.', 1)[-1]}.py"
-    copy.write_text(text.replace(b.old, b.new))
-
-    def inside(name: str) -> bool:
-        return name.startswith(tuple(p + "." for p in packages))
-
-    saved = {k: m for k, m in sys.modules.items() if inside(k)}
-    parents = {p: sys.modules[p] for p in packages}
-    # `from package import module` reads the package's attribute first
-    bound = {p: {k: v for k, v in vars(parent).items() if f"{p}.{k}" in saved}
-             for p, parent in parents.items()}
-    for k in saved:
-        del sys.modules[k]
-    for p, names in bound.items():
-        for k in names:
-            delattr(parents[p], k)
-    try:
-        edited = importlib.util.spec_from_file_location(b.module, copy)
-        module = importlib.util.module_from_spec(edited)
-        sys.modules[b.module] = module
-        edited.loader.exec_module(module)
-        yield
-    finally:
-        for k in [k for k in sys.modules if inside(k)]:
-            del sys.modules[k]
-            parent = parents[next(p for p in packages if k.startswith(p + "."))]
-            if hasattr(parent, k.rsplit(".", 1)[-1]):
-                delattr(parent, k.rsplit(".", 1)[-1])
-        sys.modules.update(saved)
-        for p, names in bound.items():
-            for k, v in names.items():
-                setattr(parents[p], k, v)
-
-
 FLOAT = re.compile(r"-?\d+\.\d{7,}(?:e[-+]?\d+)?")  # computed floats, not ids like 12.10
 
 
@@ -220,7 +156,7 @@ def run(source: Source, args: tuple[Any, ...], first: Mapping[str, str] | None =
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="breakage-") as tmp:
         for b in breakages:
-            if _source_text(b.module).count(b.old) != 1:
+            if source_text(b.module).count(b.old) != 1:
                 outcomes.append(Outcome(b, stale=True))
                 continue
             with broken(b, Path(tmp), source.package):

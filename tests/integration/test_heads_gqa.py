@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import catalogue
+from harness import breakage_edit, catalogue
 from harness.models.loaded import Loaded, load
 from harness.registry import get_profile, source
 from harness.sources.heads.anchors import groups
@@ -68,7 +68,7 @@ def test_a_crossing_into_the_wrong_group_fails_kv_groups_but_not_av_identity(mod
                                                                               tmp_path: Path):
     breakage = next(b for b in BREAKAGES if b.name == WRONG_GROUP)
     assert breakage.part is catalogue.Part.WRITE
-    with catalogue.broken(breakage, tmp_path, source("heads").package):
+    with breakage_edit.broken(breakage, tmp_path, source("heads").package):
         fresh = importlib.import_module("harness.sources.heads.anchors.groups")
         failed = fresh.kv_groups(model, family).failed
         own = importlib.import_module(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import catalogue
+from harness import breakage_edit
 from harness.models.loaded import Loaded, load
 from harness.organisms.common import read_manifest
 from harness.registry import get_profile, source
@@ -44,7 +44,7 @@ def test_the_organism_recovers_every_planted_mechanism(model, planted):
 @pytest.mark.parametrize("name", sorted(NO_OPS))
 def test_a_write_made_a_no_op_misses_the_planted_mechanism(model, planted, name, tmp_path: Path):
     breakage = next(b for b in BREAKAGES if b.name == name)
-    with catalogue.broken(breakage, tmp_path, source("heads").package):
+    with breakage_edit.broken(breakage, tmp_path, source("heads").package):
         failed = known_answer_failures(model, planted)
     for claim_id in NO_OPS[name]:
         assert failed[claim_id] and "missed the planted" in failed[claim_id][0], failed

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import catalogue
+from harness import breakage_edit
 from harness.models.loaded import load
 from harness.organisms.common import read_manifest
 from harness.registry import get_profile, source
@@ -45,6 +45,6 @@ def test_the_organism_recovers_the_planted_mechanism(runner, planted, claim_id):
 @pytest.mark.parametrize("name", sorted(NO_OPS))
 def test_a_write_made_a_no_op_misses_the_planted_mechanism(runner, planted, name, tmp_path: Path):
     breakage = next(b for b in BREAKAGES if b.name == name)
-    with catalogue.broken(breakage, tmp_path, source("lookback").package):
+    with breakage_edit.broken(breakage, tmp_path, source("lookback").package):
         failed = known_answer_failures(runner, planted, NO_OPS[name])
     assert failed and "missed the planted" in failed[0], failed

@@ -77,25 +77,6 @@ def test_a_null_breakage_leaves_the_text_as_it_was():
     assert (b.null().old, b.null().new) == ("old", "old")
 
 
-def test_a_breakage_outside_every_source_package_is_refused(tmp_path: Path):
-    b = Breakage("b", "k", "elsewhere.module", "x", "y")
-    with pytest.raises(ValueError, match="nor another registered source's"):
-        with catalogue.broken(b, tmp_path, "harness.sources.patching"):
-            pass
-
-
-def test_a_breakage_of_code_read_from_another_source_edits_that_sources_module(tmp_path: Path):
-    old = "return float(logits[pair.clean_name] - logits[pair.corrupted_name])"
-    b = Breakage("b", "wrong sign", "harness.sources.patching.experiments", old, "return 0.0")
-    with catalogue.broken(b, tmp_path, "harness.sources.ioi_tutorial"):
-        from harness.sources.patching import experiments
-
-        assert "return 0.0" in Path(experiments.__file__).read_text()
-    from harness.sources.patching import experiments
-
-    assert old in Path(experiments.__file__).read_text()
-
-
 def test_a_message_keeps_six_significant_digits_of_each_computed_float():
     from harness.catalogue import worded
 
