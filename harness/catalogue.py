@@ -229,8 +229,6 @@ claim_fields = RULE.fields  # a catalogue test's fields: claim_fields(statement)
 
 @judges(CatalogueRecord)
 def judge_catalogue(judge: Callable[[dict[str, Any]], None], record: dict[str, Any]) -> None:
-    """A catalogue test's body: fail naming what was missed, stale, failing unbroken or failing
-    under the null edit, else record the catch rate."""
-    assert not (record["missed"] or record["clean_failures"] or record["stale"]
-                or record["null_edit_failures"]), record
+    """A catalogue test's body: record the catch rate and what was missed, stale, failing unbroken
+    or failing under the null edit; the rule's holds fails it where any of those is not empty."""
     judge(record)

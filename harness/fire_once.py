@@ -229,7 +229,9 @@ def measured(result: FireOnce | dict[str, FireOnce]) -> FireOnceRecord:
             "failures": failures(result)[:5]}
 
 
-RULE = StandardAnchor(FIRES_ONCE, headline=(
+# The rule: the four checks true and no failure recorded (any failure fails it, as each sets a
+# check false too).
+RULE = StandardAnchor({**FIRES_ONCE, "failures": []}, headline=(
     "written value there: {site_holds_value}; nothing else moved: {untouched_identical}; output "
     "moved: {output_changed}; plain-hook reference equal: {reference_equal}"))
 claim_fields = RULE.fields  # a fire-once anchor's fields: claim_fields(statement, provenance)
@@ -238,8 +240,6 @@ claim_fields = RULE.fields  # a fire-once anchor's fields: claim_fields(statemen
 @judges(FireOnceRecord)
 def judge_fires_once(judge: Callable[[dict[str, Any]], None],
                      result: FireOnce | dict[str, FireOnce]) -> None:
-    """A fire-once anchor's body: fail naming every failure (on every profile: the machinery
-    broke), else record what it measured."""
-    failed = failures(result)
-    assert not failed, failed
+    """A fire-once anchor's body: record what it measured; the rule's holds fails it on every
+    profile where a check failed (the machinery broke), the first failures recorded."""
     judge(measured(result))

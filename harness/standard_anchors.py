@@ -9,7 +9,8 @@ from typing import Any, Mapping
 
 @dataclass(frozen=True)
 class StandardAnchor:
-    """A rule every source applies: each published key must hold exactly as declared."""
+    """A rule every source applies: each published key must hold exactly as declared, on every
+    profile (its holds), so a broken rule fails through the judge with its measured values."""
 
     published: Mapping[str, Any]
     headline: str
@@ -18,12 +19,14 @@ class StandardAnchor:
 
     def fields(self, statement: str, provenance: str = "") -> dict[str, Any]:
         """What a claim applying the rule declares beside its id, section and requirements."""
+        from harness.claims import Holds
         from harness.criteria import Exact, all_of
 
         if bool(provenance) == bool(self.provenance):
             raise TypeError("a provenance is given by the rule or by the claim, once")
+        criterion = all_of(*(Exact(key) for key in self.published))
         return {"kind": "anchor", "statement": statement, "published": dict(self.published),
-                "provenance": provenance or self.provenance,
-                "criterion": all_of(*(Exact(key) for key in self.published)),
+                "provenance": provenance or self.provenance, "criterion": criterion,
+                "holds": Holds(criterion),
                 "headline": self.headline,
                 **({"decisions": self.decisions} if self.decisions else {})}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.claims import Holds
 from harness.standard_anchors import StandardAnchor
 
 RULE = StandardAnchor({"held": True, "missed": []}, headline="held: {held}")
@@ -26,3 +27,9 @@ def test_a_provenance_given_twice_is_refused():
 def test_a_provenance_given_nowhere_is_refused():
     with pytest.raises(TypeError, match="once"):
         RULE.fields("It holds.")
+
+
+def test_a_claim_applying_the_rule_holds_it_on_every_profile():
+    fields = RULE.fields("It holds.", "the rule")
+    assert fields["holds"] == Holds(fields["criterion"])
+    assert not fields["holds"].behavioural
