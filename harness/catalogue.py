@@ -9,7 +9,6 @@ trace's source from its file), every check runs, and the original modules are pu
 from __future__ import annotations
 
 import importlib
-import re
 import tempfile
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -97,15 +96,6 @@ class Catalogue:
     null: Outcome
 
 
-FLOAT = re.compile(r"-?\d+\.\d{7,}(?:e[-+]?\d+)?")  # computed floats, not ids like 12.10
-
-
-def worded(message: str) -> str:
-    """A check's message with each computed float (seven decimals or more) to 6 significant
-    digits: the record pins it, and the CPU's kernels move a float's last digits."""
-    return FLOAT.sub(lambda m: f"{float(m.group()):.6g}", message)
-
-
 def _outcome(b: Breakage, checks: Checks, every: bool = False,
              first: Mapping[str, str] | None = None) -> Outcome:
     """Run the checks in order (`catalogue_order.in_order`, the pinned catch `first`) until one
@@ -121,7 +111,7 @@ def _outcome(b: Breakage, checks: Checks, every: bool = False,
             outcome.crashed[anchor] = f"raised {type(error).__name__}: {str(error)[:200]}"
             continue
         if failed:
-            outcome.failed[anchor] = worded(str(failed[0]))[:300]
+            outcome.failed[anchor] = str(failed[0])[:300]
     return outcome
 
 

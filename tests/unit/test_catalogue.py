@@ -75,10 +75,3 @@ def test_the_null_edit_through_the_same_copy_fails_no_check(record, fake_source)
 def test_a_null_breakage_leaves_the_text_as_it_was():
     b = Breakage("b", "k", "m", "old", "new")
     assert (b.null().old, b.null().new) == ("old", "old")
-
-
-def test_a_message_keeps_six_significant_digits_of_each_computed_float():
-    from harness.catalogue import worded
-
-    assert worded("H 12.10: study -0.961137997690405, reference 1.6015648714045973e-05, p 0.25") \
-        == "H 12.10: study -0.961138, reference 1.60156e-05, p 0.25"
