@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping
 import torch
 
 from harness import catalogue
+from harness.cost import cpu_runs
 from harness.cost.ledger import ledger_path, read_ledger
 from harness.models.loaded import DTYPES, organism_module
 from harness.cost.plan import (Assumptions, Gpu, Measured, ModePlan, Scale, Shape, SourcePlan,
@@ -192,7 +193,8 @@ def build(root: Path, profile: Profile, uses: list[ClaimUse], a: Assumptions,
                 replace(s, claims=tuple(sorted(u.id for u in uses
                                                if u.source == name and s.step in u.fixtures)))
                 for s in steps))
-        sources[name] = SourcePlan(spec.label if spec else None, shape, modes)
+        cpu = cpu_runs.measured(root, name, spec) if spec and profile.published else None
+        sources[name] = SourcePlan(spec.label if spec else None, shape, modes, cpu)
     return Plan(profile.name.value, a, calibration, sources, tuple(uses))
 
 

@@ -180,10 +180,12 @@ class SourcePlan:
     model: str | None
     shape: Shape | None
     modes: Mapping[str, ModePlan]  # by Mode value
+    cpu: Mapping[str, Any] | None = None  # a CPU-declared published model's measured time
 
     def as_record(self) -> dict[str, Any]:
         return {"model": self.model, "shape": self.shape.__dict__ if self.shape else None,
-                **{mode: plan.as_record() for mode, plan in self.modes.items()}}
+                **{mode: plan.as_record() for mode, plan in self.modes.items()},
+                **({"cpu": dict(self.cpu)} if self.cpu is not None else {})}
 
 
 def total(steps: list[StepPlan]) -> Work:

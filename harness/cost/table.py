@@ -1,6 +1,7 @@
 """`pytest --plan`'s terminal table: per source its steps in both modes, then per claim."""
 from __future__ import annotations
 
+from harness.cost import cpu_runs
 from harness.cost.build import Plan
 from harness.profiles import Mode
 
@@ -38,6 +39,8 @@ def lines(typed: Plan) -> list[str]:
                    f"{t['decode_tokens']:>10}{_time(faithful['seconds']):>10}  │      "
                    f"{fast['total']['forwards']:>9}{fast['total']['padding']:>9}"
                    f"{_time(fast['seconds']):>10}")
+        cpu = cpu_runs.line(entry.get("cpu"))
+        out += [cpu] if cpu else []
         for m in Mode:
             grand[m.value] += entry[m.value]["seconds"] or 0
     out += ["", "  * a step shared by several claims (its work is counted once)", "",

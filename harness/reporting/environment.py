@@ -69,6 +69,7 @@ def environment(profile: str, root: Path, started: dt.datetime, mode: str = "fai
         "device": torch.cuda.get_device_name(0) if cuda else f"cpu ({platform.machine()})",
         "cuda": torch.version.cuda if cuda else None,
         "aten_cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "cpu_threads": torch.get_num_threads(),
         "determinism": determinism.settings(),
         "commit": git_commit(root),
         "started": started.isoformat(timespec="seconds"),
