@@ -4,9 +4,9 @@ rows and positions it was asked to, in the forward it was asked to, and changes 
 could not have changed; and plain-PyTorch forward hooks writing the same values give the same
 output (the independent reference).
 
-The experiment runs twice under hooks on its transformers modules: once to capture each
-forward's inputs (a pre-hook on the model's root), and once to compare every block's output with
-an unedited replay of those inputs through the plain transformers model. A decode loop's forwards
+The experiment runs once under hooks on its transformers modules, which record each forward's
+inputs (a pre-hook on the model's root) and every block's output; each output is then compared
+with an unedited replay of those inputs through the plain transformers model. A decode loop's forwards
 replay in order, on a key-value cache of the replay's own, fed the tokens the edited run read.
 """
 from __future__ import annotations
@@ -19,8 +19,7 @@ from torch import nn
 
 from harness.readout_types import judges
 from harness.standard_anchors import StandardAnchor
-from harness.replay import (Reference, RunMismatch, Site, block_output, capture_inputs, hooks,
-                            loops, replay)
+from harness.replay import Reference, RunMismatch, Site, loops, record_run, replay
 
 # bf16 keeps 8 significant bits: a replay writing the same values may differ from nnsight's run
 # only by the kernels' reduction order, bounded here at a few units in the last place.
@@ -49,14 +48,13 @@ class FireOnce:
 
 @dataclass
 class _Compare:
-    """The compare run's state: the forward under way and what each block hook found."""
+    """The comparison's state: the forward under way and what each block's output showed."""
 
     refs: list[Reference]
     sites: list[Site]
     loop: list[int]  # each forward's decode loop: forwards that share a key-value cache
     forward: int = -1
     failures: list[str] = field(default_factory=list)
-    heads: list[torch.Tensor] = field(default_factory=list)
     holds: bool = True
     untouched: bool = True
 
@@ -81,11 +79,6 @@ class _Compare:
 
     def block(self, layer: int, out: torch.Tensor) -> None:
         f = self.forward
-        if f >= len(self.refs):
-            if layer == 0:
-                self.untouched = False
-                self.failures.append(f"forward {f} was not made by the capture run")
-            return
         ref = self.refs[f].blocks[layer]
         if out.shape != ref.shape:
             self.untouched = False
@@ -132,11 +125,12 @@ def outside(sites: Sequence[Site], refs: list[Reference], n_blocks: int) -> None
 def fire_once(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
               run: Callable[[], Any],
               sites_for: Callable[[list[Reference]], list[Site]]) -> FireOnce:
-    """Run the experiment (`run`) under the capture hook, build its intended sites from the
-    unedited replay of its forwards, run it again comparing every block with the replay, and
-    replay once more with the sites written by plain forward hooks for the reference output."""
-    captured = capture_inputs(root, run)
-    refs = replay(root, blocks, head, captured)
+    """Run the experiment (`run`) once under hooks recording its inputs and block outputs, build
+    its intended sites from the unedited replay of its forwards, compare every recorded block
+    with that replay, and replay once more with the sites written by plain forward hooks for the
+    reference output."""
+    recorded = record_run(root, blocks, head, run)
+    refs = replay(root, blocks, head, recorded.forwards)
     try:
         sites = sites_for(refs)
         outside(sites, refs, len(blocks))
@@ -148,38 +142,25 @@ def fire_once(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
     inert = [f for f in edited if all(
         torch.equal(s.value.to(refs[f].blocks[s.layer]), refs[f].value(s.layer, s.rows, s.positions))
         for s in sites if s.forward == f)]
-    state = _Compare(refs, sites, loops(captured))
-
-    def start(module: nn.Module, args: tuple, kwargs: dict[str, Any]) -> None:
-        state.forward += 1
-
-    def block_hook(index: int) -> Callable:
-        return lambda m, a, o: state.block(index, block_output(o))
-
-    handles = [root.register_forward_pre_hook(start, with_kwargs=True)]
-    handles += [b.register_forward_hook(block_hook(i)) for i, b in enumerate(blocks)]
-    handles.append(head.register_forward_hook(
-        lambda m, a, o: state.heads.append(block_output(o)[:, -1].detach().float().cpu())))
-    with hooks(handles), torch.no_grad():
-        run()
-    failures = state.failures
-    if state.forward + 1 != len(refs):
-        state.untouched = False
-        failures.append(f"the compare run made {state.forward + 1} forwards, the capture run "
-                        f"{len(refs)}")
-    written = replay(root, blocks, head, captured, sites) if edited else []
+    state = _Compare(refs, sites, loops(recorded.forwards))
+    for f, outputs in enumerate(recorded.blocks):
+        state.forward = f
+        for layer, out in outputs:
+            state.block(layer, out)
+    failures, heads = state.failures, recorded.heads
+    written = replay(root, blocks, head, recorded.forwards, sites) if edited else []
     changed, equal = bool(edited), bool(edited)
     for f in edited:
-        if f >= len(state.heads):
+        got, rows = heads[f], sorted({r for s in sites if s.forward == f for r in s.rows})
+        if got is None:  # the forward never reached the head
             changed = equal = False
             continue
-        got, rows = state.heads[f], sorted({r for s in sites if s.forward == f for r in s.rows})
         if f not in inert and _reaches_output(sites, f, len(blocks), refs[f].blocks[0].shape[1]) \
                 and torch.equal(got[rows], refs[f].head[rows]):
             changed = False
             failures.append(f"forward {f}: the written rows' output did not change")
     for f, ref in enumerate(written):
-        got = state.heads[f] if f < len(state.heads) else None
+        got = heads[f]
         exact = ref.blocks[0].dtype == torch.float32
         if got is None or not (torch.equal(got, ref.head) if exact else torch.allclose(
                 got, ref.head, rtol=BF16_REFERENCE_RTOL, atol=BF16_REFERENCE_ATOL)):

@@ -1,6 +1,7 @@
 """Replaying an experiment's forwards through the plain transformers model (harness.fire_once):
-capture each forward's inputs with a pre-hook on the model's root, then run them again, unedited
-or with intended values written by plain forward hooks, recording every block's output. A decode
+record one run (each forward's inputs, with a pre-hook on the model's root, and every block's
+output), then run the inputs again, unedited or with intended values written by plain forward
+hooks, recording every block's output. A decode
 loop's forwards replay in order on a key-value cache of the replay's own, fed the tokens the
 captured run read."""
 from __future__ import annotations
@@ -97,9 +98,21 @@ def _cache_len(cache: Any) -> int:
     return int(cache.get_seq_length())
 
 
-def capture_inputs(root: nn.Module, run: Callable[[], Any]) -> list[Forward]:
-    """The inputs of every forward `run` makes through `root`, in order."""
-    seen: list[Forward] = []
+@dataclass
+class Recorded:
+    """One run of the experiment as the hooks saw it: each forward's inputs, the outputs of its
+    blocks in the order they ran (block index, hidden states) and its head at the final position."""
+
+    forwards: list[Forward]
+    blocks: list[list[tuple[int, torch.Tensor]]]
+    heads: list[torch.Tensor | None]  # None where a forward never reached the head
+
+
+def record_run(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
+               run: Callable[[], Any]) -> Recorded:
+    """Run the experiment once under hooks: every forward's inputs through `root` (a pre-hook),
+    every block's output and the head's output at the final position, in order."""
+    seen = Recorded([], [], [])
 
     def pre(module: nn.Module, args: tuple, kwargs: dict[str, Any]) -> None:
         if args:
@@ -108,13 +121,25 @@ def capture_inputs(root: nn.Module, run: Callable[[], Any]) -> list[Forward]:
         kept = {k: v.detach().clone() if torch.is_tensor(v) else v for k, v in kwargs.items()
                 if v is not None and k != name}
         if name is None:
-            seen.append(Forward(kept))
+            seen.forwards.append(Forward(kept))
         elif _cache_len(kwargs[name]) == 0:
-            seen.append(Forward(kept, name, cache=copy.deepcopy(kwargs[name])))
+            seen.forwards.append(Forward(kept, name, cache=copy.deepcopy(kwargs[name])))
         else:
-            seen.append(Forward(kept, name, continues=True))
+            seen.forwards.append(Forward(kept, name, continues=True))
+        seen.blocks.append([])
+        seen.heads.append(None)
 
-    with hooks([root.register_forward_pre_hook(pre, with_kwargs=True)]), torch.no_grad():
+    def block_hook(index: int) -> Callable:
+        return lambda m, a, o: seen.blocks[-1].append((index, block_output(o).detach().clone()))
+
+    handles = [root.register_forward_pre_hook(pre, with_kwargs=True)]
+    handles += [b.register_forward_hook(block_hook(i)) for i, b in enumerate(blocks)]
+
+    def head_hook(module: nn.Module, args: tuple, output: Any) -> None:
+        seen.heads[-1] = block_output(output)[:, -1].detach().float().cpu()
+
+    handles.append(head.register_forward_hook(head_hook))
+    with hooks(handles), torch.no_grad():
         run()
     return seen
 

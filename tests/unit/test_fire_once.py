@@ -93,18 +93,41 @@ def test_a_write_at_the_last_block_before_the_final_position_need_not_move_the_o
     assert result.failures == [] and result.output_changed
 
 
-def test_a_run_with_more_forwards_than_the_capture_fails(model):
+def test_the_experiment_runs_once(model):
     calls = []
 
     def run() -> None:
         calls.append(1)
-        for _ in range(len(calls)):
+        with writing(model, 0, 1, 2):
+            model(input_ids=IDS)
+
+    fire_once(model, model.transformer.h, model.lm_head, run,
+              lambda refs: [Site(0, 0, (1,), (2,), VALUE)])
+    assert calls == [1]
+
+
+class Stop(Exception):
+    """Ends a forward after a block, as a trace that stops early does."""
+
+
+def test_a_forward_that_never_reached_the_head_fails_output_and_reference(model):
+    def stop(module, args, output):
+        raise Stop
+
+    def run() -> None:
+        handle = model.transformer.h[1].register_forward_hook(stop)
+        try:
             with writing(model, 0, 1, 2):
                 model(input_ids=IDS)
+        except Stop:
+            pass
+        finally:
+            handle.remove()
 
     result = fire_once(model, model.transformer.h, model.lm_head, run,
                        lambda refs: [Site(0, 0, (1,), (2,), VALUE)])
-    assert not result.untouched_identical
+    assert (result.site_holds_value, result.output_changed, result.reference_equal) == (
+        True, False, False)
 
 
 def test_a_site_outside_the_forward_is_a_failure_naming_the_forward_it_expected(model):
