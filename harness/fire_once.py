@@ -36,7 +36,7 @@ FIRES_ONCE = {"site_holds_value": True, "untouched_identical": True, "output_cha
 
 @dataclass
 class FireOnce:
-    """What the compare run found: each check, and every failure in words naming the machinery."""
+    """What the comparison found: each check, and every failure in words naming the machinery."""
 
     sites: int
     site_holds_value: bool
