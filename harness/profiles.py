@@ -51,7 +51,7 @@ class ModelSpec:
     def label(self) -> str:
         if self.hf_id:
             return f"{self.hf_id}@{self.revision}"
-        return f"{self.architecture} organism {self.organism!r} (tiny profile)"
+        return f"{self.architecture} organism {self.organism!r}"
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,10 @@ def test_a_model_published_on_cuda_runs_its_organism_without_cuda_saying_why(onl
     assert chosen.why == "Qwen/Qwen2.5-3B-Instruct cannot run here: no CUDA device"
 
 
+def test_an_organism_is_named_without_a_profile_which_the_page_adds_once(only_cpu):
+    assert best_models.choose(["heads"])["heads"].model == "Qwen2ForCausalLM organism 'heads'"
+
+
 def test_weights_not_cached_but_reachable_download_from_the_hub(only_cpu, monkeypatch):
     monkeypatch.setattr(best_models, "missing_weights_reason", lambda spec: "no weights cached")
     assert "its weights are on the hub" in best_models.choose(["patching"])["patching"].why
