@@ -3,11 +3,9 @@ published architecture class, its layer-indexed sizes mapped by relative depth (
 `at_depth`). A generalisation test, not a replication: pinned under its own snapshot profile."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from harness.profiles import Profile
 
 
 @dataclass(frozen=True)
@@ -41,28 +39,3 @@ def other_config(o: Override) -> Any:
 
 def depth_of(config: Any) -> int:
     return getattr(config, "num_hidden_layers", None) or config.n_layer
-
-
-def generalised(profile: Profile, overrides: list[Override],
-                config_of=other_config) -> tuple[Profile, dict[str, str]]:
-    """`profile` with each override's model and depth-mapped sizes, and for each source that
-    cannot be re-targeted, why (its config unavailable, or another architecture)."""
-    models, sizes, labels, reasons = dict(profile.models), dict(profile.sizes), {}, {}
-    for o in overrides:
-        if o.source not in models:
-            raise ValueError(f"--model {o.source}=…: no source {o.source!r} on this profile")
-        spec = models[o.source]
-        try:
-            config = config_of(o)
-        except (OSError, ValueError) as exc:
-            reasons[o.source] = f"the config of {o.label} is not available: {exc}"
-            continue
-        found = (getattr(config, "architectures", None) or ["?"])[0]
-        if found != spec.architecture:
-            reasons[o.source] = (f"{o.label} is a {found}, not a {spec.architecture}: the "
-                                 f"experiments address {spec.architecture}'s modules")
-            continue
-        models[o.source] = dataclasses.replace(spec, hf_id=o.repo, revision=o.revision)
-        sizes[o.source] = sizes[o.source].at_depth(depth_of(config))
-        labels[o.source] = o.label
-    return dataclasses.replace(profile, models=models, sizes=sizes, generalisation=labels), reasons

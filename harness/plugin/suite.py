@@ -3,14 +3,13 @@ profile and markers here; ordering and blocking, judging and the run record in t
 beside it, which pytest registers as plugins of their own (`pytest_plugins`)."""
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from harness.models import determinism
 from harness.models.backends import Backend, register_trace_code
 from harness.claims import Kind, Needs, spec_of
-from harness.generalisation import Override, generalised
+from harness.generalisation import Override
+from harness.profile_variants import RehearsalAsks, generalised, rehearsal
 from harness.models.loaded import Loaded, load
 from harness.plugin.splitting import UNITS_FILE, make_store, remove_store, worker_count
 from harness.plugin.state import SESSION, SPEC, ClaimsSession, claims_session
@@ -105,26 +104,17 @@ def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None
 
 
 def rehearsal_variant(config: pytest.Config, profile: Profile) -> Profile:
-    """The rehearsal profile with --rehearsal-dtype's dtype for every model, with
-    --rehearsal-sizes=published the published sizes, and with --rehearsal-decode-cap each decode
-    step capped (other profiles unchanged)."""
-    dtype, sizes = config.getoption("rehearsal_dtype"), config.getoption("rehearsal_sizes")
-    cap = config.getoption("rehearsal_decode_cap")
-    if dtype is None and sizes == "rehearsal" and cap is None:
+    """The rehearsal profile as --rehearsal-dtype, --rehearsal-sizes and --rehearsal-decode-cap
+    ask (harness.profile_variants.rehearsal); other profiles unchanged where nothing is asked."""
+    asks = RehearsalAsks(config.getoption("rehearsal_dtype"),
+                         config.getoption("rehearsal_sizes") == "published",
+                         config.getoption("rehearsal_decode_cap"))
+    if not asks.anything:
         return profile
     if profile.name is not ProfileName.REHEARSAL:
         raise pytest.UsageError("--rehearsal-dtype and --rehearsal-sizes are for "
                                 "--claims-profile=rehearsal")
-    if dtype is not None:
-        profile = dataclasses.replace(profile, models={
-            name: dataclasses.replace(spec, dtype=dtype) for name, spec in profile.models.items()})
-    if sizes == "published":
-        profile = dataclasses.replace(profile, sizes=dict(get_profile("published").sizes))
-    if cap is not None:
-        profile = dataclasses.replace(profile, sizes={
-            name: s.decode_capped(cap) if hasattr(s, "decode_capped") else s
-            for name, s in profile.sizes.items()})
-    return profile
+    return rehearsal(profile, asks)
 
 
 def retarget(config: pytest.Config, profile: Profile) -> tuple[Profile, dict[str, str]]:

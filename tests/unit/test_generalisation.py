@@ -5,7 +5,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.generalisation import Override, generalised
+from harness.generalisation import Override
+from harness.profile_variants import generalised
 from harness.profiles import Mode
 from harness.registry import get_profile
 
