@@ -69,3 +69,48 @@ def check_steps(source: str, steps: tuple[Step, ...]) -> None:
         unknown = [i for i in step.inputs if i not in known]
         if unknown:
             raise ValueError(f"{source}: step {step.name!r} reads undeclared {unknown}")
+
+
+class Resolved:
+    """A source's declared steps evaluated in this process, each once when first read, from the
+    values given for their roots (its model, tokenizer, sizes): the graph the claims' fixtures
+    come from, for the checks that run studies outside a session (issue 46). A step that finds
+    nothing to run raises its NothingToRun each time it is read."""
+
+    def __init__(self, steps: Sequence[Step], given: dict[str, Any], batched: bool = False) -> None:
+        self.steps = {s.name: s for s in steps}
+        self.values: dict[str, Any] = dict(given)
+        self.batched = batched
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.values:
+            step = self.steps[name]
+            try:
+                args = [self[i] for i in step.inputs]
+                kwargs = {"batched": self.batched} if step.batched else {}
+                found = step.run(*args, *step.given, **kwargs)
+                if step.forced:
+                    found = _kept(found)
+            except NothingToRun as reason:
+                found = reason
+            self.values[name] = found
+        value = self.values[name]
+        if isinstance(value, NothingToRun):
+            raise value
+        return value
+
+    def reason(self, name: str) -> str | None:
+        """Why step `name` has nothing to run, or None where it ran."""
+        try:
+            self[name]
+        except NothingToRun as reason:
+            return str(reason)
+        return None
+
+
+def _kept(found: Filtered) -> Sequence[Any]:
+    """A filter's kept rows; outside a session no profile forces rows, so none kept is nothing to
+    run."""
+    if not found.kept:
+        raise NothingToRun(found.why_none)
+    return found.kept

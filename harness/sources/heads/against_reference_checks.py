@@ -1,20 +1,18 @@
-"""Seed 001's reference anchors as the breakage catalogue runs them (issue 49): the studies of
-the catalogue's own chain (one family of each set, already run by the earlier checks), then §2's
-sweep again on WIDE opening families, built only when its check runs."""
+"""Seed 001's reference anchors as the breakage catalogue runs them (issue 49): the declared
+steps on one family of each set (already run by the earlier checks), then §2's sweep again on
+WIDE opening families, built only when its check runs."""
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Callable
+from typing import Callable
 
 from harness.catalogue import Checks
-from harness.declared_steps import NothingToRun
+from harness.declared_steps import Resolved
 from harness.models.loaded import Loaded
 from harness.reference import Comparison, failures
 from harness.sources.heads import against_reference as ref
 from harness.sources.heads import against_reference_crossings as xref
-from harness.sources.heads import chain, challenged_screen, steps
-from harness.sources.heads.anchors import machinery
-from harness.sources.heads.sizes import HeadsSizes
+from harness.sources.heads import steps
+from harness.sources.heads.steps import LAB
 
 # Four opening families for the sweep (and one main, unread): a summary over one family cannot
 # tell a mean from any other aggregate of it, and below four a bootstrap's 2.5% quantile is the
@@ -22,56 +20,48 @@ from harness.sources.heads.sizes import HeadsSizes
 WIDE = (4, 1)
 
 
-def reference_checks(model: Loaded, sizes: HeadsSizes, run: chain.Chain) -> Checks:
+def reference_checks(model: Loaded, run: Resolved) -> Checks:
     """Each heads.*-reference anchor's comparison, its failures named by study: §2–§7 on `run`
     (whose studies the earlier checks ran), the sweep's on WIDE opening families; where §2–§5
     chose no block or head for a study to run at, that reason instead."""
-    opening, main = run.counts
-    narrow = replace(sizes, opening_families=opening, main_families=main)
-    wide_sizes = replace(narrow, opening_families=WIDE[0], main_families=WIDE[1])
-    wide = chain.Chain(model, wide_sizes, *WIDE)
+    narrow = run["heads_sizes"]
+    wide = steps.resolved(model, narrow, *WIDE)
 
-    def unrun(on: chain.Chain, stage: int) -> list[str]:
+    def unrun(on: Resolved, stage: int) -> list[str]:
         """Why a study of `stage` (0: §2's sweep, needing nothing; 1: needing §2's block; 2: the
         retrieval head; 3: the support head) has nothing to run at on `on`, if it has not."""
-        if stage and on.site is None:
+        if stage and on.reason("heads_site") is not None:
             return ["§2's rule chose no block, so §2–§6 have nothing to run"]
-        if stage > 1 and on.opening.retrieval_head is None:
+        if stage > 1 and on["heads_opening"].retrieval_head is None:
             return ["§2's opening screen ties, so §4–§6 have no retrieval head"]
-        if stage > 2:
-            try:
-                challenged_screen.support_site(on.challenged, on.sizes.support_on_tie)
-            except NothingToRun as reason:
-                return [str(reason)]
+        if stage > 2 and (reason := on.reason("heads_support")) is not None:
+            return [reason]
         return []
 
-    def check(stage: int, compare: Callable[..., Comparison],
-              inputs: Callable[[], tuple[Any, ...]], wider: bool = False) -> Callable[[], list[str]]:
-        on, at = (wide, wide_sizes) if wider else (run, narrow)
+    def check(stage: int, compare: Callable[..., Comparison], *inputs: str,
+              wider: bool = False) -> Callable[[], list[str]]:
+        on = wide if wider else run
 
         def failed() -> list[str]:
-            return unrun(on, stage) or failures(compare(model, on.sets, at, *inputs()))
+            return unrun(on, stage) or failures(compare(
+                model, on["heads_families"], on["heads_sizes"], *(on[i] for i in inputs)))
         return failed
 
-    def support() -> challenged_screen.Support:
-        return challenged_screen.support_site(run.challenged, narrow.support_on_tie)
-
-    def native() -> tuple[Any, ...]:
-        return run.lab, steps.native_answers(run.lab, run.main)  # read once the main screen ran
-
-    sites = lambda: (run.lab, run.site, run.opening, support())  # noqa: E731
+    sites = (LAB, "heads_site", "heads_opening", "heads_support")
     return {
-        "heads.opening-reference": check(1, ref.opening, lambda: (run.site, run.opening)),
-        "heads.main-screen-reference": check(1, ref.main_screen, lambda: (run.site, run.main)),
-        "heads.native-answers-reference": check(1, ref.native_answers, native),
-        "heads.first-crossing-reference": check(2, xref.first_crossing, lambda: (
-            run.lab, run.site, run.opening, run.first)),
-        "heads.challenged-reference": check(2, xref.challenged, lambda: (
-            run.site, run.opening, run.challenged)),
-        "heads.content-reference": check(3, xref.content, lambda: (*sites(), run.content)),
-        "heads.joint-reference": check(3, xref.joint, lambda: (*sites(), run.joint)),
-        "heads.grid-reference": check(3, xref.grid, lambda: (*sites(), run.cells)),
-        "heads.record-counts-reference": check(3, ref.record_counts, lambda: (
-            run.lab, run.site, machinery.record_counts(run.lab, run.cells))),
-        "heads.sweep-reference": check(0, ref.sweep, lambda: (wide.lab, wide.residual), True),
+        "heads.opening-reference": check(1, ref.opening, "heads_site", "heads_opening"),
+        "heads.main-screen-reference": check(1, ref.main_screen, "heads_site",
+                                             "heads_main_screen"),
+        "heads.native-answers-reference": check(1, ref.native_answers, LAB,
+                                                "heads_native_answers"),
+        "heads.first-crossing-reference": check(2, xref.first_crossing, LAB, "heads_site",
+                                                "heads_opening", "heads_first_crossing"),
+        "heads.challenged-reference": check(2, xref.challenged, "heads_site", "heads_opening",
+                                            "heads_challenged"),
+        "heads.content-reference": check(3, xref.content, *sites, "heads_content"),
+        "heads.joint-reference": check(3, xref.joint, *sites, "heads_joint"),
+        "heads.grid-reference": check(3, xref.grid, *sites, "heads_grid"),
+        "heads.record-counts-reference": check(3, ref.record_counts, LAB, "heads_site",
+                                               "heads_record_counts"),
+        "heads.sweep-reference": check(0, ref.sweep, LAB, "heads_sweep", wider=True),
     }

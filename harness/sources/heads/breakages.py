@@ -6,6 +6,7 @@ plain reference's anchors catch (issue 49), and the checks run after each."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 from harness.catalogue import Breakage, Checks, Part
 from harness.models.loaded import Loaded
@@ -96,7 +97,7 @@ BREAKAGES = (
              'float(lab.values(condition, p_of("C")).mean()),',
              'float(lab.values(condition, p_of("L")).mean()),', part=Part.READOUT),
     # Issue 49: arithmetic pointed at the wrong quantity, which no readback recomputes: the
-    # heads.*-reference anchors (against_reference_checks: on the chain below, and the sweep on
+    # heads.*-reference anchors (against_reference_checks: on the declared steps below, and the sweep on
     # WIDE opening families; the last two read the same on this organism but for float rounding,
     # organism_notes.UNIFORM).
     Breakage("the grid's cross-minus-zero subtracts the reverse cell", "wrong control", GRID,
@@ -151,66 +152,43 @@ def explained(anchor: str, failed: list[str]) -> list[str]:
 def checks(model: Loaded, sizes) -> Checks:
     """§1's reference forward on opening family 0 and §4's foreign-bank crossing on main family
     0, at the profile's anchor blocks; §2–§6's studies on opening and main family 0, screening
-    SCREENED, read back and counted (each check runs the studies it reads, once), and against
-    the plain reference (against_reference_checks: the sweep also on WIDE families); and
+    SCREENED, read back and counted (each check runs the declared steps it reads, once), and
+    against the plain reference (against_reference_checks: the sweep also on WIDE families); and
     §1's edit receipts last (every breakage they would catch fails an earlier check); on the
     module objects imported now."""
-    from harness.declared_steps import NothingToRun
-    from harness.sources.heads import chain, challenged_screen
+    from harness.sources.heads import steps
     from harness.sources.heads.against_reference_checks import reference_checks
-    from harness.sources.heads.anchors import crossing_readback, groups, machinery, readback
 
-    sizes = replace(sizes, screen_heads=SCREENED)
-    run = chain.Chain(model, sizes, 1, 1)
-    family = run.sets.opening[0]
+    run = steps.resolved(model, replace(sizes, screen_heads=SCREENED), 1, 1)
 
     def unstudied() -> list[str]:
         """Why §4–§6 did not run (no block, no retrieval head, no support head), if they did not."""
-        if run.site is None:
+        if run.reason("heads_site") is not None:
             return ["§2's rule chose no block, so §2–§6 have nothing to run"]
-        if run.opening.retrieval_head is None:
+        if run["heads_opening"].retrieval_head is None:
             return ["§2's opening screen ties, so §4–§6 have no retrieval head"]
-        try:
-            challenged_screen.support_site(run.challenged, sizes.support_on_tie)
-        except NothingToRun as reason:
-            return [str(reason)]
+        if (reason := run.reason("heads_support")) is not None:
+            return [reason]
         return []
 
-    def sweep_readback() -> list[str]:
-        declared = readback.declared_blocks(model, sizes.sweep_blocks)
-        return explained("heads.sweep-readback",
-                         readback.sweep_readback(model, run.lab, run.residual, declared).failed)
+    def failed(anchor: str, step: str, why: Callable[[], list[str]] = list) -> Callable:
+        """The anchor's check: why its step did not run, else the step's failures, explained."""
+        return lambda: why() or explained(anchor, run[step].failed)
 
-    def screen_readback() -> list[str]:
-        if run.site is None:
+    def unscreened() -> list[str]:
+        if run.reason("heads_site") is not None:
             return ["§2's rule chose no block to screen, so no screen can be read back"]
-        heads = readback.declared_heads(model, sizes.screen_heads)
-        found = readback.screens_readback(model, run.lab, run.site,
-                                          (run.opening.screen, run.main.screen), heads)
-        return explained("heads.screen-readback", found.failed)
-
-    def crossing_read_back() -> list[str]:
-        if why := unstudied():
-            return why
-        found = crossing_readback.crossing_readback(model, run.lab, run.first, run.content,
-                                                    run.joint, run.cells)
-        return explained("heads.crossing-readback", found.failed)
-
-    def record_counts() -> list[str]:
-        if why := unstudied():
-            return why
-        return explained("heads.record-counts", machinery.record_counts(run.lab, run.cells).failed)
+        return []
 
     return {
-        "heads.reference-forward": lambda: explained("heads.reference-forward",
-            machinery.reference_equality(model, family, sizes.anchor_blocks).failed),
-        "heads.kv-groups": lambda: explained("heads.kv-groups",
-            groups.kv_groups(model, run.sets.main[0], sizes.anchor_blocks).failed),
-        "heads.sweep-readback": sweep_readback,
-        "heads.screen-readback": screen_readback,
-        "heads.crossing-readback": crossing_read_back,
-        "heads.record-counts": record_counts,
-        **reference_checks(model, sizes, run),
-        "heads.edit-receipts": lambda: explained("heads.edit-receipts",
-            machinery.edit_receipts(model, family, sizes.anchor_blocks).failed),
+        "heads.reference-forward": failed("heads.reference-forward", "heads_reference_forward"),
+        "heads.kv-groups": failed("heads.kv-groups", "heads_kv_groups"),
+        "heads.sweep-readback": failed("heads.sweep-readback", "heads_sweep_readback"),
+        "heads.screen-readback": failed("heads.screen-readback", "heads_screen_readback",
+                                        unscreened),
+        "heads.crossing-readback": failed("heads.crossing-readback", "heads_crossing_readback",
+                                          unstudied),
+        "heads.record-counts": failed("heads.record-counts", "heads_record_counts", unstudied),
+        **reference_checks(model, run),
+        "heads.edit-receipts": failed("heads.edit-receipts", "heads_edit_receipts"),
     }

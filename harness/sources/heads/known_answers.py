@@ -9,7 +9,7 @@ from typing import Any, Callable
 from harness.criteria import Every, Exact, IsPlanted, KnownAnswer, all_of
 from harness.criteria.planted import known_answer_checks
 from harness.models.loaded import Loaded
-from harness.sources.heads import chain, readouts
+from harness.sources.heads import readouts, steps
 from harness.sources.heads.sizes import MICRO, HeadsSizes
 
 KNOWN: dict[str, KnownAnswer] = {
@@ -31,19 +31,21 @@ def studies(model: Loaded, sizes: HeadsSizes) -> dict[str, Callable[[], dict[str
     """For each claim in KNOWN, its study on the micro profile's first families (the modules
     imported now), returning what the claim's known answer reads; with no block to study (or,
     for §3's control, no retrieval head), the keys it reads are empty."""
-    run = chain.Chain(model, sizes, MICRO.opening_families, MICRO.main_families)
+    run = steps.resolved(model, sizes, MICRO.opening_families, MICRO.main_families)
 
     def sited(study: Callable[[], dict[str, Any]], keys: dict[str, Any],
               head: bool = False) -> Callable:
-        return lambda: (keys if run.site is None or head and run.opening.retrieval_head is None
-                        else study())
+        return lambda: (keys if run.reason("heads_site") is not None
+                        or head and run["heads_opening"].retrieval_head is None else study())
 
     return {
-        "heads.residual-transplant": lambda: readouts.residual_transplant(run.residual),
-        "heads.opening-screen": sited(lambda: readouts.opening_screen(run.opening, run.site),
+        "heads.residual-transplant": lambda: readouts.residual_transplant(run["heads_sweep"]),
+        "heads.opening-screen": sited(lambda: readouts.opening_screen(run["heads_opening"],
+                                                                      run["heads_site"]),
                                       {"site": None}),
         "heads.block32-screen": sited(
-            lambda: readouts.next_block_screen(run.main, run.site, run.cells),
+            lambda: readouts.next_block_screen(run["heads_main_screen"], run["heads_site"],
+                                               run["heads_grid"]),
             {"control_site": None, "ordinary_survivors": 0, "deletions": 0,
              "control_broken": 0, "control_deletions": 0}, head=True),
     }

@@ -2,9 +2,10 @@
 receives the results it builds on. The lab is the session's one observation record."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
-from harness.declared_steps import NothingToRun, Step
+from harness.declared_steps import NothingToRun, Resolved, Step
 from harness.models.loaded import Loaded
 from harness.reference import NEEDS_LOCAL_WEIGHTS
 from harness.sources.heads import against_reference as ref
@@ -152,3 +153,11 @@ STEPS = (
     against_reference("heads_record_counts", ref.record_counts, LAB, "heads_site",
                       "heads_record_counts"),
 )
+
+
+def resolved(model: Loaded, sizes: HeadsSizes, opening: int, main: int) -> Resolved:
+    """These steps on the first `opening` and `main` families at `sizes`, each run once when first
+    read: what the known answers' and the breakage catalogue's checks run."""
+    return Resolved(STEPS, {"heads_model": model, "heads_tokenizer": model.tok,
+                            "heads_sizes": replace(sizes, opening_families=opening,
+                                                   main_families=main)})
