@@ -45,54 +45,48 @@ BREAKAGES = (
 
 
 def checks(model: Loaded, sizes) -> Checks:
-    """The identity, printed-line, readback, fire-once and reference anchors on the modules
-    imported now; the readbacks, the position sweep and the heatmap's reference in both modes."""
-    from harness.sources.ioi_tutorial import against_reference, experiments
-    from harness.sources.patching import experiments as patching
-    from harness.sources.patching import fire_once, readback
+    """The identity, printed-line, readback, fire-once and reference anchors, each reading its
+    declared step (steps.py) on the modules imported now, each step run once; the readbacks, the
+    position sweep and the heatmap's reference in both modes, on one pair and its runs."""
+    from harness.declared_steps import Resolved
+    from harness.sources.ioi_tutorial.steps import MODEL, STEPS
+    from harness.sources.patching import readback
 
-    pair = experiments.pair_ids(model, sizes)
-    runs = patching.pair_runs(model, pair)
+    faithful = Resolved(STEPS, {MODEL: model, "ioi_tutorial_sizes": sizes})
+    fast = Resolved(STEPS, {MODEL: model, "ioi_tutorial_sizes": sizes,
+                            **{k: faithful[k] for k in ("tutorial_pair", "tutorial_runs")}},
+                    batched=True)
 
     def preferred() -> list[str]:
-        found = readback.reversed_pairs({"tutorial": patching.behaviour(model, pair, runs)})
+        found = readback.reversed_pairs({"tutorial": faithful["tutorial_behaviour"]})
         return [f"{p}: clean not preferred" for p in found["reversed"]]
 
-    def rows(batched: bool) -> Callable[[], list[str]]:
-        return lambda: readback.solo_rows(model, pair, runs,
-                                          patching.sweep(model, pair, runs, batched)).mismatched
-
-    def behaviour() -> list[str]:
-        return reference.failures(against_reference.behaviour(
-            model, sizes, pair, runs, patching.behaviour(model, pair, runs)))
-
-    def heatmap(batched: bool) -> Callable[[], list[str]]:
-        return lambda: [f for c in against_reference.sweep(
-            model, sizes, patching.sweep(model, pair, runs, batched)).values()
-            for f in reference.failures(c)]
-
     def identity() -> list[str]:
-        r = patching.full_patch_identity(model, pair, runs)
-        return [f"layer {i}: not the clean logits"
-                for i, ok in enumerate(r.equal_per_layer) if not ok]
+        return [f"layer {i}: not the clean logits" for i, ok in
+                enumerate(faithful["tutorial_full_patch"].equal_per_layer) if not ok]
 
     def printed_line() -> list[str]:
-        r = experiments.notebook_line(model, pair, runs)
-        return [f"layer {i}: the printed line ran" for i, e in enumerate(r.errors) if not e]
+        return [f"layer {i}: the printed line ran" for i, e in
+                enumerate(faithful["tutorial_notebook_line"].errors) if not e]
+
+    def heatmap(run: Resolved) -> Callable[[], list[str]]:
+        return lambda: [f for c in run["tutorial_sweep_reference"].values()
+                        for f in reference.failures(c)]
 
     return {
         "ioi_tutorial.full-patch-identity": identity,
         "ioi_tutorial.notebook-line": printed_line,
         "ioi_tutorial.clean-preferred": preferred,
-        "ioi_tutorial.sweep-rows": rows(False),
-        "ioi_tutorial.sweep-rows (fast mode)": rows(True),
+        "ioi_tutorial.sweep-rows": lambda: faithful["tutorial_sweep_rows"].mismatched,
+        "ioi_tutorial.sweep-rows (fast mode)": lambda: fast["tutorial_sweep_rows"].mismatched,
         "ioi_tutorial.whole-stream-fires-once": lambda: failures(
-            fire_once.whole_stream_fires(model, pair)),
+            faithful["tutorial_whole_stream_fires"]),
         "ioi_tutorial.position-sweep-fires-once": lambda: failures(
-            fire_once.position_sweep_fires(model, pair, batched=False)),
+            faithful["tutorial_sweep_fires"]),
         "ioi_tutorial.position-sweep-fires-once (fast mode)": lambda: failures(
-            fire_once.position_sweep_fires(model, pair, batched=True)),
-        "ioi_tutorial.behaviour-reference": behaviour,
-        "ioi_tutorial.sweep-reference": heatmap(False),
-        "ioi_tutorial.sweep-reference (fast mode)": heatmap(True),
+            fast["tutorial_sweep_fires"]),
+        "ioi_tutorial.behaviour-reference": lambda: reference.failures(
+            faithful["tutorial_behaviour_reference"]),
+        "ioi_tutorial.sweep-reference": heatmap(faithful),
+        "ioi_tutorial.sweep-reference (fast mode)": heatmap(fast),
     }
