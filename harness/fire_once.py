@@ -6,8 +6,9 @@ output (the independent reference).
 
 The experiment runs once under hooks on its transformers modules, which record each forward's
 inputs (a pre-hook on the model's root) and every block's output; each output is then compared
-with an unedited replay of those inputs through the plain transformers model. A decode loop's forwards
-replay in order, on a key-value cache of the replay's own, fed the tokens the edited run read.
+with an unedited replay of those inputs through the plain transformers model. A decode loop's
+forwards replay in order, on a key-value cache of the replay's own, fed the tokens the edited
+run read.
 """
 from __future__ import annotations
 
