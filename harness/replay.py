@@ -1,9 +1,8 @@
 """Replaying an experiment's forwards through the plain transformers model (harness.fire_once):
 record one run (each forward's inputs, with a pre-hook on the model's root, and every block's
 output), then run the inputs again, unedited or with intended values written by plain forward
-hooks, recording every block's output. A decode
-loop's forwards replay in order on a key-value cache of the replay's own, fed the tokens the
-captured run read."""
+hooks, recording every block's output. A decode loop's forwards replay in order on a key-value
+cache of the replay's own, fed the tokens the captured run read."""
 from __future__ import annotations
 
 import copy

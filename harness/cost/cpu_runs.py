@@ -3,11 +3,11 @@ for each source whose published model loads on the CPU (GPT-2), what its steps t
 published run on a CPU that `make replicate` left in reports/, or why there is none."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from harness.profiles import ModelSpec
+from harness.reporting.record import RunRecord, read_record
 
 # Where a published run's record lies: `make replicate`'s published run, then a plain
 # `pytest --claims-profile=published` run's.
@@ -16,14 +16,13 @@ NOT_MEASURED = ("no published run on a CPU is on record here: `make replicate` m
                 "machine with {model}'s weights in the Hugging Face cache or the hub in reach")
 
 
-def _cpu_run(path: Path, source: str) -> dict[str, Any] | None:
+def _cpu_run(path: Path, source: str) -> RunRecord | None:
     """The record at `path` where it is a published run on the CPU that measured `source`."""
     try:
-        record = json.loads(path.read_text())
+        record = read_record(path)
     except (OSError, ValueError):
         return None
-    env = record.get("environment") or {}
-    steps = (record.get("work") or {}).get(source) or {}
+    env, steps = record.environment, record.work.get(source)
     chosen = ((env.get("selection") or {}).get("sources") or {}).get(source)
     published = env.get("profile") == "published" or chosen == "published"
     on_cpu = str(env.get("device", "")).startswith("cpu")
@@ -40,7 +39,7 @@ def measured(root: Path, source: str, spec: ModelSpec) -> dict[str, Any] | None:
         record = _cpu_run(root / relative, source)
         if record is None:
             continue
-        env, steps = record["environment"], record["work"][source]
+        env, steps = record.environment, record.work[source]
         return {"seconds": round(sum(s.get("seconds") or 0 for s in steps.values()), 1),
                 "steps": len(steps), "mode": env.get("mode"), "device": env.get("device"),
                 "cpu_threads": env.get("cpu_threads"), "torch": env.get("torch"),
