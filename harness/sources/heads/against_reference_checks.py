@@ -20,23 +20,24 @@ from harness.sources.heads.steps import LAB
 WIDE = (4, 1)
 
 
+def unrun(on: Resolved, stage: int) -> list[str]:
+    """Why a study of `stage` (0: §2's sweep, needing nothing; 1: needing §2's block; 2: the
+    retrieval head; 3: the support head) has nothing to run at on `on`, if it has not."""
+    if stage and on.reason("heads_site") is not None:
+        return ["§2's rule chose no block, so §2–§6 have nothing to run"]
+    if stage > 1 and on["heads_opening"].retrieval_head is None:
+        return ["§2's opening screen ties, so §4–§6 have no retrieval head"]
+    if stage > 2 and (reason := on.reason("heads_support")) is not None:
+        return [reason]
+    return []
+
+
 def reference_checks(model: Loaded, run: Resolved) -> Checks:
     """Each heads.*-reference anchor's comparison, its failures named by study: §2–§7 on `run`
     (whose studies the earlier checks ran), the sweep's on WIDE opening families; where §2–§5
     chose no block or head for a study to run at, that reason instead."""
     narrow = run["heads_sizes"]
     wide = steps.resolved(model, narrow, *WIDE)
-
-    def unrun(on: Resolved, stage: int) -> list[str]:
-        """Why a study of `stage` (0: §2's sweep, needing nothing; 1: needing §2's block; 2: the
-        retrieval head; 3: the support head) has nothing to run at on `on`, if it has not."""
-        if stage and on.reason("heads_site") is not None:
-            return ["§2's rule chose no block, so §2–§6 have nothing to run"]
-        if stage > 1 and on["heads_opening"].retrieval_head is None:
-            return ["§2's opening screen ties, so §4–§6 have no retrieval head"]
-        if stage > 2 and (reason := on.reason("heads_support")) is not None:
-            return [reason]
-        return []
 
     def check(stage: int, compare: Callable[..., Comparison], *inputs: str,
               wider: bool = False) -> Callable[[], list[str]]:

@@ -157,19 +157,13 @@ def checks(model: Loaded, sizes) -> Checks:
     §1's edit receipts last (every breakage they would catch fails an earlier check); on the
     module objects imported now."""
     from harness.sources.heads import steps
-    from harness.sources.heads.against_reference_checks import reference_checks
+    from harness.sources.heads.against_reference_checks import reference_checks, unrun
 
     run = steps.resolved(model, replace(sizes, screen_heads=SCREENED), 1, 1)
 
     def unstudied() -> list[str]:
         """Why §4–§6 did not run (no block, no retrieval head, no support head), if they did not."""
-        if run.reason("heads_site") is not None:
-            return ["§2's rule chose no block, so §2–§6 have nothing to run"]
-        if run["heads_opening"].retrieval_head is None:
-            return ["§2's opening screen ties, so §4–§6 have no retrieval head"]
-        if (reason := run.reason("heads_support")) is not None:
-            return [reason]
-        return []
+        return unrun(run, 3)
 
     def failed(anchor: str, step: str, why: Callable[[], list[str]] = list) -> Callable:
         """The anchor's check: why its step did not run, else the step's failures, explained."""
