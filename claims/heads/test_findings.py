@@ -137,6 +137,7 @@ def test_crossing(judge, heads_first_crossing, heads_site):
                   "gap_ci": [0.49415, 0.69676],
                   "ranking": [{"site": s, "mean": m, "ci": [lo, hi]} for s, m, lo, hi in RANKING]},
        provenance=NB.format(5) + " (ranking table and Observation)",
+       known_answer=KNOWN["heads.challenged-screen"],
        criterion=all_of(Exact("support_site"), InInterval("top_loss", "top_loss_ci"),
                         Binomial("unique_wins"), InInterval("gap", "gap_ci")),
        tolerance=PROB,

@@ -9,7 +9,7 @@ from typing import Any
 from claims.heads.declarations import STUDIED
 from harness import reference
 from harness.claims import claim
-from harness.sources.heads.organism_notes import UNIFORM
+from harness.sources.heads.organism_notes import VARIED
 
 PROVENANCE = "issue 49: the seed's §{} procedure written again as plain code, without the study's helpers"
 ROWS = ("the reference re-runs harness.reference.sampled of each family set (every family of a "
@@ -30,7 +30,7 @@ def fields(statement: str, section: str) -> dict[str, Any]:
     """A reference anchor's declaration: exact, with how its rows are chosen."""
     found = reference.claim_fields(statement, provenance=PROVENANCE.format(section),
                                    why=reference.EXACTLY.why)
-    return {**found, "decisions": (*found["decisions"], EXACT, ROWS, UNIFORM)}
+    return {**found, "decisions": (*found["decisions"], EXACT, ROWS, VARIED)}
 
 
 @claim("heads.sweep-reference", section="2", guards=("heads_sweep",),

@@ -20,3 +20,11 @@ def test_figure_renders_from_the_tiny_snapshot(claim_id):
         pytest.skip(f"{claim_id} has no tiny snapshot (its test skips on the organism)")
     svg = figure_for(entry, RUN)
     assert svg is not None and svg.startswith("<svg") and "<path" in svg
+
+
+def test_the_challenged_screen_draws_without_the_block32_screens_numbers():
+    """Seed 001 §5: a block32-screen entry that measured nothing (blocked, or skipped) leaves the
+    challenged screen's figure its own screen."""
+    entry = RUN["heads.challenged-screen"]
+    run = {**RUN, "heads.block32-screen": {**RUN["heads.block32-screen"], "measured": None}}
+    assert figure_for(entry, run).startswith("<svg")

@@ -1,8 +1,9 @@
 """Seed 001: attention heads in in-context retrieval on Qwen2.5-3B-Instruct.
 
 All register rows, with edit receipts and a plain-PyTorch reference forward; the organism (a
-4-layer grouped-query Qwen2, 8 query heads on 2 KV heads) is compiled by hand with one retrieval
-head (compiled.py, its manifest's planted block), which §2's rule and screens must find. Only the
+4-layer grouped-query Qwen2, 8 query heads on 2 KV heads) is compiled by hand with a retrieval
+head and a weaker support head a block later (compiled.py, its manifest's planted sites), which
+§2's rule and §2–§5's screens must find. Only the
 rehearsal (random weights) falls back to a smoke-test block, as the notebook's
 RUN_ALL_FAMILIES=False path does."""
 from harness.profiles import ModelSpec, ProfileName

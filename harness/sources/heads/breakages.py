@@ -97,9 +97,8 @@ BREAKAGES = (
              'float(lab.values(condition, p_of("C")).mean()),',
              'float(lab.values(condition, p_of("L")).mean()),', part=Part.READOUT),
     # Issue 49: arithmetic pointed at the wrong quantity, which no readback recomputes: the
-    # heads.*-reference anchors (against_reference_checks: on the declared steps below, and the sweep on
-    # WIDE opening families; the last two read the same on this organism but for float rounding,
-    # organism_notes.UNIFORM).
+    # heads.*-reference anchors (against_reference_checks: on the declared steps below, and the
+    # sweep on WIDE opening families).
     Breakage("the grid's cross-minus-zero subtracts the reverse cell", "wrong control", GRID,
              'lab.paired(conditions["cross", "cross"], conditions["cross", "zero"], p_C),',
              'lab.paired(conditions["cross", "cross"], conditions["zero", "cross"], p_C),',
@@ -108,9 +107,14 @@ BREAKAGES = (
              'donor = native["D"].activations[retrieval_block].residual_before[:, -1]',
              'donor = native["D"].activations[next_block].residual_before[:, -1]',
              part=Part.STUDY),
-    Breakage("the grid's deletion control skips the first family", "one short", GRID,
-             'predicts("L")\n                 for f in lab.main)',
-             'predicts("L")\n                 for f in lab.main[1:])', part=Part.STUDY),
+    Breakage("the joint crossing's C wins skip the first family", "one short", GRID,
+             'wins = sum(lab.observation(f, BOTH).predicts("C") for f in lab.main)',
+             'wins = sum(lab.observation(f, BOTH).predicts("C") for f in lab.main[1:])',
+             part=Part.STUDY),
+    Breakage("the grid's cross-minus-zero subtracts the first crossing alone", "wrong control",
+             GRID, 'lab.paired(conditions["cross", "cross"], conditions["cross", "zero"], p_C),',
+             'lab.paired(conditions["cross", "cross"], conditions["cross", "normal"], p_C),',
+             part=Part.STUDY),
     Breakage("the sweep summarises its first family", "aggregation", SWEEP,
              "bootstrap_mean([o.probability(role) for o in rows[b]], RESIDUAL_SEED)",
              "bootstrap_mean([rows[b][0].probability(role) for o in rows[b]], RESIDUAL_SEED)",

@@ -25,11 +25,10 @@ class ChallengedScreen:
 
 @dataclass(frozen=True)
 class Support:
-    """§5–§6's second site: the next block's head they run at, and what chose it."""
+    """§5–§6's second site: the next block's head they run at."""
 
     block: int
     head: int
-    chosen_by: str  # "challenged screen", or "profile" where that screen ties
 
 
 def challenged_screen(lab: HeadsLab, main: MainScreen, first: FirstCrossing) -> ChallengedScreen:
@@ -62,14 +61,12 @@ def ranked(screen: Screen, heads: list[int]) -> ChallengedScreen:
                             [(h, screen.summary["X"][h]["loss_pL"]) for h in ranking])
 
 
-def support_site(challenged: ChallengedScreen, on_tie: int | None) -> Support:
-    """§5: the challenged screen's winner; where it ties, the head the profile declares for a
-    tie (its sizes' `support_on_tie`), or else nothing for §5–§6 to run at (a tie picks no head)."""
+def support_site(challenged: ChallengedScreen) -> Support:
+    """§5: the challenged screen's winner, or nothing for §5–§6 to run at where it ties (a tie
+    picks no head)."""
     block, head = challenged.screen.block, challenged.support_head
-    if head is not None:
-        return Support(block, head, "challenged screen")
-    if on_tie is None:
+    if head is None:
         raise NothingToRun(f"§5's challenged screen at block {block} ties at the top, so no head "
                            "supports the crossed message: §5's content effects and §6's joint "
                            "crossing and grid have no second site")
-    return Support(block, on_tie, "profile")
+    return Support(block, head)

@@ -1,7 +1,10 @@
-"""The heads organism's weights, set by hand: one retrieval head, planted at a known site.
+"""The heads organism's weights, set by hand: a retrieval head and, a block later, a weaker
+support head, each planted at a known site.
 
 Issue 29's compiled route, through harness.organisms.compiler: every weight is written, none
-trained, so the lookup lives in exactly one head, which seed 001's screens must find. Objects are
+trained, so the lookup lives in those two heads, which seed 001's screens must find (issue 49: its
+families answer with different confidence, and the second head carries part of the answer, so a
+study's wrong cell or control moves a number). Objects are
 unit-norm ±1 codes (`object_codes`), nearly orthogonal, so the retrieval head's match fits the
 32-wide heads of the trained organism it replaced. `PLAN` says what each block does.
 """
@@ -18,14 +21,21 @@ from harness.sources.heads.task import LETTERS, OBJECTS
 # group 0 read KV head 0; and not at index 0, where a screen's tie would land.
 RETRIEVAL = (1, 6)
 SITE = f"{RETRIEVAL[0]}.{RETRIEVAL[1]}"
+# The support head, a block later (seed 001's 32.7 beside 31.7): the same lookup, weaker, so it
+# carries part of the answer and helps it survive a crossed retrieval head.
+SUPPORT = (2, 7)
+SUPPORT_SITE = f"{SUPPORT[0]}.{SUPPORT[1]}"
 # Block by block; "block L" in an intervention is the input or output of block L as it says.
 PLAN = (
     "block 0: head 0.0 copies the most recent object's code into every position (OBJ): each label "
     "token gets its declaration's object, the answer position the question's",
     f"block 1: head {SITE}, the retrieval head, attends from the answer position to the label "
-    "token whose object is the question's and copies that label (LAB)",
-    "blocks 2-3: nothing but a diffuse head (3.4) that averages every position into DIFFUSE, "
-    "which shifts every logit alike",
+    "token whose object is the question's and copies that label (LAB), each label at its own "
+    "strength (label_weights), so families answer with different confidence",
+    f"block 2: head {SUPPORT_SITE}, the support head, makes the same lookup and copies the label "
+    "more weakly (SUPPORT_WEIGHT)",
+    "block 3: nothing but a diffuse head (3.4) that averages every position into DIFFUSE, which "
+    "shifts every logit alike",
 )
 ROPE_THETA = 1e30
 HEAD_DIM = 32
@@ -38,6 +48,13 @@ LOGIT_SCALE = 10.0
 CODE_WIDTH = 26    # dimensions of an object's code: all but the label term's of the slow ones
 CODE_OVERLAP = 10  # the most two codes may agree beyond chance (|inner product| of ±1 entries)
 CODE_SEED = 0
+SUPPORT_WEIGHT = 0.25  # per unit of a label token's identity, which it carries 1.6-2 times after block 1
+
+
+def label_weights() -> list[float]:
+    """The retrieval head's copy strength per label, from 0.6 (A) to 1.0 (Z): every label still
+    wins its lookup, at a confidence of its own."""
+    return [0.6 + 0.4 * j / (len(LETTERS) - 1) for j in range(len(LETTERS))]
 
 
 def object_codes() -> torch.Tensor:
@@ -72,7 +89,11 @@ def heads() -> list[Head]:
         # object token scores at most 2 (its code, twice).
         Head(*RETRIEVAL, [Score(const, {"IS_LABEL": 1}, 2.0),
                           *(Score({f: 1}, {f: 1}, 1.0) for f in objects)],
-             [(f, f, 1) for f in labels]),
+             [(f, f, w) for f, w in zip(labels, label_weights())]),
+        # block 2: the same lookup, copying the label more weakly.
+        Head(*SUPPORT, [Score(const, {"IS_LABEL": 1}, 2.0),
+                        *(Score({f: 1}, {f: 1}, 1.0) for f in objects)],
+             [(f, f, SUPPORT_WEIGHT) for f in labels]),
         diffuse_head(3, 4, residual(), CONST_LEVEL, SHARPNESS),
     ]
 

@@ -1,5 +1,5 @@
 """Seed 001 §5: what crossing moves in content, at the retrieval head and the challenged screen's
-support head (or the head a profile declares where that screen ties)."""
+support head."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,10 +14,9 @@ from harness.sources.heads.observations import HeadsLab, margin_of, p_of
 @dataclass
 class ContentEffects:
     """§5: per head site, crossed minus identity in p(C) and C−L margin, and label-only; with
-    both sites' crossed messages, and what chose the second site."""
+    both sites' crossed messages."""
 
     sites: dict[int, int]
-    second_chosen_by: str
     effects: dict[int, dict[str, BootstrapMean]]
     messages: Messages
 
@@ -42,4 +41,4 @@ def content_effects(lab: HeadsLab, first: FirstCrossing, support: Support) -> Co
         effects[block] = {"probability": lab.paired(od, oo, p_C), "margin": lab.paired(od, oo, m),
                           "label_minus_full": lab.paired(label, od, p_C),
                           "label_margin": lab.paired(label, oo, m)}
-    return ContentEffects(sites, support.chosen_by, effects, messages)
+    return ContentEffects(sites, effects, messages)

@@ -67,7 +67,7 @@ def challenged_screen(e: EntryJSON, run: dict[str, EntryJSON]) -> str:
     fig, ax = plt.subplots(figsize=(8, 3.2))
     p, m = e["published"], e["measured"]
     block = m["ranking"][0]["site"].split(".")[0]
-    screens = dict(run.get("heads.block32-screen", {}).get("measured", {}).get("screen", {}))
+    screens = dict(((run.get("heads.block32-screen") or {}).get("measured") or {}).get("screen", {}))
     by_head = {int(r["site"].split(".")[1]): r for r in m["ranking"]}
     screens["X"] = [by_head[h] for h in sorted(by_head)]
     published = {int(r["site"].split(".")[1]): (r["mean"], *r["ci"]) for r in p["ranking"]}

@@ -59,7 +59,6 @@ class Grid:
     zero_zero_survivors: int
     n: int
     first_site: str  # the retrieval head, "block.head"
-    first_zeroed_broken: int  # main families whose O answer is no longer L with it zeroed
 
 
 def grid(lab: HeadsLab, main: MainScreen, first: FirstCrossing, challenged: ChallengedScreen,
@@ -88,11 +87,9 @@ def grid(lab: HeadsLab, main: MainScreen, first: FirstCrossing, challenged: Chal
                                      lab.native(family, first.blocks)["O"])
     p_C, m = p_of("C"), margin_of("C", "L")
     survivors = sum(lab.observation(f, conditions["zero", "zero"]).predicts("L") for f in lab.main)
-    broken = sum(not lab.observation(f, conditions["zero", "normal"]).predicts("L")
-                 for f in lab.main)
     return Grid(conditions,
                 {k: bootstrap_mean(lab.values(c, p_C), CONTENT_SEED) for k, c in conditions.items()},
                 {k: bootstrap_mean(lab.values(c, m), CONTENT_SEED) for k, c in conditions.items()},
                 lab.paired(conditions["cross", "cross"], conditions["cross", "zero"], p_C),
                 lab.paired(conditions["cross", "cross"], conditions["cross", "zero"], m),
-                int(survivors), len(lab.main), f"{b1}.{h1}", int(broken))
+                int(survivors), len(lab.main), f"{b1}.{h1}")

@@ -1,4 +1,4 @@
-"""Seed 001 §2–§3's known answers: what each study must recover on the compiled organism (its
+"""Seed 001 §2–§5's known answers: what each study must recover on the compiled organism (its
 manifest's "planted" block), declared once for the claims and for the checks below, which run
 the studies on the micro profile's few families, so a study made a no-op shows as a missed
 mechanism."""
@@ -18,19 +18,22 @@ KNOWN: dict[str, KnownAnswer] = {
     # §2: the opening screen's winner (none on a tie) is the planted head.
     "heads.opening-screen": KnownAnswer(IsPlanted("site", "retrieval_head"),
                                         planted="retrieval_head"),
-    # §3: one planted head carries the lookup, so no deletion a block later moves an answer; the
-    # positive control, deleting the planted head (§6's zero-normal cell), must break them all.
+    # §3: the planted head carries the lookup, so no deletion a block later moves an answer; the
+    # positive control, deleting both planted heads (§6's zero-zero cell), must break them all.
     "heads.block32-screen": KnownAnswer(all_of(IsPlanted("control_site", "retrieval_head"),
                                                Every("ordinary_survivors", "deletions"),
                                                Every("control_broken", "control_deletions")),
                                         planted="retrieval_head"),
+    # §5: with the retrieval head crossed, the planted support head holds up p(L) the most.
+    "heads.challenged-screen": KnownAnswer(IsPlanted("support_site", "support_head"),
+                                           planted="support_head"),
 }
 
 
 def studies(model: Loaded, sizes: HeadsSizes) -> dict[str, Callable[[], dict[str, Any]]]:
     """For each claim in KNOWN, its study on the micro profile's first families (the modules
     imported now), returning what the claim's known answer reads; with no block to study (or,
-    for §3's control, no retrieval head), the keys it reads are empty."""
+    for §3's control and §5's screen, no retrieval head), the keys it reads are empty."""
     run = steps.resolved(model, sizes, MICRO.opening_families, MICRO.main_families)
 
     def sited(study: Callable[[], dict[str, Any]], keys: dict[str, Any],
@@ -48,6 +51,9 @@ def studies(model: Loaded, sizes: HeadsSizes) -> dict[str, Callable[[], dict[str
                                                run["heads_grid"]),
             {"control_site": None, "ordinary_survivors": 0, "deletions": 0,
              "control_broken": 0, "control_deletions": 0}, head=True),
+        "heads.challenged-screen": sited(
+            lambda: readouts.challenged_screen(run["heads_challenged"], run["heads_site"]),
+            {"support_site": None}, head=True),
     }
 
 

@@ -25,8 +25,10 @@ CONFIG: dict[str, Any] = dict(hidden_size=128, intermediate_size=256, num_hidden
                               tie_word_embeddings=False,
                               rope_parameters={"rope_type": "default",
                                                "rope_theta": compiled.ROPE_THETA})
-# What the studies must recover (known answers): the retrieval head and its block.
-PLANTED = {"retrieval_block": compiled.RETRIEVAL[0], "retrieval_head": compiled.SITE}
+# What the studies must recover (known answers): the retrieval head, its block and the support
+# head a block later.
+PLANTED = {"retrieval_block": compiled.RETRIEVAL[0], "retrieval_head": compiled.SITE,
+           "support_head": compiled.SUPPORT_SITE}
 
 
 def build_tokenizer() -> PreTrainedTokenizerFast:
@@ -80,11 +82,11 @@ def competence(model: Qwen2ForCausalLM, tok: PreTrainedTokenizerFast,
 def lookup_attention(model: Qwen2ForCausalLM, tok: PreTrainedTokenizerFast,
                      n: int = 40, seed: int = 99) -> dict[str, float]:
     """Mean attention of the compiled heads on their intended tokens, on n fresh 20-declaration
-    prompts: 0.0 from each label token to its object, the retrieval head from the answer
-    position to the queried label (compiled.PLAN)."""
+    prompts: 0.0 from each label token to its object, the retrieval and support heads from the
+    answer position to the queried label (compiled.PLAN)."""
     rng = random.Random(seed)
-    block, head = compiled.RETRIEVAL
-    probs: dict[str, list[float]] = {"0.0": [], compiled.SITE: []}
+    lookups = {compiled.SITE: compiled.RETRIEVAL, compiled.SUPPORT_SITE: compiled.SUPPORT}
+    probs: dict[str, list[float]] = {"0.0": [], **{site: [] for site in lookups}}
     with torch.no_grad():
         for _ in range(n):
             q = sample_question(rng, DECLARATIONS)
@@ -92,8 +94,9 @@ def lookup_attention(model: Qwen2ForCausalLM, tok: PreTrainedTokenizerFast,
             attentions = model(torch.tensor([r.input_ids]), output_attentions=True,
                                use_cache=False).attentions
             probs["0.0"] += [float(attentions[0][0, 0, pos, pos - 4]) for pos in r.label_positions]
-            probs[compiled.SITE].append(
-                float(attentions[block][0, head, -1, r.label_positions[q.query_row - 1]]))
+            for site, (block, head) in lookups.items():
+                probs[site].append(
+                    float(attentions[block][0, head, -1, r.label_positions[q.query_row - 1]]))
     return {key: round(sum(v) / len(v), 4) for key, v in probs.items()}
 
 

@@ -116,7 +116,7 @@ class NextBlockScreen(Chosen):
 
 def next_block_screen(m: MainScreen, site: Site, g: GridStudy) -> NextBlockScreen:
     """§3: each context's top head (none on a tie) and the largest loss, the survival count, the
-    positive control (the retrieval head zeroed, §6's zero-normal cell), and both screens."""
+    positive control (both §5–§6 sites zeroed, §6's zero-zero cell), and both screens."""
     s = m.screen.summary
     first = {c: m.screen.ranking(c)[0] for c in ("H", "O")}
     return {**chosen(site), "H_top": at(m.screen.block, m.screen.top("H")),
@@ -124,7 +124,7 @@ def next_block_screen(m: MainScreen, site: Site, g: GridStudy) -> NextBlockScree
             "O_top": at(m.screen.block, m.screen.top("O")),
             "O_top_loss": s["O"][first["O"]]["loss_pL"].mean,
             "ordinary_survivors": m.ordinary_survivors, "deletions": m.deletions,
-            "control_site": g.first_site, "control_broken": g.first_zeroed_broken,
+            "control_site": g.first_site, "control_broken": g.n - g.zero_zero_survivors,
             "control_deletions": g.n,
             "screen": {c: [interval(s[c][h]["loss_pL"]) for h in sorted(s[c])] for c in ("H", "O")}}
 
@@ -203,7 +203,6 @@ class ContentEffects(Chosen):
     """§5: what heads.content-effects judges."""
 
     sites: list[str]
-    second_chosen_by: str
     first_margin: float
     first_label_margin: float
     second_margin: float
@@ -212,12 +211,10 @@ class ContentEffects(Chosen):
 
 
 def content_effects(content: ContentEffectsStudy, site: Site) -> ContentEffects:
-    """§5: both sites' C−L margin shifts, crossed and label-only, every paired effect, and what
-    chose the second site (the challenged screen, or the profile where it ties)."""
+    """§5: both sites' C−L margin shifts, crossed and label-only, and every paired effect."""
     (b1, h1), (b2, h2) = content.sites.items()
     e = content.effects
     return {**chosen(site), "sites": [f"{b1}.{h1}", f"{b2}.{h2}"],
-            "second_chosen_by": content.second_chosen_by,
             "first_margin": e[b1]["margin"].mean, "first_label_margin": e[b1]["label_margin"].mean,
             "second_margin": e[b2]["margin"].mean, "second_label_margin": e[b2]["label_margin"].mean,
             "effects": {f"{b}": {k: interval(v) for k, v in e[b].items()} for b in e}}

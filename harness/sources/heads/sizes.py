@@ -17,9 +17,7 @@ class HeadsSizes:
     always see the whole sets. `anchor_blocks` / `anchor_heads`: the blocks and heads the
     machinery anchors check (None: every one). `sweep_blocks`: the blocks §2's residual sweep
     transplants before (None: every one; its native runs always capture every block);
-    `screen_heads`: the heads every §2–§5 screen deletes (None: every one). `support_on_tie`:
-    the next block's head §5–§6 run at where the challenged screen ties (a tie picks no head);
-    None where only the screen's winner counts, so a tie leaves §5–§6 nothing to run."""
+    `screen_heads`: the heads every §2–§5 screen deletes (None: every one)."""
 
     smoke_block: int | None
     opening_families: int = OPENING_FAMILIES
@@ -28,7 +26,6 @@ class HeadsSizes:
     anchor_heads: tuple[int, ...] | None = None
     sweep_blocks: tuple[int, ...] | None = None
     screen_heads: tuple[int, ...] | None = None
-    support_on_tie: int | None = None
 
     def at_depth(self, depth: int) -> "HeadsSizes":
         """These sizes on a model `depth` blocks deep: the same (§2 sweeps every block and its
@@ -46,12 +43,10 @@ class HeadsSizes:
 SMOKE_BLOCK = 31
 
 PUBLISHED = HeadsSizes(smoke_block=None)
-# The organism answers, so §2's rule picks its block as on published: no smoke-test block. It
-# plants no support head (block 2 holds no head at all), so the challenged screen ties at 0 and
-# any head of block 2 reads the same: §5–§6 run at the declared head 0, recorded as the profile's.
-TINY = HeadsSizes(smoke_block=None, support_on_tie=0)
+# The organism answers, so §2's rule picks its block as on published: no smoke-test block.
+TINY = HeadsSizes(smoke_block=None)
 # The meta tests' paired runs: the first 2 opening and 4 main families.
-MICRO = HeadsSizes(smoke_block=None, opening_families=2, main_families=4, support_on_tie=0)
+MICRO = HeadsSizes(smoke_block=None, opening_families=2, main_families=4)
 # Qwen2.5-3B's files with random weights, on the CPU: the notebook's RUN_ALL_FAMILIES=False
 # smoke test (one opening and one main family, block 31 when the rule selects none); §2's sweep
 # before the first, a middle and the last block (a random model's rule selects none of them, so

@@ -85,12 +85,6 @@ def first_crossing(found: HeadsLab, at: sweep.Site,
     return crossings.first_crossing(found, at.blocks, first.retrieval_head)
 
 
-def support(challenged: challenged_screen.ChallengedScreen,
-            sizes: HeadsSizes) -> challenged_screen.Support:
-    """§5: the challenged screen's winner, or on a tie the profile's declared head, or nothing."""
-    return challenged_screen.support_site(challenged, sizes.support_on_tie)
-
-
 LAB = "heads_lab"
 ANCHOR = ("heads_model", "heads_families", "heads_sizes")
 SITES = ("heads_site", "heads_opening", "heads_support")  # §4–§6's two head sites
@@ -127,9 +121,9 @@ STEPS = (
     Step("heads_first_crossing", first_crossing, (LAB, "heads_site", "heads_opening")),
     Step("heads_challenged", challenged_screen.challenged_screen,
          (LAB, "heads_main_screen", "heads_first_crossing")),
-    Step("heads_support", support, ("heads_challenged", "heads_sizes"),
-         unguarded="the challenged screen's winner (or the profile's head on a tie): a choice read "
-                   "off its recorded ranking, no forward"),
+    Step("heads_support", challenged_screen.support_site, ("heads_challenged",),
+         unguarded="the challenged screen's winner: a choice read off its recorded ranking, no "
+                   "forward"),
     Step("heads_content", content_effects.content_effects,
          (LAB, "heads_first_crossing", "heads_support")),
     Step("heads_joint", grid.joint_crossing, (LAB, "heads_first_crossing", "heads_content")),

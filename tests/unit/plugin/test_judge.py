@@ -181,7 +181,8 @@ def test_a_known_answer_the_manifest_lacks_is_unreadable_naming_what_it_plants()
     with pytest.raises(UnreadableFile, match=r"^heads\.s declares a known answer against the "
                                              r"planted 'nothing', which the heads organism's "
                                              r"manifest lacks \(it plants \['retrieval_block', "
-                                             r"'retrieval_head'\]\): rebuild it with "
+                                             r"'retrieval_head', 'support_head'\]\): rebuild "
+                                             r"it with "
                                              r"`interp-claims organisms heads`$"):
         judged(test, {"v": 1})
 

@@ -1,6 +1,6 @@
-"""Seed 001's reference summaries (issue 49) on families that differ, as the organism's do not
-(organism_notes.UNIFORM): the reference's bootstrap, block rule, ranking and lone wins equal the
-studies' exactly, and a screen summarising another aggregate or with another seed is told apart."""
+"""Seed 001's reference summaries (issue 49) on made-up families that differ: the reference's
+bootstrap, block rule, ranking and lone wins equal the studies' exactly, and a screen summarising
+another aggregate or with another seed is told apart."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,5 +1,5 @@
 """Seed 001 §2 and §5: a screen's tie picks no head, so the studies that run at its head have
-nothing to run (issue 36), unless a profile declares the head §5–§6 run at on a tie."""
+nothing to run (issue 36)."""
 from __future__ import annotations
 
 import pytest
@@ -8,7 +8,6 @@ from harness.declared_steps import NothingToRun
 from harness.sources.heads import steps
 from harness.sources.heads.challenged_screen import Support, ranked, support_site
 from harness.sources.heads.screens import HeadEffect, Screen, chosen
-from harness.sources.heads.sizes import TINY, HeadsSizes
 from harness.sources.heads.sweep import Site
 
 HEADS = [0, 1, 2]
@@ -51,11 +50,8 @@ def test_a_tied_challenged_screen_has_no_support_head():
 
 def test_without_a_support_head_content_effects_have_nothing_to_run():
     with pytest.raises(NothingToRun, match="no second site"):
-        steps.support(ranked(screen("X", TIED), HEADS), HeadsSizes(smoke_block=None))
+        support_site(ranked(screen("X", TIED), HEADS))
 
 
-def test_a_profile_may_declare_the_head_a_tie_runs_at_and_the_record_says_so():
-    tied = ranked(screen("X", TIED), HEADS)
-    assert support_site(tied, TINY.support_on_tie) == Support(2, 0, "profile")
-    assert support_site(ranked(screen("X", SECOND), HEADS), 0) == Support(2, 1,
-                                                                          "challenged screen")
+def test_the_support_site_is_the_challenged_screens_winner():
+    assert support_site(ranked(screen("X", SECOND), HEADS)) == Support(2, 1)
