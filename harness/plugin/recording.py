@@ -121,7 +121,7 @@ class RecordCollector:
         path = results_path(self.config)
         record = self.record.write(path, dt.datetime.now(dt.timezone.utc))
         archive(record, path.parent / "history")
-        claims_session(self.config).written = (path, record, write_report(path))
+        claims_session(self.config).written = (path, record, write_report(path, record=record))
 
 
     def check_work(self) -> dict[str, dict[str, Any]]:

@@ -107,9 +107,11 @@ def render(record: RunRecord, hist: run_history.History,
                            kinds=sorted({e.kind for e in record.tests}))
 
 
-def write_report(results: Path, out: Path | None = None, history_dir: Path | None = None) -> Path:
-    """Render results.json (with the history beside it) to claims.html; return its path."""
-    record = read_record(results)
+def write_report(results: Path, out: Path | None = None, history_dir: Path | None = None,
+                 record: RunRecord | None = None) -> Path:
+    """Render the run record (`record` as the session holds it, else results.json read back) with
+    the history beside results.json to claims.html; return its path."""
+    record = read_record(results) if record is None else record
     out = out or results.with_name("claims.html")
     hist = run_history.load(history_dir or results.parent / "history")
     canary_file = results.with_name("canary.json")  # written by `make canary`

@@ -77,7 +77,8 @@ def run(tester: pytest.Pytester, body: str, *args: str, **kwargs: Any) -> pytest
     tester.makepyfile(test_claims=HEADER + body)
     update = [] if "--no-update" in args else ["--snapshot-update"]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(report, "write_report", lambda results: results.with_name("claims.html"))
+        patch.setattr(report, "write_report",
+                      lambda results, record: results.with_name("claims.html"))
         return tester.runpytest(*update, *[a for a in args if a != "--no-update"], **kwargs)
 
 

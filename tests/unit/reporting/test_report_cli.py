@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from harness.reporting import report
+from harness.reporting.record import RunRecord
 from tests.sample_results import entry, record, results
 from tests.unit.reporting.page import read, written
 
@@ -134,3 +135,10 @@ def test_the_commands_help_says_what_it_makes(monkeypatch, capsys):
     assert done.value.code == 0 and "results.json: the self-contained claim-status page" in shown
     assert "results the run record to render (reports/results.json)" in shown
     assert "--out OUT where to write the page (default: claims.html beside the record)" in shown
+
+
+def test_a_record_given_is_rendered_instead_of_results_json(tmp_path):
+    path = written(tmp_path, results())
+    held = RunRecord.from_json(record([entry("cot.rederivation", "claim", "replicated")]))
+    page = read(report.write_report(path, record=held).read_text())
+    assert "claim-cot.rederivation" in page.by_id and "claim-cot.early-answering" not in page.by_id
