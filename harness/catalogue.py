@@ -133,27 +133,32 @@ def owed(source: Source) -> set[Part]:
 
 def run(source: Source, args: tuple[Any, ...], first: Mapping[str, str] | None = None,
         ) -> Catalogue:
-    """The checks on the unbroken code, then each breakage's outcome (trying first the check
-    `first` names for it: the pinned catch), then the null edit's. The source's `breakages` part
-    gives BREAKAGES and `checks(*args)`, imported afresh each time so it binds the edited module."""
+    """The null edit's outcome (every check), then each breakage's (trying first the check
+    `first` names for it: the pinned catch). The null edit is the unbroken text freshly imported,
+    so where it fails no check the unbroken code fails none; only where it fails one are the
+    checks run on the unbroken code as imported, to tell a failing anchor from a failing edit. The
+    source's `breakages` part gives BREAKAGES and `checks(*args)`, imported afresh each time so it
+    binds the edited module."""
     name = f"{source.package}.breakages"
     breakages = declared(source)
 
     def checks() -> Checks:
         return importlib.import_module(name).checks(*args)
 
-    clean = _outcome(Breakage("unbroken", "none", name, "", ""), checks(), every=True)
+    unbroken = Breakage("unbroken", "none", name, "", "")
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="breakage-") as tmp:
+        control = breakages[0].null()
+        with broken(control, Path(tmp), source.package):
+            null = _outcome(control, checks(), every=True)
+        clean = (_outcome(unbroken, checks(), every=True) if null.failed or null.crashed
+                 else Outcome(unbroken))
         for b in breakages:
             if source_text(b.module).count(b.old) != 1:
                 outcomes.append(Outcome(b, stale=True))
                 continue
             with broken(b, Path(tmp), source.package):
                 outcomes.append(_outcome(b, checks(), first=first))
-        control = breakages[0].null()
-        with broken(control, Path(tmp), source.package):
-            null = _outcome(control, checks(), every=True)
     return Catalogue(clean, outcomes, null)
 
 
@@ -210,7 +215,10 @@ RULE = StandardAnchor(
     decisions=("each edit is applied to a temporary copy of its module; the checks run on the "
                "first rows or prompts of the organism, as the anchors do",
                "an exception counts as caught only where the breakage declares that it crashes; "
-               "the null edit (the first breakage's module copied unchanged) must fail no check",
+               "the null edit (the first breakage's module copied unchanged, every module of the "
+               "source imported afresh) must fail no check; the checks run again on the unbroken "
+               "code as imported only where the null edit fails one, so a failing anchor is told "
+               "from a failing edit",
                "each breakage tries first the check that caught it in the pinned record, then the "
                "others in order, so a catch that still holds costs one check; a pinned catch "
                "that no longer fails moves the record's catching check, which the snapshot shows"))

@@ -27,18 +27,30 @@ BREAKAGES = (
 def checks():
     from {package} import double
 
-    return {{"doubles": lambda: [] if double.twice(2) == 4 else [f"twice(2) is {{double.twice(2)}}"]}}
+    def doubles():
+        with open({log!r}, "a") as log:
+            log.write("checked\\n")
+        return [] if double.twice(2) == 4 else [f"twice(2) is {{double.twice(2)}}"]
+
+    return {{"doubles": doubles}}
 '''
 
 
 @pytest.fixture
-def fake_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Source:
+def twice() -> str:
+    """The fake source's code: right."""
+    return "return 2 * x"
+
+
+@pytest.fixture
+def fake_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, twice: str) -> Source:
     package = f"fake_catalogue_{tmp_path.name.replace('-', '_')}"
     folder = tmp_path / package
     folder.mkdir()
     (folder / "__init__.py").write_text("")
-    (folder / "double.py").write_text("def twice(x):\n    return 2 * x\n")
-    (folder / "breakages.py").write_text(textwrap.dedent(BREAKAGES.format(package=package)))
+    (folder / "double.py").write_text(f"def twice(x):\n    {twice}\n")
+    (folder / "breakages.py").write_text(textwrap.dedent(BREAKAGES.format(
+        package=package, log=str(tmp_path / "checks.log"))))
     monkeypatch.syspath_prepend(str(tmp_path))
     __import__(package)
     yield Source(name="fake", package=package, seed_file="none", title="fake", models={})
@@ -70,6 +82,18 @@ def test_a_declared_crash_counts_as_caught(record):
 def test_the_null_edit_through_the_same_copy_fails_no_check(record, fake_source):
     assert record["null_edit_failures"] == {}
     assert record["null_edit_module"] == f"{fake_source.package}.double"
+
+
+def test_where_the_null_edit_holds_the_unbroken_code_is_not_checked_again(record, tmp_path):
+    # once under the null edit, once per breakage (the first two caught, the third crashing)
+    assert record["clean_failures"] == {}
+    assert (tmp_path / "checks.log").read_text().count("checked") == 4
+
+
+@pytest.mark.parametrize("twice", ["return 2 * x + 1"])
+def test_where_the_null_edit_fails_the_unbroken_code_is_checked_apart(record):
+    assert record["null_edit_failures"] == {"doubles": "twice(2) is 5"}
+    assert record["clean_failures"] == {"doubles": "twice(2) is 5"}
 
 
 def test_a_null_breakage_leaves_the_text_as_it_was():
