@@ -80,20 +80,18 @@ def heads() -> list[Head]:
     const = {"CONST": 1 / CONST_LEVEL}
     objects = [f"OBJ{d}" for d in range(CODE_WIDTH)]
     labels = [f"LAB{j}" for j in range(len(LETTERS))]
+    # The lookup's scores: a label token scores 2, plus its object's code against the query
+    # position's (1 for the queried object, at most CODE_OVERLAP / CODE_WIDTH for any other); an
+    # object token scores at most 2 (its code, twice).
+    lookup = [Score(const, {"IS_LABEL": 1}, 2.0), *(Score({f: 1}, {f: 1}, 1.0) for f in objects)]
     return [
         # block 0: objects score by how recent they are; every other token 0.
         Head(0, 0, [Score(const, {"IS_OBJ": 1}, RECENCY, rotating=RECENCY_PAIR)],
              [(f, f, 1) for f in objects]),
-        # block 1: a label token scores 2, plus its object's code against the query position's
-        # (1 for the queried object, at most CODE_OVERLAP / CODE_WIDTH for any other); an
-        # object token scores at most 2 (its code, twice).
-        Head(*RETRIEVAL, [Score(const, {"IS_LABEL": 1}, 2.0),
-                          *(Score({f: 1}, {f: 1}, 1.0) for f in objects)],
-             [(f, f, w) for f, w in zip(labels, label_weights())]),
+        # block 1: the lookup, each label copied at its own strength.
+        Head(*RETRIEVAL, lookup, [(f, f, w) for f, w in zip(labels, label_weights())]),
         # block 2: the same lookup, copying the label more weakly.
-        Head(*SUPPORT, [Score(const, {"IS_LABEL": 1}, 2.0),
-                        *(Score({f: 1}, {f: 1}, 1.0) for f in objects)],
-             [(f, f, SUPPORT_WEIGHT) for f in labels]),
+        Head(*SUPPORT, lookup, [(f, f, SUPPORT_WEIGHT) for f in labels]),
         diffuse_head(3, 4, residual(), CONST_LEVEL, SHARPNESS),
     ]
 
