@@ -37,7 +37,7 @@ class ClaimsSession:
     written: tuple[Path, run_record.RunRecord, Path] | None = None  # results.json, its record, the page
     store: StepStore | None = None  # a worker's shared step store (splitting.py)
     store_dir: Path | None = None  # the controller's store, removed when the run ends
-    last_folder: Path | None = None  # the folder of the last test run (release.py)
+    package_torn_down: bool = False  # since the last garbage collection (release.py)
     snapshots: type[ClaimSnapshot] = field(default_factory=session_extension)
 
 

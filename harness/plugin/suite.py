@@ -18,7 +18,7 @@ from harness.registry import get_profile
 
 pytest_plugins = ("harness.plugin.blocking", "harness.plugin.device_audit", "harness.plugin.judging",
                   "harness.plugin.metering", "harness.plugin.planning", "harness.plugin.readout_check",
-                  "harness.plugin.recording", "harness.plugin.scheduling",
+                  "harness.plugin.recording", "harness.plugin.release", "harness.plugin.scheduling",
                   "harness.plugin.source_folders")
 
 MARKERS = {
