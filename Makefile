@@ -12,8 +12,11 @@ CLI := $(PY) -m harness.cli
 # one this machine needs (`python3 -m harness.lock` says which, and names the supported platforms
 # where none fits): the CUDA lock where an NVIDIA driver lists a GPU, the CPU lock elsewhere;
 # `make setup LOCK=...` chooses. An index the lock names that does not answer is left out of the
-# install (`harness.lock pip-file`): pip would retry it for every package. The stamp names its
-# lock, so another lock re-creates .venv; the run record names the lock and its sha256.
+# install (`harness.lock pip-file`): pip would retry it for every package. `harness.install`
+# installs each lock with the pinned uv of requirements-uv.lock (into .uv-tool/, hashes checked),
+# from the sources pip is configured with, and with pip where uv cannot: the test lock in about
+# 3 s here, where pip takes 21 s. The stamp names its lock, so another lock re-creates .venv;
+# the run record names the lock and its sha256.
 ifeq ($(origin LOCK),undefined)
 LOCK := $(shell $(PYTHON) -m harness.cli lock)
 endif
@@ -31,8 +34,9 @@ LINT_STAMP := $(LINT)/.installed-requirements-lint.lock
 # where the environment sets PYTHONDONTWRITEBYTECODE: make test starts about twenty Python
 # processes (the rehearsal's sources, the hub tier, the xdist workers, the plugin's own pytest
 # runs), and each after the first then reads the suite's modules instead of compiling them again.
-# The install compiles nothing (--no-compile): the modules a run imports are compiled by its first
-# process, a small part of the ~26 s pip spends compiling every installed module (torch's most).
+# The install compiles nothing (uv does not, pip is given --no-compile): the modules a run imports
+# are compiled by its first process, a small part of the ~26 s pip spends compiling every
+# installed module (torch's most).
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: test test-meta test-slow mutate replicate setup report clean gpu-rehearsal lock canary plan bench wheelhouse
@@ -40,9 +44,7 @@ unexport PYTHONDONTWRITEBYTECODE
 $(STAMP): $(LOCK) pyproject.toml
 	@test -n "$(LOCK)" || { echo "no lock fits this machine (see above); make setup LOCK=<file>" >&2; exit 2; }
 	$(PYTHON) -m venv --clear $(VENV)
-	file=$$($(PYTHON) -m harness.cli lock pip-file $(LOCK) $(VENV)) && \
-	  $(PY) -m pip install --quiet --no-compile --require-hashes -r "$$file"
-	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PYTHON) -m harness.cli install $(LOCK) $(VENV) --editable .
 	$(PY) -c "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest(), sys.argv[1])" \
 	  $(LOCK) > $(VENV)/interp-claims-lock.sha256
 	touch $(STAMP)
@@ -51,7 +53,7 @@ setup: $(STAMP)
 
 $(LINT_STAMP): requirements-lint.lock
 	$(PYTHON) -m venv --clear $(LINT)
-	$(LINT)/bin/pip install --quiet --require-hashes -r requirements-lint.lock
+	$(PYTHON) -m harness.cli install requirements-lint.lock $(LINT)
 	touch $(LINT_STAMP)
 
 # `make test`: ruff (pyproject.toml's rules), then three timed tiers (reports/tiers.json, checked against their budgets at the end,
@@ -173,6 +175,7 @@ lock:
 	env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
 	  $(PIP_COMPILE) --extra test -o requirements-cuda.lock pyproject.toml
 	$(PIP_COMPILE) -o requirements-lint.lock requirements-lint.in
+	$(PIP_COMPILE) -o requirements-uv.lock requirements-uv.in
 	grep -E '^[A-Za-z0-9_.-]+==' requirements.lock | cut -d' ' -f1 > $(LOCK_TOOLS)/test-pins.txt
 	env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
 	  $(PIP_COMPILE) -c $(LOCK_TOOLS)/test-pins.txt -o requirements-mutate.lock requirements-mutate.in
@@ -223,6 +226,6 @@ report: $(STAMP)
 
 # Everything the runs wrote under reports/ (all but its README), the environments and caches.
 clean:
-	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) .offline mutants
+	rm -rf $(VENV) $(CANARY) $(LOCK_TOOLS) $(LINT) .uv-tool .offline mutants
 	find reports -mindepth 1 -maxdepth 1 ! -name README.md -exec rm -rf {} +
 	find . -name __pycache__ -type d -not -path "./.venv/*" -prune -exec rm -rf {} +

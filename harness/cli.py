@@ -26,6 +26,7 @@ TOOLS: dict[str, tuple[str, str]] = {
     "sources": ("harness.sources", "list the registered sources"),
     "offline": ("harness.offline", "a borrowed offline GPU: wheelhouse, install, check, versions"),
     "lock": ("harness.lock", "the lock this machine installs"),
+    "install": ("harness.install", "install a hashed lock into a venv: with uv, else with pip"),
     "bench": ("harness.sources.cot.bench", "speed ratios on the cot organism"),
     "mutate": ("harness.mutation", "mutation-test the judging core, scored per module"),
     "sensitivity": ("harness.reporting.sensitivity_table",

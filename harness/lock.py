@@ -2,8 +2,6 @@
 runs it with the system Python, before .venv.
 
     python3 -m harness.lock                      the lock for this machine (its path)
-    python3 -m harness.lock pip-file LOCK DIR    the file pip installs: LOCK, or a copy in DIR
-                                                 without the indexes that do not answer
     python3 -m harness.lock index-option         --extra-index-url <PyTorch's CPU index>, if it answers
     python3 -m harness.lock compile --uv UV      make lock's last step (finish requirements.lock,
                                                  compile locks/ with uv)
@@ -336,9 +334,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command")
-    f = commands.add_parser("pip-file", help="the file pip installs for a lock")
-    f.add_argument("lock", type=Path)
-    f.add_argument("workdir", type=Path)
     commands.add_parser("index-option", help="--extra-index-url for pip-compile, if it answers")
     c = commands.add_parser("compile", help="make lock's last step")
     c.add_argument("--uv", required=True, help="the uv executable")
@@ -353,13 +348,6 @@ def main(argv: list[str] | None = None) -> int:
         except NoLock as exc:
             print(f"harness.lock: {exc}", file=sys.stderr)
             return 2
-        return 0
-    if args.command == "pip-file":
-        path, dead = pip_file(args.lock, args.workdir)
-        for url in dead:
-            print(f"harness.lock: {url} did not answer; installing {args.lock} without it, from "
-                  "pip's own index and find-links (hashes checked as ever)", file=sys.stderr)
-        print(path)
         return 0
     if args.command == "index-option":
         if reachable(TORCH_CPU_INDEX):

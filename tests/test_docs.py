@@ -118,7 +118,7 @@ def test_every_pytest_flag_named_is_registered():
 
 
 # What runs write (reports/README.md lists them) and names that are not repository files.
-GENERATED = re.compile(r"^(reports/|snapshots/[\w-]+/$|\.offline/|wheelhouse/|history/|hub/|"
+GENERATED = re.compile(r"^(reports/|snapshots/[\w-]+/$|\.offline/|\.uv-tool/|wheelhouse/|history/|hub/|"
                        r"canary/|seeds/|[\w-]+\.json$|packages\.txt$)")
 MODELS = {spec.hf_id for p in ("published",) for spec in get_profile(p).models.values()}
 

@@ -246,9 +246,8 @@ def test_a_refused_connection_or_silence_does_not():
 
 
 @pytest.mark.meta
-def test_make_names_each_lock_its_own_stamp_and_installs_through_pip_file():
+def test_make_names_each_lock_its_own_stamp_and_installs_through_harness_install():
     done = subprocess.run(["make", "-n", "setup", "LOCK=locks/macos-arm64-py3.12.lock"],
                           cwd=ROOT, capture_output=True, text=True, check=True)
-    assert "harness.cli lock pip-file locks/macos-arm64-py3.12.lock .venv" in done.stdout
-    assert "--require-hashes" in done.stdout
+    assert "harness.cli install locks/macos-arm64-py3.12.lock .venv --editable ." in done.stdout
     assert "touch .venv/.installed-locks-macos-arm64-py3.12.lock" in done.stdout
