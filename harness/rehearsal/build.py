@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -123,6 +124,32 @@ def build_model(published_cache: Path, out: Path, spec: ModelSpec, full_size: bo
         gpu = torch.cuda.get_device_name(0)
     return Built(spec.hf_id or "", str(target), count, round(time.perf_counter() - start, 2),
                  device, gpu)
+
+
+_HERE = threading.Lock()  # one build at a time in this process: torch's seed is global
+
+
+def build_here(name: str, published_cache: Path, out: Path, full_size: bool, device: str,
+               timeout: float, seed: int = 0) -> dict[str, Any]:
+    """Build source `name`'s rehearsal model into `out` in this process (the CPU's narrowed
+    models: a second once torch and the model's code are imported, where a process of its own
+    spends about 4 s importing them): what it built, or `error`, with its wall time. A build past
+    `timeout` seconds is an error when it ends, not killed."""
+    from harness.registry import get_profile
+
+    start = time.perf_counter()
+    try:
+        with _HERE:
+            built = build_model(published_cache, out, get_profile("rehearsal").models[name],
+                                full_size, seed, device)
+    except Exception as error:  # recorded as the build's error, as a child's exit would be
+        return {"error": f"the build raised {type(error).__name__}: {error}",
+                "wall_seconds": round(time.perf_counter() - start, 1), "timed_out": False}
+    seconds = round(time.perf_counter() - start, 1)
+    if seconds > timeout:
+        return {"error": f"the build took {seconds} s, more than its {timeout:.0f} s",
+                "wall_seconds": seconds, "timed_out": True}
+    return {**asdict(built), "wall_seconds": seconds, "timed_out": False}
 
 
 def build_in_child(name: str, published_cache: Path, out: Path, full_size: bool, device: str,

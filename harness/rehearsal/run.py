@@ -23,7 +23,7 @@ from harness.profiles import ProfileName
 from harness.reporting.record import RecordBuilder, RunRecord, RunStatus, read_record
 from harness.registry import get_profile
 from harness.models.resources import snapshot_dir
-from harness.rehearsal.build import DTYPES, build_in_child
+from harness.rehearsal.build import DTYPES, build_here, build_in_child
 from harness.rehearsal.cap import COUNTED, START_LOAD_S, choose_cap, forward_seconds
 from harness.verdicts import Verdict
 
@@ -105,6 +105,12 @@ class Setting:
     @property
     def separate_audit(self) -> bool:
         return self.audit == "separate"
+
+    @property
+    def builds_here(self) -> bool:
+        """Whether each model is built in the rehearsal's own process (narrowed, on the CPU) rather
+        than one of its own (full size: its GPU memory goes back when that process ends)."""
+        return self.device == "cpu" and not self.full_size
 
     @property
     def jobs(self) -> int:
@@ -304,8 +310,9 @@ def planned_cap(name: str, setting: Setting, timeout: float, modes: list[str],
 def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: Path,
              budget: int, jobs: int = 1, deadline_s: float | None = None,
              runs: Path | None = None) -> dict[str, Any]:
-    """Rehearse `sources` in run_order, `jobs` at a time: each built in a process of its own
-    (within the setting's build budget) into the scratch directory with the most free space, run
+    """Rehearse `sources` in run_order, `jobs` at a time: each built (in this process where the
+    setting builds here, else in one of its own; within the setting's build budget) into the
+    scratch directory with the most free space, run
     in each of its modes and then the separate audit pass where the setting has one, each within
     `budget` seconds of its own, then deleted. Nothing starts past `deadline_s` (it is recorded as
     not run). Each run's log, results and streamed tests go under `runs` (else a temporary
@@ -357,9 +364,12 @@ def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: P
             return
         with tempfile.TemporaryDirectory(prefix=f"rehearsal-{name}-", dir=scratch) as tmp:
             cache = Path(tmp) / "hf"
-            built = build_in_child(name, published_cache, cache, setting.full_size,
-                                   setting.device, min(setting.build_budget_s, left),
-                                   folder / name / "build.log") | {"scratch": tmp}
+            budget_s = min(setting.build_budget_s, left)
+            built = (build_here(name, published_cache, cache, setting.full_size, setting.device,
+                                budget_s) if setting.builds_here else
+                     build_in_child(name, published_cache, cache, setting.full_size,
+                                    setting.device, budget_s, folder / name / "build.log")
+                     ) | {"scratch": tmp}
             save(built, "build", name)
             if "error" in built:
                 return

@@ -12,7 +12,7 @@ import torch
 
 from harness.registry import get_profile
 from harness.models.resources import snapshot_dir
-from harness.rehearsal.build import build_model, narrowed, published_files
+from harness.rehearsal.build import build_here, build_model, narrowed, published_files
 from harness.rehearsal.cap import COUNTED
 from harness.rehearsal.run import DRY_RUN_OWN_SIZES, EXPECTED_SKIPS
 from tests.paths import ROOT, SHARED_CACHE
@@ -53,6 +53,33 @@ def test_a_built_model_never_ends_a_greedy_generation(tmp_path):
     eos = json.loads((target / "generation_config.json").read_text())["eos_token_id"]
     logits = model(input_ids=torch.arange(1, 33)[None]).logits[0]
     assert not set(logits.argmax(-1).tolist()) & set(eos if isinstance(eos, list) else [eos])
+
+
+@pytest.mark.meta  # builds in a process of its own too: make test-meta
+def test_a_build_here_draws_the_same_weights_as_one_in_a_process_of_its_own(tmp_path):
+    published_config("patching")
+    here = build_here("patching", SHARED_CACHE, tmp_path / "here", False, "cpu", 120)
+    from harness.rehearsal.build import build_in_child
+
+    child = build_in_child("patching", SHARED_CACHE, tmp_path / "child", False, "cpu", 120,
+                           tmp_path / "build.log")
+    assert here["parameters"] == child["parameters"] and "error" not in here
+    from safetensors.torch import load_file
+
+    weights = [load_file(Path(b["snapshot"]) / "model.safetensors") for b in (here, child)]
+    assert weights[0].keys() == weights[1].keys()
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+
+
+def test_a_build_here_past_its_budget_is_an_error(tmp_path):
+    published_config("patching")
+    built = build_here("patching", SHARED_CACHE, tmp_path, False, "cpu", timeout=-1)
+    assert built["timed_out"] and built["error"].startswith("the build took")
+
+
+def test_a_build_here_that_raises_is_an_error(tmp_path):
+    built = build_here("patching", tmp_path / "no-cache", tmp_path / "out", False, "cpu", 120)
+    assert built["error"].startswith("the build raised FileNotFoundError") and not built["timed_out"]
 
 
 def test_the_build_never_copies_the_published_weight_shards(tmp_path):

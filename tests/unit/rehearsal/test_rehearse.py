@@ -52,6 +52,7 @@ def stubbed(tmp_path, monkeypatch):
         (snapshot_dir(cache, spec) / "config.json").write_text("{}")
     stubs = Stubs(scratch, out)
     monkeypatch.setattr(rehearsal, "build_in_child", stubs.build)
+    monkeypatch.setattr(rehearsal, "build_here", lambda *args: stubs.build(*args, log=None))
     monkeypatch.setattr(rehearsal, "run_source", stubs.run)
     monkeypatch.setattr(rehearsal, "scratch_candidates", lambda: [scratch])
     monkeypatch.setattr(rehearsal, "time", SimpleNamespace(perf_counter=lambda: stubs.now))

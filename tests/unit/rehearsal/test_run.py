@@ -29,3 +29,9 @@ def test_one_at_a_time_the_most_informative_source_goes_first_and_several_the_la
     sources = ["cot", "heads", "lookback", "patching", "extra"]
     assert run_order(sources, 1) == ["patching", "cot", "heads", "lookback", "extra"]
     assert run_order(sources, 2)[:2] == ["extra", "lookback"]
+
+
+def test_the_narrowed_cpu_models_are_built_here_and_full_size_ones_in_a_process_of_their_own():
+    assert Setting.for_device("cpu").builds_here
+    assert Setting.for_device("cuda").dry_run(8).builds_here
+    assert not Setting.for_device("cuda").builds_here
