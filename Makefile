@@ -57,7 +57,8 @@ $(LINT_STAMP): requirements-lint.lock
 	touch $(LINT_STAMP)
 
 # `make test`: ruff (pyproject.toml's rules), then three timed tiers (reports/tiers.json, checked against their budgets at the end,
-# failing past twice a budget): the published-shape rehearsal on CPU; the published tokenizer
+# failing past twice a budget): the published-shape rehearsal on CPU, and beside it (one process
+# sharing the two cores with the rehearsal's lanes; its output shown when both end) the published tokenizer
 # checks (`hub`) against whatever Hugging Face cache HF_HOME names, offline (each skips with its
 # reason where the cache lacks its files); then the suite's own tests and every claim on the tiny
 # profile (CPU organisms), less the `meta` tests, whose rehearsal and hub tests read the two
@@ -65,10 +66,13 @@ $(LINT_STAMP): requirements-lint.lock
 test: $(STAMP) $(LINT_STAMP)
 	$(LINT)/bin/ruff check .
 	@$(CLI) budget reset
-	$(CLI) budget time rehearsal -- $(CLI) rehearse --device cpu --audit none \
-	  --out reports/rehearsal.json
+	@mkdir -p reports/hub
 	HF_HUB_OFFLINE=1 $(CLI) budget time hub -- $(PY) -m pytest --claims-profile=published \
-	  -m hub claims -p no:cacheprovider --results=reports/hub/results.json
+	  -m hub claims -p no:cacheprovider --results=reports/hub/results.json \
+	  > reports/hub/log.txt 2>&1 & hub=$$!; \
+	$(CLI) budget time rehearsal -- $(CLI) rehearse --device cpu --audit none \
+	  --out reports/rehearsal.json; rehearsal=$$?; \
+	wait $$hub; hub=$$?; cat reports/hub/log.txt; test $$rehearsal = 0 && test $$hub = 0
 	INTERP_CLAIMS_REHEARSAL=reports/rehearsal.json INTERP_CLAIMS_HUB=reports/hub/results.json \
 	  $(CLI) budget time tiny -- \
 	  $(PY) -m pytest --claims-profile=tiny -n 2 -m "not slow and not meta" -p no:cacheprovider

@@ -7,6 +7,7 @@ when a tier, or the whole, takes far longer than its budget on this kind of mach
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
 import subprocess
@@ -43,18 +44,28 @@ def _load(path: Path) -> dict[str, float]:
     return json.loads(path.read_text())["seconds"] if path.exists() else {}
 
 
+def lock_path(path: Path) -> Path:
+    """The file whose lock one tier holds while it rewrites the record (make test times the hub
+    tier beside the rehearsal)."""
+    return path.with_name(path.name + ".lock")
+
+
 def record(tier: str, seconds: float, path: Path = RECORD) -> dict[str, float]:
-    """Add (or replace) one tier's wall time in the record and return every tier's."""
-    tiers = {**_load(path), tier: round(seconds, 1)}
+    """Add (or replace) one tier's wall time in the record, holding its lock, and return every
+    tier's."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"seconds": tiers, "budgets": BUDGETS, "margin": MARGIN,
-                                "cpus": os.cpu_count()}, indent=2) + "\n")
+    with lock_path(path).open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        tiers = {**_load(path), tier: round(seconds, 1)}
+        path.write_text(json.dumps({"seconds": tiers, "budgets": BUDGETS, "margin": MARGIN,
+                                    "cpus": os.cpu_count()}, indent=2) + "\n")
     return tiers
 
 
 def table(tiers: dict[str, float]) -> tuple[list[str], list[str]]:
     """The budget table's lines, and the tiers past MARGIN times their budget ('whole' is the
-    sum of make test's tiers run; the others are shown without a budget)."""
+    sum of make test's tiers run, more than make test's wall time by the hub tier's, which runs
+    beside the rehearsal; the others are shown without a budget)."""
     rows = {**tiers, "whole": round(sum(v for t, v in tiers.items() if t in BUDGETS), 1)}
     lines = [f"{'tier':<10} {'seconds':>8} {'budget':>7} {'ratio':>6}"]
     over = []

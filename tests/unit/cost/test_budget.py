@@ -2,9 +2,11 @@
 keeps every tier's time."""
 from __future__ import annotations
 
+import fcntl
 import json
+import threading
 
-from harness.cost.budget import BUDGETS, MARGIN, main, record, table
+from harness.cost.budget import BUDGETS, MARGIN, lock_path, main, record, table
 
 
 def test_a_tier_within_the_margin_passes_though_over_budget():
@@ -32,6 +34,19 @@ def test_the_record_keeps_every_tier(tmp_path):
     path = tmp_path / "tiers.json"
     record("tiny", 12.34, path)
     assert record("hub", 5.0, path) == {"tiny": 12.3, "hub": 5.0}
+
+
+def test_a_tier_waits_for_the_one_rewriting_the_record(tmp_path):
+    path = tmp_path / "tiers.json"
+    record("rehearsal", 90.0, path)
+    with lock_path(path).open("w") as held:  # as the other tier holds it while it rewrites
+        fcntl.flock(held, fcntl.LOCK_EX)
+        writer = threading.Thread(target=record, args=("hub", 12.0, path))
+        writer.start()
+        writer.join(0.3)
+        assert writer.is_alive() and "hub" not in json.loads(path.read_text())["seconds"]
+    writer.join()
+    assert json.loads(path.read_text())["seconds"] == {"rehearsal": 90.0, "hub": 12.0}
 
 
 def test_a_tier_outside_make_test_is_shown_and_not_in_the_whole():
