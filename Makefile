@@ -14,8 +14,8 @@ CLI := $(PY) -m harness.cli
 # `make setup LOCK=...` chooses. An index the lock names that does not answer is left out of the
 # install (`harness.lock pip-file`): pip would retry it for every package. `harness.install`
 # installs each lock with the pinned uv of requirements-uv.lock (into .uv-tool/, hashes checked),
-# from the sources pip is configured with, and with pip where uv cannot: the test lock in about
-# 3 s here, where pip takes 21 s. The stamp names its lock, so another lock re-creates .venv;
+# from the sources pip is configured with, and with pip where uv cannot (uv is several times
+# faster: pip spends most of its time unpacking torch). The stamp names its lock, so another lock re-creates .venv;
 # the run record names the lock and its sha256.
 ifeq ($(origin LOCK),undefined)
 LOCK := $(shell $(PYTHON) -m harness.cli lock)

@@ -1,5 +1,5 @@
-"""`make setup`'s install of a hashed lock into a virtual environment: with uv where it can (the
-test lock in about 3 s here, where pip takes 21 s unpacking torch), else with pip, from the same
+"""`make setup`'s install of a hashed lock into a virtual environment: with uv where it can
+(several times faster: pip spends most of its time unpacking torch), else with pip, from the same
 package sources and with every hash checked either way. Standard library only: the machine's own
 Python runs it before the environment exists.
 
