@@ -60,20 +60,9 @@ class Comparison(StrEnum):
 BLOCKED_PREFIX = "blocked by "
 
 
-class NotReplicated(AssertionError):
-    """A measured value fell outside the published value's criterion."""
-
-
-class AnchorBroken(AssertionError):
-    """An anchor's declared Holds failed where the published values do not apply."""
-
-
-class KnownAnswerMissed(AssertionError):
-    """A study missed the mechanism its organism's construction planted."""
-
-
-class SnapshotDrift(AssertionError):
-    """A measured value moved outside its pinned snapshot's tolerance (or has no pin yet)."""
+class Judged(AssertionError):
+    """What a claim's judge raises to mark its test failed, with why in words; which failure it
+    is (criterion, known answer or drift) the judge has already written on the test's state."""
 
 
 class UnreadableFile(Exception):

@@ -16,29 +16,37 @@ from harness.profiles import Pinning, Profile
 from harness.readout_types import wrong_keys
 from harness.snapshots import check_snapshot, snapshot_path, snapshot_payload
 from harness.values import plain
-from harness.verdicts import (AnchorBroken, Failure, KnownAnswerMissed, NotReplicated,
-                              SnapshotDrift, UnreadableFile)
+from harness.verdicts import Failure, Judged, UnreadableFile
 
 
-def _message(report: pytest.TestReport) -> str:
+def _judged(call: pytest.CallInfo[None], state: TestState) -> bool:
+    """Whether the test's judge failed it: it raised Judged, having written why on `state`."""
+    return state.judged is not None and call.excinfo is not None and call.excinfo.errisinstance(
+        Judged)
+
+
+def _message(report: pytest.TestReport, call: pytest.CallInfo[None], state: TestState) -> str:
+    """The judge's words where it failed the test; else a skip's reason or the crash's line."""
+    if report.when == "call" and _judged(call, state):
+        return str(call.excinfo.value)
     if report.skipped and isinstance(report.longrepr, tuple):
         return str(report.longrepr[2]).removeprefix("Skipped: ")
     crash = getattr(report.longrepr, "reprcrash", None)
     return crash.message if crash is not None else str(report.longrepr or "")
 
 
-def _failure(report: pytest.TestReport, call: pytest.CallInfo[None], anchor: bool) -> Failure:
-    """Drift alone, a missed known answer, the criterion (a finding's NotReplicated; any
-    assertion of an anchor, whose checks are its machinery's), or a crash: any other exception,
-    an assertion the experiment raised in a finding, or a failure in setup or teardown."""
+def _failure(report: pytest.TestReport, call: pytest.CallInfo[None], anchor: bool,
+             state: TestState) -> Failure:
+    """What the judge decided where it failed the test (its criterion, a missed known answer,
+    drift alone); else the criterion for any assertion of an anchor, whose checks are its
+    machinery's; else a crash: any other exception, an assertion the experiment raised in a
+    finding, or a failure in setup or teardown."""
     if report.when != "call" or call.excinfo is None:
         return Failure.CRASH
-    if call.excinfo.errisinstance(SnapshotDrift):
-        return Failure.DRIFT
-    if call.excinfo.errisinstance(KnownAnswerMissed):
-        return Failure.KNOWN_ANSWER
-    judged = AssertionError if anchor else NotReplicated
-    return Failure.CRITERION if call.excinfo.errisinstance(judged) else Failure.CRASH
+    if _judged(call, state):
+        return state.judged
+    return Failure.CRITERION if anchor and call.excinfo.errisinstance(AssertionError) \
+        else Failure.CRASH
 
 
 def _decides(report: pytest.TestReport, state: TestState) -> bool:
@@ -60,8 +68,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     state.duration += report.duration
     if _decides(report, state):
         state.outcome = "skipped" if report.skipped else "failed"
-        state.message = _message(report)
-        state.failure = _failure(report, call, spec.kind is Kind.ANCHOR)
+        state.message = _message(report, call, state)
+        state.failure = _failure(report, call, spec.kind is Kind.ANCHOR, state)
     if spec.kind is Kind.ANCHOR and (report.when == "call" or not report.passed):  # teardown too
         claims_session(item.config).anchors[spec.id] = (state.outcome, state.message.splitlines()[0]
                                                         if state.message else state.outcome)
@@ -77,7 +85,8 @@ def _not_applicable(spec: ClaimSpec) -> str:
 
 
 class Judge:
-    """Records a test's measured values, applies its criterion, and compares its snapshot."""
+    """Records a test's measured values, applies its criterion, and compares its snapshot; where
+    one fails the test, writes which (its Failure) on the test's state, then raises Judged."""
 
     def __init__(self, item: pytest.Item, snapshot: Any) -> None:
         self.item, self.snapshot = item, snapshot
@@ -92,28 +101,26 @@ class Judge:
                             f"declares: {'; '.join(wrong)}")
         state = self.item.stash[STATE]
         state.measured = plain(measured)
-        verdict_failure = None
+        not_replicated = None
         published = applies_published(self.profile, self.spec)
         if published:
             check = self.spec.criterion.judge(state.measured, self.spec.published)
             state.criterion_check = {"ok": check.ok, "detail": check.detail}
             if not check.ok:
-                verdict_failure = NotReplicated(f"{self.spec.id} not replicated: {check.detail}")
+                not_replicated = f"{self.spec.id} not replicated: {check.detail}"
         else:
             state.criterion_check = {"ok": None, "detail": _not_applicable(self.spec)}
         state.sensitivity, state.null_check = evidence(self.spec.criterion, self.spec.published,
                                                        state.measured, self.spec.null)
-        verdict_failure = self._check_holds(state, published) or verdict_failure
-        missed = self._check_known_answer(state)
-        drift = self._compare_snapshot(state)
-        if verdict_failure:
-            raise verdict_failure
-        if missed:
-            raise missed
-        if drift and self._drift_fails():
-            raise drift
+        failures = ((Failure.CRITERION, self._check_holds(state, published) or not_replicated),
+                    (Failure.KNOWN_ANSWER, self._check_known_answer(state)),
+                    (Failure.DRIFT, self._compare_snapshot(state)))
+        for failure, why in failures:
+            if why and (failure is not Failure.DRIFT or self._drift_fails()):
+                state.judged = failure
+                raise Judged(why)
 
-    def _check_holds(self, state: TestState, published: bool) -> AnchorBroken | None:
+    def _check_holds(self, state: TestState, published: bool) -> str | None:
         """An anchor's declared Holds: a mechanical one on every profile; a behavioural one only
         where the published values do not apply (there, the published criterion judges the
         behaviour) and not on rows forced past a behavioural filter."""
@@ -134,9 +141,9 @@ class Judge:
             return None
         check = holds.criterion.judge(state.measured, self.spec.published)
         state.holds_check = {"ok": check.ok, "detail": check.detail}
-        return None if check.ok else AnchorBroken(f"{self.spec.id} does not hold: {check.detail}")
+        return None if check.ok else f"{self.spec.id} does not hold: {check.detail}"
 
-    def _check_known_answer(self, state: TestState) -> KnownAnswerMissed | None:
+    def _check_known_answer(self, state: TestState) -> str | None:
         """On an organism whose manifest plants what this claim measures: recovered or missed."""
         known = self.spec.known_answer
         model = self.profile.models.get(self.spec.source_name)
@@ -155,8 +162,7 @@ class Judge:
                               "detail": check.detail, "outcome": outcome}
         if check.ok:
             return None
-        return KnownAnswerMissed(f"{self.spec.id} missed the organism's planted {known.planted}: "
-                                 f"{check.detail}")
+        return f"{self.spec.id} missed the organism's planted {known.planted}: {check.detail}"
 
     def _drift_fails(self) -> bool:
         """On organisms drift is a regression of the suite; on the published profile, opt-in."""
@@ -164,7 +170,7 @@ class Judge:
         return pinning is Pinning.REQUIRED or (pinning is Pinning.SHOWN
                                                and self.item.config.getoption("fail_on_drift"))
 
-    def _compare_snapshot(self, state: TestState) -> SnapshotDrift | None:
+    def _compare_snapshot(self, state: TestState) -> str | None:
         # Recorded on every profile: a snapshot compares within it, and so do two runs (the
         # canary, the meta tests' paired runs), pinned or not.
         floats, why = self.spec.float_tolerance(self.profile.published)
@@ -181,7 +187,7 @@ class Judge:
             updating=self.item.config.getoption("update_snapshots", False),
             required=self.profile.rules.pinning is Pinning.REQUIRED)
         failure = state.snapshot.failure
-        return SnapshotDrift(f"{self.spec.id}: {failure}") if failure else None
+        return f"{self.spec.id}: {failure}" if failure else None
 
 
 @pytest.fixture

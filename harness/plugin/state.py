@@ -60,6 +60,7 @@ class TestState:
     outcome: str = "passed"
     message: str = ""
     failure: Failure = Failure.CRITERION
+    judged: Failure | None = None  # the failure its judge decided (judging.Judge), if it failed it
     duration: float = 0.0
     measured: dict[str, Any] | None = None
     criterion_check: dict[str, Any] | None = None

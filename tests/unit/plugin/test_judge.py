@@ -1,7 +1,7 @@
 """The judge a claim test calls: it records what was measured, judges the published criterion where
 published values apply, an anchor's Holds, and a study's known answer on an organism that planted
-it, and raises what the verdict reads (a session that pins no snapshot, micro, or the rehearsal's
-random weights)."""
+it, and where one fails writes which on the test's state and raises Judged (a session that pins
+no snapshot, micro, or the rehearsal's random weights)."""
 from __future__ import annotations
 
 from typing import TypedDict
@@ -14,7 +14,7 @@ from harness.criteria import AtMost, Exact, IsPlanted, KnownAnswer
 from harness.plugin.judging import Judge
 from harness.plugin.state import JUDGED, claims_session
 from harness.registry import registered
-from harness.verdicts import AnchorBroken, KnownAnswerMissed, NotReplicated, UnreadableFile
+from harness.verdicts import Failure, Judged, UnreadableFile
 from tests.unit.plugin.judged_items import declared, item, state
 
 
@@ -36,8 +36,9 @@ def test_a_criterion_that_holds_is_recorded_as_holding():
 
 def test_a_criterion_that_fails_raises_not_replicated_naming_the_claim_and_the_check():
     test = item(declared())
-    with pytest.raises(NotReplicated, match=r"^cot\.x not replicated: v: measured 2, published 1$"):
+    with pytest.raises(Judged, match=r"^cot\.x not replicated: v: measured 2, published 1$"):
         judged(test, {"v": 2})
+    assert state(test).judged is Failure.CRITERION
     assert state(test).criterion_check == {"ok": False, "detail": "v: measured 2, published 1"}
 
 
@@ -87,21 +88,24 @@ def test_a_mechanical_hold_is_judged_where_published_values_apply():
 
 def test_an_anchor_that_does_not_hold_raises_saying_so():
     test = item(anchor(needs="gpu"))
-    with pytest.raises(AnchorBroken, match=r"^cot\.a does not hold: v: measured 2, bound 1$"):
+    with pytest.raises(Judged, match=r"^cot\.a does not hold: v: measured 2, bound 1$"):
         judged(test, {"v": 2})
+    assert state(test).judged is Failure.CRITERION
     assert state(test).holds_check == {"ok": False, "detail": "v: measured 2, bound 1"}
 
 
 def test_an_anchor_that_does_not_hold_raises_that_before_its_criterion():
     test = item(anchor(criterion=Exact("v")))
-    with pytest.raises(AnchorBroken):
+    with pytest.raises(Judged, match="does not hold"):
         judged(test, {"v": 2})
+    assert state(test).judged is Failure.CRITERION
 
 
 def test_an_anchor_that_holds_and_fails_its_criterion_raises_not_replicated():
     test = item(anchor(criterion=Exact("v"), published={"v": 5}))
-    with pytest.raises(NotReplicated):
+    with pytest.raises(Judged, match="not replicated"):
         judged(test, {"v": 2})
+    assert state(test).judged is Failure.CRITERION
 
 
 def test_a_test_without_holds_records_none():
@@ -112,8 +116,9 @@ def test_a_test_without_holds_records_none():
 
 def test_a_behavioural_hold_is_judged_on_an_organism():
     test = item(anchor(needs="gpu", behavioural=True))
-    with pytest.raises(AnchorBroken):
+    with pytest.raises(Judged):
         judged(test, {"v": 2})
+    assert state(test).judged is Failure.CRITERION
 
 
 def test_a_behavioural_hold_is_left_to_the_published_criterion_where_that_applies():
@@ -144,8 +149,9 @@ def test_a_behavioural_hold_is_not_judged_on_rows_forced_past_a_filter():
 def test_a_mechanical_hold_is_judged_on_forced_rows_and_random_weights():
     test = item(anchor(needs="gpu"), "rehearsal", fixturenames=("cot_rows",))
     claims_session(test.config).forced["cot_rows"] = "2 rows forced"
-    with pytest.raises(AnchorBroken):
+    with pytest.raises(Judged):
         judged(test, {"v": 2})
+    assert state(test).judged is Failure.CRITERION
 
 
 def study(planted: str = "retrieval_block", kind: str = "claim", needs: str = "gpu"):
@@ -163,16 +169,18 @@ def test_a_study_that_finds_what_the_organism_planted_recovers_it():
 
 def test_a_study_that_misses_what_the_organism_planted_raises_saying_so():
     test = item(study())
-    with pytest.raises(KnownAnswerMissed, match=r"^heads\.s missed the organism's planted "
+    with pytest.raises(Judged, match=r"^heads\.s missed the organism's planted "
                                                 r"retrieval_block: v: measured 2, planted 1$"):
         judged(test, {"v": 2})
+    assert state(test).judged is Failure.KNOWN_ANSWER
     assert state(test).known_answer["outcome"] == "missed"
 
 
 def test_a_finding_not_replicated_is_raised_before_a_missed_known_answer():
     test = item(study(kind="measurement", needs="cpu"))
-    with pytest.raises(NotReplicated):
+    with pytest.raises(Judged):
         judged(test, {"v": 2})
+    assert state(test).judged is Failure.CRITERION
     assert state(test).known_answer["outcome"] == "missed"
 
 

@@ -8,7 +8,7 @@ import pytest
 from harness import catalogue, fire_once
 from harness.fire_once import FireOnce
 from harness.plugin.judging import Judge
-from harness.verdicts import AnchorBroken
+from harness.verdicts import Failure, Judged
 from tests.unit.plugin.judged_items import declared, item, state
 
 WRITTEN = FireOnce(3, True, True, True, True, [])
@@ -44,15 +44,17 @@ def test_a_fire_once_write_that_held_is_judged_held():
 def test_a_fire_once_write_that_moved_something_else_fails_its_holds_and_keeps_its_values():
     test = fire_once_anchor()
     moved = FireOnce(3, True, False, True, True, ["forward 0: block 2 moved at position 4"])
-    with pytest.raises(AnchorBroken, match="untouched_identical: measured False"):
+    with pytest.raises(Judged, match="untouched_identical: measured False"):
         fire_once.judge_fires_once(judge_of(test), moved)
+    assert state(test).judged is Failure.CRITERION
     assert state(test).measured["failures"] == ["forward 0: block 2 moved at position 4"]
 
 
 def test_a_fire_once_failure_alone_fails_its_holds():
     test = fire_once_anchor()
-    with pytest.raises(AnchorBroken, match="failures"):
+    with pytest.raises(Judged, match="failures"):
         fire_once.judge_fires_once(judge_of(test), FireOnce(3, True, True, True, True, ["x"]))
+    assert state(test).judged is Failure.CRITERION
 
 
 def test_a_catalogue_that_caught_every_breakage_is_judged_held():
@@ -66,6 +68,7 @@ def test_a_catalogue_that_caught_every_breakage_is_judged_held():
                                         ("null_edit_failures", {"a": "x"})])
 def test_a_catalogue_with_a_miss_fails_its_holds_and_keeps_its_record(key, value):
     test = catalogue_anchor()
-    with pytest.raises(AnchorBroken, match=key):
+    with pytest.raises(Judged, match=key):
         catalogue.judge_catalogue(judge_of(test), {**CAUGHT, key: value, "caught": 1})
+    assert state(test).judged is Failure.CRITERION
     assert state(test).measured[key] == value

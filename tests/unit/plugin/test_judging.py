@@ -62,8 +62,7 @@ def test_an_exception_the_experiment_raises_is_an_error(pytester):
 def test_the_criterion_failing_is_not_replicated_naming_the_claim_and_the_check(pytester):
     body = one("finding", "differs", "measured(2)")
     assert verdict(pytester, body, "cot.differs") == (
-        "not replicated", "harness.verdicts.NotReplicated: cot.differs not replicated: "
-                          "v: measured 2, published 1")
+        "not replicated", "cot.differs not replicated: v: measured 2, published 1")
 
 
 def test_the_criterion_holding_is_replicated(pytester):

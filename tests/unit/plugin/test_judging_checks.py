@@ -36,8 +36,7 @@ def test_drift_is_said_where_the_verdict_says_nothing(pytester):
            '    judge(measured(1))\n'
     entry = drifted(pytester, body, "cot.of-the-model")
     assert entry["verdict"] == "not applicable"
-    assert entry["message"].startswith("harness.verdicts.SnapshotDrift: cot.of-the-model: "
-                                       "drifted from its snapshot")
+    assert entry["message"].startswith("cot.of-the-model: drifted from its snapshot")
 
 
 def test_a_finding_not_replicated_and_drifted_is_not_replicated(pytester):

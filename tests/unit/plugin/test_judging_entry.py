@@ -46,9 +46,9 @@ def test_a_passing_finding_whose_published_value_applies_is_replicated():
 
 
 def test_a_failed_criterion_is_not_replicated_with_the_first_line_of_its_message():
-    entry = entry_of(item(declared()), outcome="failed", message="NotReplicated: v\nthe rest")
+    entry = entry_of(item(declared()), outcome="failed", message="cot.x not replicated: v\nthe rest")
     assert (entry.verdict, entry.outcome, entry.message) == ("not replicated", "failed",
-                                                             "NotReplicated: v")
+                                                             "cot.x not replicated: v")
 
 
 def test_a_crash_is_an_error():
