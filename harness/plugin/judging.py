@@ -19,15 +19,10 @@ from harness.values import plain
 from harness.verdicts import Failure, Judged, UnreadableFile
 
 
-def _judged(call: pytest.CallInfo[None], state: TestState) -> bool:
-    """Whether the test's judge failed it: it raised Judged, having written why on `state`."""
-    return state.judged is not None and call.excinfo is not None and call.excinfo.errisinstance(
-        Judged)
-
-
 def _message(report: pytest.TestReport, call: pytest.CallInfo[None], state: TestState) -> str:
-    """The judge's words where it failed the test; else a skip's reason or the crash's line."""
-    if report.when == "call" and _judged(call, state):
+    """The judge's words where it failed the test (a claim's body is its one call, so what it
+    raised is the judge's); else a skip's reason or the crash's line."""
+    if report.when == "call" and state.judged is not None:
         return str(call.excinfo.value)
     if report.skipped and isinstance(report.longrepr, tuple):
         return str(report.longrepr[2]).removeprefix("Skipped: ")
@@ -43,7 +38,7 @@ def _failure(report: pytest.TestReport, call: pytest.CallInfo[None], anchor: boo
     finding, or a failure in setup or teardown."""
     if report.when != "call" or call.excinfo is None:
         return Failure.CRASH
-    if _judged(call, state):
+    if state.judged is not None:
         return state.judged
     return Failure.CRITERION if anchor and call.excinfo.errisinstance(AssertionError) \
         else Failure.CRASH
