@@ -35,11 +35,9 @@ def rehearsal(profile: Profile, asks: RehearsalAsks) -> Profile:
     if asks.published_sizes:
         sizes = dict(get_profile("published").sizes)
     if asks.decode_cap is not None:
-        sizes = {name: s.decode_capped(asks.decode_cap) if hasattr(s, "decode_capped") else s
-                 for name, s in sizes.items()}
+        sizes = {name: s.decode_capped(asks.decode_cap) for name, s in sizes.items()}
     if asks.published_sizes:
-        sizes = {name: s.on_random_weights() if hasattr(s, "on_random_weights") else s
-                 for name, s in sizes.items()}
+        sizes = {name: s.on_random_weights() for name, s in sizes.items()}
     return dataclasses.replace(profile, models=models, sizes=sizes)
 
 

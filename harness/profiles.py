@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Self
 
 
 class ProfileName(StrEnum):
@@ -89,13 +89,32 @@ RULES = {
 }
 
 
+class ExperimentSizes:
+    """What a profile variant (harness.profile_variants) may ask of a source's experiment sizes,
+    which every source's sizes dataclass extends: by default nothing decodes (no cap to apply, no
+    longest decode) and random weights run the sizes as declared."""
+
+    @property
+    def longest_decode(self) -> int:
+        """The most tokens any step decodes: none."""
+        return 0
+
+    def decode_capped(self, tokens: int) -> Self:
+        """These sizes with every decode step stopping at `tokens` at most: as they are."""
+        return self
+
+    def on_random_weights(self) -> Self:
+        """These sizes as random weights run them: as they are."""
+        return self
+
+
 @dataclass(frozen=True)
 class Profile:
     """A named set of model specs and experiment sizes, one per source, and its rules."""
 
     name: ProfileName
     models: dict[str, ModelSpec]
-    sizes: dict[str, Any] = field(default_factory=dict)
+    sizes: dict[str, ExperimentSizes] = field(default_factory=dict)
     generalisation: dict[str, str] = field(default_factory=dict)  # source -> the other model
 
     @property

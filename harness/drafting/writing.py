@@ -180,9 +180,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.profiles import ExperimentSizes
+
 
 @dataclass(frozen=True)
-class Sizes:
+class Sizes(ExperimentSizes):
     """How much each step runs."""
 
     n: int

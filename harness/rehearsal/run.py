@@ -237,7 +237,7 @@ def extrapolated(name: str, seconds: float, decoding: float,
     every step to its cap, and a step's cost grows with its length); process start, model load
     and every other forward as measured."""
     sizes = get_profile("published").sizes.get(name)
-    longest = getattr(sizes, "longest_decode", None)
+    longest = sizes.longest_decode if sizes is not None else 0
     if not decode_cap or not longest or longest <= decode_cap:
         return {}
     factor = longest / decode_cap

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from harness.profiles import relative_layers
+from harness.profiles import ExperimentSizes, relative_layers
 from harness.sources.cot.task import PAIRED_PROBLEMS, PROBLEMS
 
 QWEN3_DEPTH = 36
@@ -15,7 +15,7 @@ DECODE_CAPS = ("baseline_cap", "splice_tokens", "inject_cap", "cue_window", "don
 
 
 @dataclass(frozen=True)
-class CotSizes:
+class CotSizes(ExperimentSizes):
     """Seed 000's experiment sizes: layers, token caps and how many problems each step uses."""
 
     anchor_layer: int

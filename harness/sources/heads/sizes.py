@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from harness.profiles import ExperimentSizes
 from harness.sources.heads.task import MAIN_FAMILIES, OPENING_FAMILIES
 
 
 @dataclass(frozen=True)
-class HeadsSizes:
+class HeadsSizes(ExperimentSizes):
     """Seed 001's sizes.
 
     `smoke_block`: where later studies run when §2's rule selects no block (or the last one), as

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.profiles import ModelSpec, ProfileName
+from harness.profiles import ExperimentSizes, ModelSpec, ProfileName
 from harness.source import Source
 from harness.sources.patching import GPT2
 
 
 @dataclass(frozen=True)
-class TutorialSizes:
+class TutorialSizes(ExperimentSizes):
     """In[3]-In[4]: the clean and corrupted prompts, and the names whose logits are compared."""
 
     clean: str

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from harness.profiles import relative_layers
+from harness.profiles import ExperimentSizes, relative_layers
 
 LLAMA_DEPTH = 32
 ORGANISM_DEPTH = 4
@@ -12,7 +12,7 @@ SELF_PATCH_LAYERS = (0, 8, 16, 24, 31)
 
 
 @dataclass(frozen=True)
-class LookbackSizes:
+class LookbackSizes(ExperimentSizes):
     """Seed 003's sizes: prompt form, batch sizes, and the layers the self-patch anchor checks."""
 
     with_instruction: bool

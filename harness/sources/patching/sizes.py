@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.profiles import relative_layers
+from harness.profiles import ExperimentSizes, relative_layers
 
 GPT2_DEPTH = 12
 ORGANISM_DEPTH = 4
@@ -11,7 +11,7 @@ SEED_PATCH_LAYER = 9  # seed 004's blocks.9.hook_resid_post
 
 
 @dataclass(frozen=True)
-class PatchingSizes:
+class PatchingSizes(ExperimentSizes):
     """Seed 004's sizes: the layer the seed patches, and the layers swept."""
 
     patch_layer: int
