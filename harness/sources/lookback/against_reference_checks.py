@@ -26,12 +26,12 @@ ROWS = 8  # the first rows of each set the checks run on
 LOW_RANK_ROWS, LOW_RANK_RANKS = 32, (1, 64)
 
 
-def checks(runner: LookbackRunner, binding: Callable[[], dict[str, Sweep]],
+def checks(runner: LookbackRunner, binding: Callable[[str], Sweep],
            source: Callable[[], dict[str, SourceSweep]],
            answer: Callable[[], AnswerSweep]) -> Checks:
     """Every lookback reference anchor's check, by anchor id, on `runner` (its sizes' batches),
-    the sweeps given (§4's three by name, §5's "freeze" and "no freeze", §6's) on the first ROWS
-    rows of their sets."""
+    the sweeps given (§4's three, each by name as a check reads it; §5's "freeze" and "no
+    freeze"; §6's) on the first ROWS rows of their sets."""
     from harness.sources.lookback import steps
 
     said, whole = runner.instruction, runner.sizes
@@ -49,14 +49,14 @@ def checks(runner: LookbackRunner, binding: Callable[[], dict[str, Sweep]],
         many = replace(whole, sample_cap=LOW_RANK_ROWS, low_rank_ranks=LOW_RANK_RANKS)
         ranked = LookbackRunner(runner.model, replace(runner.sizes, low_rank_ranks=LOW_RANK_RANKS))
         patched = build_binding(instruction=said)[:LOW_RANK_ROWS]
-        reversed_ = binding()["reversed"]  # §7 reads its curve's peak alone
+        reversed_ = binding("reversed")  # §7 reads its curve's peak alone
         study = steps.low_rank_at_peak(ranked, patched, reversed_)
         return failures(against_reference_low_rank.low_rank(ranked, said, many, patched,
                                                             reversed_, study))
 
     def swept(name: str) -> list[str]:
         return failures(against_reference.binding(name)(runner, said, few, rows["binding"],
-                                                        binding()[name]))
+                                                        binding(name)))
 
     def sourced(freeze: bool) -> list[str]:
         sweep = source()["freeze" if freeze else "no freeze"]

@@ -171,8 +171,11 @@ def checks(model: Loaded, sizes) -> Checks:
     # The readbacks' sweeps: the known answers' rows, every default layer, computed once.
     rows = known_answers.CHECK_ROWS
     binding_rows, source_rows, answer_rows = binding[:rows], sourced[:rows], answered[:rows]
-    binding_sweeps = cache(lambda: {name: binding_sweep(runner, binding_rows, name)
-                                    for name in fire.SWEEPS})
+    sweep_of = cache(lambda name: binding_sweep(runner, binding_rows, name))  # each as read
+
+    def binding_sweeps() -> dict:
+        return {name: sweep_of(name) for name in fire.SWEEPS}
+
     source_sweeps = cache(lambda: {
         "freeze": source_sweep(runner, source_rows, sizes.source_freeze_layers, True),
         "no freeze": source_sweep(runner, source_rows, sizes.source_plain_layers, False)})
@@ -230,7 +233,7 @@ def checks(model: Loaded, sizes) -> Checks:
         "lookback.answer-clean-answered": lambda: kept_wrong("answer", answer_rows),
         "lookback.low-rank-readback": solo(lambda found: low_rank_readback.low_rank_rows(
             runner, binding_rows, low(), found)),
-        **against_reference_checks.checks(runner, binding_sweeps, source_sweeps, answer),
+        **against_reference_checks.checks(runner, sweep_of, source_sweeps, answer),
         **known_answers.checks(runner, read_manifest(model.spec.organism,
                                                      source("lookback").organisms_dir)["planted"]),
     }
