@@ -42,10 +42,7 @@ def pip_settings(listing: str) -> dict[str, str]:
         section, _, key = name.rpartition(".")
         if section in SECTIONS and value:
             found[(SECTIONS.index(section), key)] = ast.literal_eval(value)  # pip prints repr
-    settings: dict[str, str] = {}
-    for (_, key), value in sorted(found.items()):
-        settings[key] = value
-    return settings
+    return {key: value for (_, key), value in sorted(found.items())}
 
 
 def uv_options(settings: dict[str, str]) -> tuple[list[str], dict[str, str]]:
@@ -85,10 +82,12 @@ def uv_executable(tool: Path = UV_TOOL, lock: Path = UV_LOCK) -> tuple[Path | No
     return uv, ""
 
 
-def uv_install(uv: Path, python: Path, args: list[str]) -> subprocess.CompletedProcess:
-    """uv pip install `args` into the environment of `python`, from pip's configured sources,
-    taking each package from whichever source has the pinned file (as pip does)."""
-    options, env = configured_sources()
+def uv_install(uv: Path, python: Path, args: list[str],
+               sources: tuple[list[str], dict[str, str]]) -> subprocess.CompletedProcess:
+    """uv pip install `args` into the environment of `python`, from `sources` (uv's options and
+    environment for pip's configured ones), taking each package from whichever source has the
+    pinned file (as pip does)."""
+    options, env = sources
     return subprocess.run([str(uv), "pip", "install", "--quiet", "--python", str(python),
                            "--index-strategy", "unsafe-best-match", *options, *args],
                           env=os.environ | env, capture_output=True, text=True)
@@ -105,9 +104,10 @@ def install(lock: Path, venv: Path, editable: Path | None = None) -> int:
     steps = [["--require-hashes", "-r", str(file)]]
     steps += [["--no-deps", "--no-build-isolation", "-e", str(editable)]] if editable else []
     uv, why = uv_executable()
+    sources = configured_sources() if uv is not None else ([], {})
     for step in steps:
         if uv is not None:
-            done = uv_install(uv, python, step)
+            done = uv_install(uv, python, step, sources)
             if done.returncode == 0:
                 continue
             why = f"uv failed: {(done.stderr or done.stdout).strip()[-300:]}"

@@ -132,9 +132,9 @@ _HERE = threading.Lock()  # one build at a time in this process: torch's seed is
 def build_here(name: str, published_cache: Path, out: Path, full_size: bool, device: str,
                timeout: float, seed: int = 0) -> dict[str, Any]:
     """Build source `name`'s rehearsal model into `out` in this process (the CPU's narrowed
-    models: a second once torch and the model's code are imported, where a process of its own
-    spends about 4 s importing them): what it built, or `error`, with its wall time. A build past
-    `timeout` seconds is an error when it ends, not killed."""
+    models, quicker to build than a process of its own is to import torch and the model's code):
+    what it built, or `error`, with its wall time. A build past `timeout` seconds is an error
+    when it ends, not killed."""
     from harness.registry import get_profile
 
     start = time.perf_counter()

@@ -312,8 +312,8 @@ def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: P
              runs: Path | None = None) -> dict[str, Any]:
     """Rehearse `sources` in run_order, `jobs` at a time: each built (in this process where the
     setting builds here, else in one of its own; within the setting's build budget) into the
-    scratch directory with the most free space, run
-    in each of its modes and then the separate audit pass where the setting has one, each within
+    scratch directory with the most free space, run in each of its modes and then the separate
+    audit pass where the setting has one, each within
     `budget` seconds of its own, then deleted. Nothing starts past `deadline_s` (it is recorded as
     not run). Each run's log, results and streamed tests go under `runs` (else a temporary
     folder); the summary (sources -> name -> mode -> run) is rewritten to `out` after each build
