@@ -16,7 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from harness.catalogue import ORGANISMS_ONLY
 from harness.profiles import ProfileName
@@ -274,12 +274,31 @@ def write_summary(summary: dict[str, Any], out: Path) -> None:
     os.replace(f.name, out)
 
 
-def run_order(sources: list[str], jobs: int) -> list[str]:
+def last_seconds(out: Path, setting: Setting) -> dict[str, float]:
+    """Each source's seconds, its build and its runs, in the rehearsal last written to `out` under
+    the same setting ({} where there is none)."""
+    try:
+        last = json.loads(out.read_text())
+    except (OSError, ValueError):
+        return {}
+    if last.get("setting") != json.loads(json.dumps(asdict(setting))):
+        return {}
+    return {name: last.get("build", {}).get(name, {}).get("wall_seconds", 0)
+            + sum(run["seconds"] for run in runs.values())
+            for name, runs in last.get("sources", {}).items()}
+
+
+def run_order(sources: list[str], jobs: int, seconds: Mapping[str, float] | None = None,
+              ) -> list[str]:
     """One at a time, the most informative first (INFORMATIVE, then any other); several at once,
-    the reverse: the largest first, so the last to start is the shortest."""
+    the longest first, so the last to start is the shortest: by the `seconds` each took last time,
+    then those it lacks in INFORMATIVE's reverse (the larger first), then any other."""
     rank = {name: i for i, name in enumerate(INFORMATIVE)}
     order = sorted(sources, key=lambda n: rank.get(n, len(rank)))
-    return order if jobs == 1 else order[::-1]
+    if jobs == 1:
+        return order
+    seconds = seconds or {}
+    return sorted(sources, key=lambda n: (-seconds.get(n, 0), -rank.get(n, -1)))
 
 
 def planned_cap(name: str, setting: Setting, timeout: float, modes: list[str],
@@ -310,7 +329,8 @@ def planned_cap(name: str, setting: Setting, timeout: float, modes: list[str],
 def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: Path,
              budget: int, jobs: int = 1, deadline_s: float | None = None,
              runs: Path | None = None) -> dict[str, Any]:
-    """Rehearse `sources` in run_order, `jobs` at a time: each built (in this process where the
+    """Rehearse `sources` in run_order (by the seconds each took in the rehearsal last written to
+    `out`), `jobs` at a time: each built (in this process where the
     setting builds here, else in one of its own; within the setting's build budget) into the
     scratch directory with the most free space, run in each of its modes and then the separate
     audit pass where the setting has one, each within
@@ -320,6 +340,7 @@ def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: P
     and run, and says `finished` at the end."""
     start = time.perf_counter()
     end = start + deadline_s if deadline_s else float("inf")
+    order = run_order(sources, jobs, last_seconds(out, setting))
     # Always the rehearsal profile: random weights are judged by no published value. At full
     # size it takes the published sizes.
     profile = ProfileName.REHEARSAL.value
@@ -340,7 +361,8 @@ def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: P
         return summary
     scratch, free = choose_scratch(scratch_candidates())
     dtype, summary["dtype"] = (cpu_dtype() if setting.device == "cpu" else (None, "declared"))
-    summary |= {"scratch": {"path": str(scratch), "free_bytes": free}, "jobs": jobs, "build": {},
+    summary |= {"scratch": {"path": str(scratch), "free_bytes": free}, "jobs": jobs, "order": order,
+                "build": {},
                 "sources": {}, "audit": {}, "decode_caps": {}, "not_run": []}
     lock = threading.Lock()
 
@@ -404,7 +426,7 @@ def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: P
     with tempfile.TemporaryDirectory(prefix="rehearsal-runs-") as tmp:
         folder = runs or Path(tmp)
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            list(pool.map(lambda name: one(name, folder), run_order(sources, jobs)))
+            list(pool.map(lambda name: one(name, folder), order))
     summary["sources"] = {n: summary["sources"][n] for n in sources if n in summary["sources"]}
     summary["build_seconds"] = round(sum(b.get("wall_seconds", 0)
                                          for b in summary["build"].values()), 1)

@@ -2,9 +2,11 @@
 source per core; the CUDA dry run keeps the CUDA path on the CPU (issue 26)."""
 from __future__ import annotations
 
+import json
 import os
+from dataclasses import asdict
 
-from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting, run_order
+from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting, last_seconds, run_order
 
 
 def test_the_cuda_rehearsal_runs_one_source_at_a_time_at_full_size():
@@ -25,10 +27,37 @@ def test_the_dry_run_keeps_the_cuda_path_on_the_cpu_narrowed():
     assert not dry.cap_from_plan
 
 
-def test_one_at_a_time_the_most_informative_source_goes_first_and_several_the_largest():
-    sources = ["cot", "heads", "lookback", "patching", "extra"]
-    assert run_order(sources, 1) == ["patching", "cot", "heads", "lookback", "extra"]
-    assert run_order(sources, 2)[:2] == ["extra", "lookback"]
+SOURCES = ["cot", "heads", "lookback", "patching", "extra"]
+
+
+def test_one_at_a_time_the_most_informative_source_goes_first():
+    assert run_order(SOURCES, 1) == ["patching", "cot", "heads", "lookback", "extra"]
+
+
+def test_several_at_once_the_longest_last_time_goes_first():
+    seconds = {"cot": 70.0, "heads": 45.0, "lookback": 90.0, "patching": 15.0, "extra": 30.0}
+    assert run_order(SOURCES, 2, seconds) == ["lookback", "cot", "heads", "extra", "patching"]
+
+
+def test_several_at_once_the_unmeasured_go_last_the_declared_larger_first():
+    assert run_order(SOURCES, 2, {"patching": 15.0}) == ["patching", "lookback", "heads", "cot",
+                                                          "extra"]
+
+
+def test_the_last_rehearsals_seconds_count_its_build_and_runs(tmp_path):
+    setting = Setting.for_device("cpu")
+    out = tmp_path / "rehearsal.json"
+    out.write_text(json.dumps({"setting": asdict(setting), "build": {"cot": {"wall_seconds": 2.0}},
+                               "sources": {"cot": {"faithful": {"seconds": 60.0}}}}))
+    assert last_seconds(out, setting) == {"cot": 62.0}
+
+
+def test_a_rehearsal_under_another_setting_gives_no_seconds(tmp_path):
+    out = tmp_path / "rehearsal.json"
+    out.write_text(json.dumps({"setting": asdict(Setting.for_device("cuda")),
+                               "sources": {"cot": {"faithful": {"seconds": 60.0}}}}))
+    assert last_seconds(out, Setting.for_device("cpu")) == {}
+    assert last_seconds(tmp_path / "none.json", Setting.for_device("cpu")) == {}
 
 
 def test_the_narrowed_cpu_models_are_built_here_and_full_size_ones_in_a_process_of_their_own():
