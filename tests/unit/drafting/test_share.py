@@ -37,14 +37,18 @@ def test_the_share_counts_the_register_numbers_found_in_the_draft(dump, tmp_path
     assert (share.found, share.missing) == (("0.85", "85%", "1"), ("0.41",))
 
 
-@pytest.mark.skipif(not (SHARED / "claims.md").exists(), reason="../shared/ is not here")
-def test_most_of_each_seeds_register_numbers_are_drafted():
-    shares = {s.source: s for s in measure(SHARED / "claims.md", SHARED / "seeds")}
-    assert {name: s.share > 0.5 for name, s in shares.items() if name != "patching"} == {
+@pytest.fixture(scope="module")
+def seed_shares() -> dict:
+    """The share drafted of each seed's register numbers in ../shared/, measured once."""
+    if not (SHARED / "claims.md").exists():
+        pytest.skip("../shared/ is not here")
+    return {s.source: s for s in measure(SHARED / "claims.md", SHARED / "seeds")}
+
+
+def test_most_of_each_seeds_register_numbers_are_drafted(seed_shares):
+    assert {name: s.share > 0.5 for name, s in seed_shares.items() if name != "patching"} == {
         "cot": True, "heads": True, "lookback": True}
 
 
-@pytest.mark.skipif(not (SHARED / "claims.md").exists(), reason="../shared/ is not here")
-def test_the_seed_that_prints_no_numbers_drafts_none():
-    shares = {s.source: s for s in measure(SHARED / "claims.md", SHARED / "seeds")}
-    assert shares["patching"].drafted == 0
+def test_the_seed_that_prints_no_numbers_drafts_none(seed_shares):
+    assert seed_shares["patching"].drafted == 0
