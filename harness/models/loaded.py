@@ -61,9 +61,6 @@ def load(spec: ModelSpec, backend: Backend = Backend.LOCAL) -> Loaded:
         # Wherever the model lands on the CPU (a CPU spec, or a device map without CUDA):
         # bit-identity anchors need one thread, since at 2 CPU matmuls round batch rows differently.
         torch.set_num_threads(1)
-    # Nothing here differentiates the model: a forward records no autograd graph (the values are
-    # the same; cot's seed says as much of its no_grad traces, §1), which spares its time.
-    hf.requires_grad_(False)
     METER.attach(hf)
     nn = TransformersModel(hf, tokenizer=tok, **pipeline_placement(hf))
     return Loaded(nn=nn, tok=tok, spec=spec, provenance=provenance)
