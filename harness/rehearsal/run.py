@@ -294,9 +294,8 @@ def run_order(sources: list[str], jobs: int, seconds: Mapping[str, float] | None
     the longest first, so the last to start is the shortest: by the `seconds` each took last time,
     then those it lacks in INFORMATIVE's reverse (the larger first), then any other."""
     rank = {name: i for i, name in enumerate(INFORMATIVE)}
-    order = sorted(sources, key=lambda n: rank.get(n, len(rank)))
     if jobs == 1:
-        return order
+        return sorted(sources, key=lambda n: rank.get(n, len(rank)))
     seconds = seconds or {}
     return sorted(sources, key=lambda n: (-seconds.get(n, 0), -rank.get(n, -1)))
 
@@ -330,11 +329,10 @@ def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: P
              budget: int, jobs: int = 1, deadline_s: float | None = None,
              runs: Path | None = None) -> dict[str, Any]:
     """Rehearse `sources` in run_order (by the seconds each took in the rehearsal last written to
-    `out`), `jobs` at a time: each built (in this process where the
-    setting builds here, else in one of its own; within the setting's build budget) into the
-    scratch directory with the most free space, run in each of its modes and then the separate
-    audit pass where the setting has one, each within
-    `budget` seconds of its own, then deleted. Nothing starts past `deadline_s` (it is recorded as
+    `out`), `jobs` at a time: each built (in this process where the setting builds here, else in
+    one of its own; within the setting's build budget) into the scratch directory with the most
+    free space, run in each of its modes and then the separate audit pass where the setting has
+    one, each within `budget` seconds of its own, then deleted. Nothing starts past `deadline_s` (it is recorded as
     not run). Each run's log, results and streamed tests go under `runs` (else a temporary
     folder); the summary (sources -> name -> mode -> run) is rewritten to `out` after each build
     and run, and says `finished` at the end."""
@@ -362,8 +360,7 @@ def rehearse(sources: list[str], setting: Setting, published_cache: Path, out: P
     scratch, free = choose_scratch(scratch_candidates())
     dtype, summary["dtype"] = (cpu_dtype() if setting.device == "cpu" else (None, "declared"))
     summary |= {"scratch": {"path": str(scratch), "free_bytes": free}, "jobs": jobs, "order": order,
-                "build": {},
-                "sources": {}, "audit": {}, "decode_caps": {}, "not_run": []}
+                "build": {}, "sources": {}, "audit": {}, "decode_caps": {}, "not_run": []}
     lock = threading.Lock()
 
     def save(value: Any, *path: str) -> None:
