@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness import reference
 from harness.claims import claim
-from harness.sources.patching.against_reference import SWEEP_WHY
+from harness.sources.patching.against_reference import RECORDED_DIFF, SWEEP_WHY
 
 PROVENANCE = "issue 49: the tutorial's procedure written again as plain code, one forward per prompt"
 
@@ -22,6 +22,6 @@ def test_behaviour_reference(judge, tutorial_behaviour_reference):
 @claim("ioi_tutorial.sweep-reference", section="In[7]", needs="hub", guards=("tutorial_sweep",),
        **reference.claim_fields(
            "The heatmap, on every cell of the organism's and sampled layers × positions of GPT-2's, gives the plain reference's patched logit differences and their normalisation (patched − corrupted) / (clean − corrupted).",
-           provenance=PROVENANCE, why=SWEEP_WHY))
+           provenance=PROVENANCE, why=SWEEP_WHY), **RECORDED_DIFF)
 def test_sweep_reference(judge, tutorial_sweep_reference):
     reference.judge_agrees(judge, tutorial_sweep_reference)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from claims.patching.shared import SWEEPS
 from harness import reference
 from harness.claims import claim
-from harness.sources.patching.against_reference import SWEEP_WHY
+from harness.sources.patching.against_reference import RECORDED_DIFF, SWEEP_WHY
 
 PROVENANCE = "issue 49: the seed's procedure written again as plain code, one forward per prompt"
 
@@ -31,6 +31,6 @@ def test_layer_flip_reference(judge, layer_flip_reference):
 @claim("patching.sweep-reference", section="code cell", needs="hub", guards=SWEEPS,
        **reference.claim_fields(
            "Each pair's layer × position sweep, on every cell of the organism's and sampled blocks × positions of GPT-2's, gives the plain reference's logit differences and their normalisation (patched − corrupted) / (clean − corrupted).",
-           provenance=PROVENANCE, why=SWEEP_WHY))
+           provenance=PROVENANCE, why=SWEEP_WHY), **RECORDED_DIFF)
 def test_sweep_reference(judge, sweep_reference):
     reference.judge_agrees(judge, sweep_reference)

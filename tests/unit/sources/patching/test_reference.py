@@ -7,6 +7,7 @@ import pytest
 
 from harness.sources.ioi_tutorial import reference as tutorial
 from harness.sources.patching import reference
+from harness.sources.patching.against_reference import RECORDED_DIFF
 
 
 @pytest.mark.parametrize("module", [reference, tutorial])
@@ -27,3 +28,12 @@ def test_the_normalisation_runs_from_the_corrupted_run_to_the_clean_one():
 
 def test_nothing_is_normalised_between_equal_ends():
     assert reference.normalise(0.5, 2.0, 2.0) is None
+
+
+def test_a_sweep_anchors_difference_carried_across_one_rounding_boundary_is_not_drift():
+    drifted = abs(round(12.34565 + 1e-6, 4) - round(12.34565 - 1e-6, 4))  # 1e-4 and a float64 ulp
+    assert RECORDED_DIFF["organism_tolerance"].allows(0.0, drifted)
+
+
+def test_a_sweep_anchors_difference_beyond_its_raw_bound_is_drift():
+    assert not RECORDED_DIFF["organism_tolerance"].allows(0.0, 3e-4)
