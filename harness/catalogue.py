@@ -1,8 +1,9 @@
 """The breakage catalogue: small edits of a source's intervention code, each applied to a
 temporary copy of one module, after which the source's anchor checks must fail (issue 25).
 
-A source lists its breakages (`breakages.py`: BREAKAGES) and the checks to run (`checks(model,
-sizes)`: anchor id -> a callable returning that anchor's failures). Each breakage is applied by
+A source lists its breakages (`breakages.py`: BREAKAGES) and the checks to run: ANCHORS, whose
+checks harness.anchor_checks derives from the anchors' own tests, or `checks(model, sizes)`
+(anchor id -> a callable returning that anchor's failures). Each breakage is applied by
 `harness.breakage_edit.broken` (the edited module in a temporary file, since nnsight reads a
 trace's source from its file), every check runs, and the original modules are put back.
 """
@@ -15,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TypedDict
 
+from harness.anchor_checks import derived
 from harness.breakage_edit import broken, source_text
 from harness.catalogue_order import in_order
 from harness.readout_types import judges
@@ -132,18 +134,22 @@ def owed(source: Source) -> set[Part]:
 
 
 def run(source: Source, args: tuple[Any, ...], first: Mapping[str, str] | None = None,
-        ) -> Catalogue:
+        folder: Path | None = None) -> Catalogue:
     """The null edit's outcome (every check), then each breakage's (trying first the check
     `first` names for it: the pinned catch). The null edit is the unbroken text freshly imported,
     so where it fails no check the unbroken code fails none; only where it fails one are the
     checks run on the unbroken code as imported, to tell a failing anchor from a failing edit. The
-    source's `breakages` part gives BREAKAGES and `checks(*args)`, imported afresh each time so it
-    binds the edited module."""
+    source's `breakages` part gives BREAKAGES and either ANCHORS, whose checks are derived from
+    the anchors' tests in the claims `folder` (harness.anchor_checks), or `checks(*args)`; each
+    imported afresh each time so it binds the edited module."""
     name = f"{source.package}.breakages"
     breakages = declared(source)
 
     def checks() -> Checks:
-        return importlib.import_module(name).checks(*args)
+        module = importlib.import_module(name)
+        if hasattr(module, "ANCHORS"):
+            return derived(source, module.ANCHORS, folder, *args)
+        return module.checks(*args)
 
     unbroken = Breakage("unbroken", "none", name, "", "")
     outcomes = []

@@ -77,12 +77,25 @@ class Resolved:
     come from, for the checks that run studies outside a session (issue 46). A step that finds
     nothing to run raises its NothingToRun each time it is read."""
 
-    def __init__(self, steps: Sequence[Step], given: dict[str, Any], batched: bool = False) -> None:
+    def __init__(self, steps: Sequence[Step], given: dict[str, Any], batched: bool = False,
+                 unbatched: Resolved | None = None) -> None:
         self.steps = {s.name: s for s in steps}
         self.values: dict[str, Any] = dict(given)
         self.batched = batched
+        self.unbatched = unbatched  # where a step reads nothing batched, its value is read there
+        self.batched_reads: dict[str, bool] = {}
+
+    def reads_batched(self, name: str) -> bool:
+        """Whether step `name`, or a step it reads however indirectly, is batched."""
+        if name not in self.batched_reads:
+            step = self.steps.get(name)
+            self.batched_reads[name] = step is not None and (
+                step.batched or any(map(self.reads_batched, step.inputs)))
+        return self.batched_reads[name]
 
     def __getitem__(self, name: str) -> Any:
+        if self.unbatched is not None and name not in self.values and not self.reads_batched(name):
+            return self.unbatched[name]
         if name not in self.values:
             step = self.steps[name]
             try:

@@ -16,6 +16,7 @@ from harness.plugin.forcing import passed_or_forced
 from harness.plugin.suite import model_for
 from harness.profiles import Mode
 from harness.registry import source
+from harness.plugin.source_folders import CLAIMS_FOLDER
 from harness.snapshots import snapshot_folder
 
 
@@ -87,7 +88,7 @@ def _given(name: str) -> dict[str, Callable[..., Any]]:
                                 f"{name}.breakages-caught")
         return catalogue.measured(catalogue.run(
             source(name), (model_and_sizes[f"{name}_model"], model_and_sizes[f"{name}_sizes"]),
-            first=pinned))
+            first=pinned, folder=request.config.rootpath / CLAIMS_FOLDER / name))
 
     bodies = {
         "model": (model, ("request",), f"{name}'s model on the session's profile"),

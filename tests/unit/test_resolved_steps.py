@@ -82,3 +82,20 @@ def test_another_error_is_not_kept_and_runs_again():
         with pytest.raises(ValueError):
             run["a"]
     assert calls == ["a", "a"]
+
+
+def test_a_step_reads_batched_where_a_step_it_reads_however_indirectly_is_batched():
+    steps = (Step("a", lambda x: x, ("root",)), Step("b", lambda a, batched: a, ("a",), batched=True),
+             Step("c", lambda b: b, ("b",)))
+    run = Resolved(steps, {"root": 1})
+    assert [run.reads_batched(n) for n in ("root", "a", "b", "c")] == [False, False, True, True]
+
+
+def test_a_batched_graph_reads_its_unbatched_steps_from_the_faithful_one():
+    calls: list[str] = []
+    steps = (Step("a", counted(calls, "a", lambda x: x), ("root",)),
+             Step("b", counted(calls, "b", lambda a, batched: (a, batched)), ("a",), batched=True))
+    faithful = Resolved(steps, {"root": 1})
+    fast = Resolved(steps, {"root": 1}, batched=True, unbatched=faithful)
+    assert (faithful["b"], fast["b"]) == ((1, False), (1, True))
+    assert calls == ["a", "b", "b"]

@@ -3,12 +3,7 @@ sweep and logit difference it reads from seed 004's, that its anchors must catch
 seed 004's patches are broken by seed 004's catalogue."""
 from __future__ import annotations
 
-from typing import Callable
-
-from harness import reference
-from harness.catalogue import Breakage, Checks, Part
-from harness.fire_once import failures
-from harness.models.loaded import Loaded
+from harness.catalogue import Breakage, Part
 
 E = "harness.sources.ioi_tutorial.experiments"
 R = "harness.sources.ioi_tutorial.readouts"
@@ -44,49 +39,10 @@ BREAKAGES = (
 )
 
 
-def checks(model: Loaded, sizes) -> Checks:
-    """The identity, printed-line, readback, fire-once and reference anchors, each reading its
-    declared step (steps.py) on the modules imported now, each step run once; the readbacks, the
-    position sweep and the heatmap's reference in both modes, on one pair and its runs."""
-    from harness.declared_steps import Resolved
-    from harness.sources.ioi_tutorial.steps import MODEL, STEPS
-    from harness.sources.patching import readback
-
-    faithful = Resolved(STEPS, {MODEL: model, "ioi_tutorial_sizes": sizes})
-    fast = Resolved(STEPS, {MODEL: model, "ioi_tutorial_sizes": sizes,
-                            **{k: faithful[k] for k in ("tutorial_pair", "tutorial_runs")}},
-                    batched=True)
-
-    def preferred() -> list[str]:
-        found = readback.reversed_pairs({"tutorial": faithful["tutorial_behaviour"]})
-        return [f"{p}: clean not preferred" for p in found["reversed"]]
-
-    def identity() -> list[str]:
-        return [f"layer {i}: not the clean logits" for i, ok in
-                enumerate(faithful["tutorial_full_patch"].equal_per_layer) if not ok]
-
-    def printed_line() -> list[str]:
-        return [f"layer {i}: the printed line ran" for i, e in
-                enumerate(faithful["tutorial_notebook_line"].errors) if not e]
-
-    def heatmap(run: Resolved) -> Callable[[], list[str]]:
-        return lambda: [f for c in run["tutorial_sweep_reference"].values()
-                        for f in reference.failures(c)]
-
-    return {
-        "ioi_tutorial.full-patch-identity": identity,
-        "ioi_tutorial.notebook-line": printed_line,
-        "ioi_tutorial.clean-preferred": preferred,
-        "ioi_tutorial.sweep-rows": lambda: faithful["tutorial_sweep_rows"].mismatched,
-        "ioi_tutorial.sweep-rows (fast mode)": lambda: fast["tutorial_sweep_rows"].mismatched,
-        "ioi_tutorial.whole-stream-fires-once": lambda: failures(
-            faithful["tutorial_whole_stream_fires"]),
-        "ioi_tutorial.position-sweep-fires-once": lambda: failures(
-            faithful["tutorial_sweep_fires"]),
-        "ioi_tutorial.position-sweep-fires-once (fast mode)": lambda: failures(
-            fast["tutorial_sweep_fires"]),
-        "ioi_tutorial.behaviour-reference": lambda: reference.failures(
-            faithful["tutorial_behaviour_reference"]),
-        "ioi_tutorial.sweep-reference": heatmap(faithful),
-        "ioi_tutorial.sweep-reference (fast mode)": heatmap(fast),
-    }
+# The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried:
+# each judged by its own holds on the declared steps, and again in fast mode where it reads a
+# batched step.
+ANCHORS = ("ioi_tutorial.full-patch-identity", "ioi_tutorial.notebook-line",
+           "ioi_tutorial.clean-preferred", "ioi_tutorial.sweep-rows",
+           "ioi_tutorial.whole-stream-fires-once", "ioi_tutorial.position-sweep-fires-once",
+           "ioi_tutorial.behaviour-reference", "ioi_tutorial.sweep-reference")

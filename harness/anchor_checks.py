@@ -1,0 +1,94 @@
+"""A source's catalogue checks derived from its anchors (issue 46): each anchor the source's
+`breakages.py` lists in ANCHORS runs its own test body on the declared step graph
+(`declared_steps.Resolved`) and is judged by its own `holds`, in faithful mode and, where a step
+it reads is batched, again in fast mode. The claims modules and the steps are imported afresh
+each time, so that they bind the modules a breakage edited."""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from harness.claims import ClaimSpec, spec_of
+from harness.criteria import Criterion
+from harness.declared_steps import Resolved
+from harness.values import plain
+
+if TYPE_CHECKING:
+    from harness.catalogue import Checks
+    from harness.source import Source
+
+FAST = " (fast mode)"  # the suffix of an anchor's check on the batched graph
+
+
+def claims_tests(folder: Path) -> dict[str, tuple[Callable[..., Any], ClaimSpec]]:
+    """Claim id -> its test function and declaration, from `folder`'s test modules, each
+    executed afresh (not kept in sys.modules)."""
+    found = {}
+    for path in sorted(folder.glob("test_*.py")):
+        spec = importlib.util.spec_from_file_location(f"_anchors_of_{path.stem}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        found.update({s.id: (fn, s) for name, fn in vars(module).items()
+                      if name.startswith("test") and (s := spec_of(fn)) is not None})
+    return found
+
+
+def judged(fn: Callable[..., Any], spec: ClaimSpec, run: Resolved) -> Callable[[], list[str]]:
+    """The anchor's check: its test body on `run`'s steps, what it judges held to its `holds`
+    (`failures`)."""
+    if spec.holds is None:
+        raise ValueError(f"{spec.id}: a catalogued anchor declares what holds on every profile")
+    reads = [p for p in inspect.signature(fn).parameters if p != "judge"]
+
+    def check() -> list[str]:
+        recorded: list[dict[str, Any]] = []
+        fn(recorded.append, **{p: run[p] for p in reads})
+        if len(recorded) != 1:
+            raise RuntimeError(f"{spec.id}: its body judged {len(recorded)} times, not once")
+        return failures(spec.holds.criterion, plain(recorded[0]), spec.published)
+    return check
+
+
+def failures(criterion: Criterion, measured: dict[str, Any], published: Mapping[str, Any],
+             ) -> list[str]:
+    """What a criterion that fails found: the items of each failing part's measured list (the
+    cases it names), then each other failing part's detail; nothing where it holds."""
+    if criterion.judge(measured, published).ok:
+        return []
+    cases, details = [], []
+    for part in getattr(criterion, "parts", (criterion,)):
+        check = part.judge(measured, published)
+        value = measured.get(getattr(part, "key", ""))
+        if check.ok:
+            continue
+        if isinstance(value, list) and value:
+            cases += map(str, value)
+        else:
+            details.append(check.detail)
+    return cases + details
+
+
+def derived(source: Source, anchors: Sequence[str], folder: Path, model: Any,
+            sizes: Any) -> Checks:
+    """The checks of `anchors`, in their order, on the source's steps at `sizes`: each on the
+    faithful graph, then (named with FAST) on the batched one where it reads a batched step."""
+    steps = importlib.import_module(f"{source.package}.steps").STEPS
+    given = {f"{source.name}_model": model, f"{source.name}_sizes": sizes,
+             f"{source.name}_tokenizer": model.tok}
+    faithful = Resolved(steps, given)
+    fast = Resolved(steps, given, batched=True, unbatched=faithful)
+    tests = claims_tests(folder)
+    missing = [a for a in anchors if a not in tests]
+    if missing:
+        raise ValueError(f"{source.name}: ANCHORS names no test in {folder}: {missing}")
+    found: Checks = {}
+    for anchor in anchors:
+        fn, spec = tests[anchor]
+        found[anchor] = judged(fn, spec, faithful)
+        if any(fast.reads_batched(p) for p in inspect.signature(fn).parameters):
+            found[anchor + FAST] = judged(fn, spec, fast)
+    return found

@@ -1,0 +1,98 @@
+"""harness.anchor_checks on a throw-away source and claims folder: an anchor's check is its own
+test body on the declared steps, judged by its own holds, and again in fast mode where it reads a
+batched step."""
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from harness.anchor_checks import FAST, derived, failures
+from harness.criteria import Exact, NoneOf, all_of
+from harness.source import Source
+
+STEPS = '''
+from harness.declared_steps import Step
+
+STEPS = (
+    Step("doubled", lambda sizes: 2 * sizes, ("fake_sizes",)),
+    Step("swept", lambda doubled, batched: [doubled] * 2, ("doubled",), batched=True),
+)
+'''
+# A claim's id names a registered source: these borrow patching's.
+TESTS = '''
+from harness.claims import Holds, claim
+from harness.criteria import Exact
+
+FIELDS = dict(kind="anchor", section="1", needs="cpu", statement="s", provenance="p",
+              published={"ok": True}, criterion=Exact("ok"), holds=Holds(Exact("ok")))
+
+
+@claim("patching.fake-doubles", guards=("doubled",), **FIELDS)
+def test_doubles(judge, doubled):
+    judge({"ok": doubled == 4})
+
+
+@claim("patching.fake-sweeps", guards=("swept",), **FIELDS)
+def test_sweeps(judge, swept):
+    judge({"ok": swept == [4, 4]})
+'''
+
+
+@pytest.fixture
+def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Source, Path]:
+    """A source package declaring two steps, one batched, and a claims folder of two anchors."""
+    package = f"fake_anchors_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / package).mkdir()
+    (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / package / "steps.py").write_text(textwrap.dedent(STEPS))
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "claims" / "test_fake.py").write_text(textwrap.dedent(TESTS))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield Source(name="fake", package=package, seed_file="none", title="fake", models={}), \
+        tmp_path / "claims"
+    for name in [k for k in sys.modules if k.startswith(package)]:
+        del sys.modules[name]
+
+
+def checks(fake: tuple[Source, Path], sizes: int, anchors=("patching.fake-doubles", "patching.fake-sweeps")):
+    source, folder = fake
+    return derived(source, anchors, folder, SimpleNamespace(tok=None), sizes)
+
+
+def test_an_anchor_that_holds_reports_no_failure(fake):
+    assert {name: check() for name, check in checks(fake, 2).items()} == {
+        "patching.fake-doubles": [], "patching.fake-sweeps": [], "patching.fake-sweeps" + FAST: []}
+
+
+def test_an_anchor_that_does_not_hold_reports_its_holds_detail(fake):
+    assert checks(fake, 3)["patching.fake-doubles"]() == ["ok: measured False, published True"]
+
+
+def test_only_an_anchor_reading_a_batched_step_is_checked_in_fast_mode_too(fake):
+    assert list(checks(fake, 2)) == ["patching.fake-doubles", "patching.fake-sweeps", "patching.fake-sweeps" + FAST]
+
+
+def test_an_anchor_the_claims_folder_lacks_is_refused(fake):
+    with pytest.raises(ValueError, match="patching.fake-missing"):
+        checks(fake, 2, ("patching.fake-doubles", "patching.fake-missing"))
+
+
+BOTH = all_of(Exact("ok"), NoneOf("missed", of="n"))
+
+
+def test_a_failing_criterion_names_its_listed_cases_first_then_the_other_parts_details():
+    assert failures(BOTH, {"ok": False, "missed": ["a", "b"], "n": 3}, {"ok": True}) == [
+        "a", "b", "ok: measured False, published True"]
+
+
+def test_a_holding_criterion_finds_nothing():
+    assert failures(BOTH, {"ok": True, "missed": [], "n": 3}, {"ok": True}) == []
+
+
+def test_a_failing_part_with_an_empty_list_gives_its_detail():
+    assert failures(BOTH, {"ok": True, "missed": [], "n": 0}, {"ok": True}) == [
+        "missed: [] of 0 n"]
