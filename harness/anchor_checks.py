@@ -1,19 +1,20 @@
 """A source's catalogue checks derived from its anchors (issue 46): each anchor the source's
-`breakages.py` lists in ANCHORS runs its own test body on the declared step graph
-(`declared_steps.Resolved`) and is judged by its own `holds`, in faithful mode and, where a step
-it reads is batched, again in fast mode. The claims modules and the steps are imported afresh
+`breakages.py` lists in ANCHORS (groups of `Checked`) runs its own test body on the declared
+step graph (`declared_steps.Resolved`) and is judged by its own `holds`, in faithful mode and,
+where a step it reads is batched, again in fast mode. The claims modules and the steps are imported afresh
 each time, so that they bind the modules a breakage edited."""
 from __future__ import annotations
 
 import importlib
 import importlib.util
 import inspect
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from harness.claims import ClaimSpec, spec_of
 from harness.criteria import Criterion
-from harness.declared_steps import Resolved
+from harness.declared_steps import NothingToRun, Resolved
 from harness.values import plain
 
 if TYPE_CHECKING:
@@ -21,6 +22,15 @@ if TYPE_CHECKING:
     from harness.source import Source
 
 FAST = " (fast mode)"  # the suffix of an anchor's check on the batched graph
+
+
+@dataclass(frozen=True)
+class Checked:
+    """Anchors the catalogue runs after each breakage, in the order tried, and the sizes their
+    steps run at: `at` of the profile's (the catalogue's own smaller study), or the profile's."""
+
+    anchors: tuple[str, ...]
+    at: Callable[[Any], Any] | None = None
 
 
 def claims_tests(folder: Path) -> dict[str, tuple[Callable[..., Any], ClaimSpec]]:
@@ -46,7 +56,11 @@ def judged(fn: Callable[..., Any], spec: ClaimSpec, run: Resolved) -> Callable[[
 
     def check() -> list[str]:
         recorded: list[dict[str, Any]] = []
-        fn(recorded.append, **{p: run[p] for p in reads})
+        try:
+            values = {p: run[p] for p in reads}
+        except NothingToRun as reason:  # the unbroken steps run: a breakage left them nothing
+            return [f"nothing to run: {reason}"]
+        fn(recorded.append, **values)
         if len(recorded) != 1:
             raise RuntimeError(f"{spec.id}: its body judged {len(recorded)} times, not once")
         return failures(spec.holds.criterion, plain(recorded[0]), spec.published)
@@ -62,7 +76,7 @@ def failures(criterion: Criterion, measured: dict[str, Any], published: Mapping[
     cases, details = [], []
     for part in getattr(criterion, "parts", (criterion,)):
         check = part.judge(measured, published)
-        value = measured.get(getattr(part, "key", ""))
+        value = measured.get(getattr(part, "names", None) or getattr(part, "key", ""))
         if check.ok:
             continue
         if isinstance(value, list) and value:
@@ -72,23 +86,28 @@ def failures(criterion: Criterion, measured: dict[str, Any], published: Mapping[
     return cases + details
 
 
-def derived(source: Source, anchors: Sequence[str], folder: Path, model: Any,
+def derived(source: Source, groups: Sequence[Checked], folder: Path, model: Any,
             sizes: Any) -> Checks:
-    """The checks of `anchors`, in their order, on the source's steps at `sizes`: each on the
-    faithful graph, then (named with FAST) on the batched one where it reads a batched step."""
+    """The checks of each group's anchors, in order, on the source's steps at the group's sizes:
+    each on the faithful graph, then (named with FAST) on the batched one where it reads a
+    batched step. Groups at the same sizes share their graphs."""
     steps = importlib.import_module(f"{source.package}.steps").STEPS
-    given = {f"{source.name}_model": model, f"{source.name}_sizes": sizes,
-             f"{source.name}_tokenizer": model.tok}
-    faithful = Resolved(steps, given)
-    fast = Resolved(steps, given, batched=True, unbatched=faithful)
     tests = claims_tests(folder)
-    missing = [a for a in anchors if a not in tests]
+    missing = [a for g in groups for a in g.anchors if a not in tests]
     if missing:
         raise ValueError(f"{source.name}: ANCHORS names no test in {folder}: {missing}")
+    graphs: dict[Any, tuple[Resolved, Resolved]] = {}
     found: Checks = {}
-    for anchor in anchors:
-        fn, spec = tests[anchor]
-        found[anchor] = judged(fn, spec, faithful)
-        if any(fast.reads_batched(p) for p in inspect.signature(fn).parameters):
-            found[anchor + FAST] = judged(fn, spec, fast)
+    for group in groups:
+        if group.at not in graphs:
+            given = {f"{source.name}_model": model, f"{source.name}_tokenizer": model.tok,
+                     f"{source.name}_sizes": group.at(sizes) if group.at else sizes}
+            faithful = Resolved(steps, given)
+            graphs[group.at] = faithful, Resolved(steps, given, batched=True, unbatched=faithful)
+        faithful, fast = graphs[group.at]
+        for anchor in group.anchors:
+            fn, spec = tests[anchor]
+            found[anchor] = judged(fn, spec, faithful)
+            if any(fast.reads_batched(p) for p in inspect.signature(fn).parameters):
+                found[anchor + FAST] = judged(fn, spec, fast)
     return found

@@ -50,10 +50,13 @@ def registered() -> dict[str, Source]:
     return found
 
 
-def source_names() -> set[str]:
+@cache
+def source_names() -> frozenset[str]:
     """Every source's name, importing none of them: the sub-packages of harness/sources/ and the
-    entry points' names (registered() checks that each declares the name it is found under)."""
-    return set(_folders()) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    entry points' names (registered() checks that each declares the name it is found under).
+    Read once per process, as registered() is: every claim declaration asks, and reading the
+    installed distributions' entry points takes about 10 ms."""
+    return frozenset(_folders()) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def source(name: str) -> Source:

@@ -10,15 +10,22 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.anchor_checks import FAST, derived, failures
+from harness.anchor_checks import FAST, Checked, derived, failures
 from harness.criteria import Exact, NoneOf, all_of
 from harness.source import Source
 
 STEPS = '''
-from harness.declared_steps import Step
+from harness.declared_steps import NothingToRun, Step
+
+
+def doubled(sizes):
+    if not sizes:
+        raise NothingToRun("no rows")
+    return 2 * sizes
+
 
 STEPS = (
-    Step("doubled", lambda sizes: 2 * sizes, ("fake_sizes",)),
+    Step("doubled", doubled, ("fake_sizes",)),
     Step("swept", lambda doubled, batched: [doubled] * 2, ("doubled",), batched=True),
 )
 '''
@@ -58,9 +65,10 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Source, Path]
         del sys.modules[name]
 
 
-def checks(fake: tuple[Source, Path], sizes: int, anchors=("patching.fake-doubles", "patching.fake-sweeps")):
+def checks(fake: tuple[Source, Path], sizes: int, *groups: Checked):
     source, folder = fake
-    return derived(source, anchors, folder, SimpleNamespace(tok=None), sizes)
+    groups = groups or (Checked(("patching.fake-doubles", "patching.fake-sweeps")),)
+    return derived(source, groups, folder, SimpleNamespace(tok=None), sizes)
 
 
 def test_an_anchor_that_holds_reports_no_failure(fake):
@@ -73,12 +81,22 @@ def test_an_anchor_that_does_not_hold_reports_its_holds_detail(fake):
 
 
 def test_only_an_anchor_reading_a_batched_step_is_checked_in_fast_mode_too(fake):
-    assert list(checks(fake, 2)) == ["patching.fake-doubles", "patching.fake-sweeps", "patching.fake-sweeps" + FAST]
+    assert list(checks(fake, 2)) == [
+        "patching.fake-doubles", "patching.fake-sweeps", "patching.fake-sweeps" + FAST]
+
+
+def test_a_group_runs_its_steps_at_its_own_sizes(fake):
+    assert checks(fake, 1, Checked(("patching.fake-doubles",), at=lambda n: n + 1))[
+        "patching.fake-doubles"]() == []
+
+
+def test_a_step_left_nothing_to_run_fails_the_anchor_with_its_reason(fake):
+    assert checks(fake, 0)["patching.fake-doubles"]() == ["nothing to run: no rows"]
 
 
 def test_an_anchor_the_claims_folder_lacks_is_refused(fake):
     with pytest.raises(ValueError, match="patching.fake-missing"):
-        checks(fake, 2, ("patching.fake-doubles", "patching.fake-missing"))
+        checks(fake, 2, Checked(("patching.fake-doubles", "patching.fake-missing")))
 
 
 BOTH = all_of(Exact("ok"), NoneOf("missed", of="n"))

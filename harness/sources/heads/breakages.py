@@ -2,15 +2,15 @@
 its receipts and reference forward must catch, an edit of §4's key/value grouping that the
 foreign-bank crossing must catch, edits of §2–§6's studies and of the readouts of what a forward
 returned that the readback anchors must catch, edits of the studies' arithmetic that only the
-plain reference's anchors catch (issue 49), and the checks run after each."""
+plain reference's anchors catch (issue 49), and the anchors run after each."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
 
-from harness.catalogue import Breakage, Checks, Part
-from harness.models.loaded import Loaded
+from harness.anchor_checks import Checked
+from harness.catalogue import Breakage, Part
 from harness.sources.heads.compiled import RETRIEVAL
+from harness.sources.heads.sizes import HeadsSizes
 
 F = "harness.sources.heads.forward"
 RESIDUAL_WRITE = "changed[:, position] = residual[0].value.to(changed)"
@@ -127,66 +127,31 @@ BREAKAGES = (
 # would land, and the tiny profile's head for a tied challenged screen), the organism's planted
 # retrieval head and the last of its 8.
 SCREENED = (0, RETRIEVAL[1], 7)
-# What a failing check of each anchor means (its failures are the checks' names).
-MEANS = {
-    "heads.reference-forward": "under probe edit {}, the nnsight run's logits differ from the "
-                               "plain pre-hook reference forward's",
-    "heads.edit-receipts": "probe edit check {} failed: an edit not consumed as requested, "
-                           "another cell moved, a hook left or the previous token's logits moved",
-    "heads.kv-groups": "{}: O's attention with a foreign value bank differs from the plain "
-                       "forward that writes it into the head's KV group",
-    "heads.sweep-readback": "{}: what §2's sweep recorded (p(U), p(L), p(D) before that block; "
-                            "'blocks': the blocks it covered) differs from the reference forward "
-                            "or the declared blocks",
-    "heads.screen-readback": "{}: the screen's recorded loss with that head zeroed in O differs "
-                             "from the reference forward's at the declared block, or the head "
-                             "went unscreened ('ranking': not every declared head by mean loss)",
-    "heads.crossing-readback": "{}: what §4–§6 recorded or summarised there differs from the "
-                               "plain forward writing that cell's messages, or from the recorded "
-                               "observations",
-    "heads.record-counts": "the studies' record: {}",
-}
 
 
-def explained(anchor: str, failed: list[str]) -> list[str]:
-    """Each failing check of `anchor` as a sentence saying what failed."""
-    return [MEANS[anchor].format(name) for name in failed]
+def narrow(sizes: HeadsSizes) -> HeadsSizes:
+    """The catalogue's study: opening and main family 0, screening SCREENED."""
+    return replace(sizes, screen_heads=SCREENED, opening_families=1, main_families=1)
 
 
-def checks(model: Loaded, sizes) -> Checks:
-    """§1's reference forward on opening family 0 and §4's foreign-bank crossing on main family
-    0, at the profile's anchor blocks; §2–§6's studies on opening and main family 0, screening
-    SCREENED, read back and counted (each check runs the declared steps it reads, once), and
-    against the plain reference (against_reference_checks: the sweep also on WIDE families); and
-    §1's edit receipts last (every breakage they would catch fails an earlier check); on the
-    module objects imported now."""
-    from harness.sources.heads import steps
-    from harness.sources.heads.against_reference_checks import reference_checks, unrun
+def wide(sizes: HeadsSizes) -> HeadsSizes:
+    """§2's sweep on four opening families (and one main, unread): a summary over one family
+    cannot tell a mean from any other aggregate of it, and below four a bootstrap's 2.5% quantile
+    is the least family's value whatever its seed (all of n draws land on it with chance n^-n)."""
+    return replace(narrow(sizes), opening_families=4)
 
-    run = steps.resolved(model, replace(sizes, screen_heads=SCREENED), 1, 1)
 
-    def unstudied() -> list[str]:
-        """Why §4–§6 did not run (no block, no retrieval head, no support head), if they did not."""
-        return unrun(run, 3)
-
-    def failed(anchor: str, step: str, why: Callable[[], list[str]] = list) -> Callable:
-        """The anchor's check: why its step did not run, else the step's failures, explained."""
-        return lambda: why() or explained(anchor, run[step].failed)
-
-    def unscreened() -> list[str]:
-        if run.reason("heads_site") is not None:
-            return ["§2's rule chose no block to screen, so no screen can be read back"]
-        return []
-
-    return {
-        "heads.reference-forward": failed("heads.reference-forward", "heads_reference_forward"),
-        "heads.kv-groups": failed("heads.kv-groups", "heads_kv_groups"),
-        "heads.sweep-readback": failed("heads.sweep-readback", "heads_sweep_readback"),
-        "heads.screen-readback": failed("heads.screen-readback", "heads_screen_readback",
-                                        unscreened),
-        "heads.crossing-readback": failed("heads.crossing-readback", "heads_crossing_readback",
-                                          unstudied),
-        "heads.record-counts": failed("heads.record-counts", "heads_record_counts", unstudied),
-        **reference_checks(model, run),
-        "heads.edit-receipts": failed("heads.edit-receipts", "heads_edit_receipts"),
-    }
+# The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried,
+# each judged by its own holds on the declared steps: §1's reference forward and §4's foreign-bank
+# crossing, §2–§6's studies read back and counted, against the plain reference (the sweep on wide
+# families), and §1's edit receipts last (every breakage they would catch fails an earlier check).
+ANCHORS = (
+    Checked(("heads.reference-forward", "heads.kv-groups", "heads.sweep-readback",
+             "heads.screen-readback", "heads.crossing-readback", "heads.record-counts",
+             "heads.opening-reference", "heads.main-screen-reference",
+             "heads.native-answers-reference", "heads.first-crossing-reference",
+             "heads.challenged-reference", "heads.content-reference", "heads.joint-reference",
+             "heads.grid-reference", "heads.record-counts-reference"), narrow),
+    Checked(("heads.sweep-reference",), wide),
+    Checked(("heads.edit-receipts",), narrow),
+)

@@ -3,6 +3,7 @@ sweep and logit difference it reads from seed 004's, that its anchors must catch
 seed 004's patches are broken by seed 004's catalogue."""
 from __future__ import annotations
 
+from harness.anchor_checks import Checked
 from harness.catalogue import Breakage, Part
 
 E = "harness.sources.ioi_tutorial.experiments"
@@ -42,7 +43,8 @@ BREAKAGES = (
 # The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried:
 # each judged by its own holds on the declared steps, and again in fast mode where it reads a
 # batched step.
-ANCHORS = ("ioi_tutorial.full-patch-identity", "ioi_tutorial.notebook-line",
-           "ioi_tutorial.clean-preferred", "ioi_tutorial.sweep-rows",
-           "ioi_tutorial.whole-stream-fires-once", "ioi_tutorial.position-sweep-fires-once",
-           "ioi_tutorial.behaviour-reference", "ioi_tutorial.sweep-reference")
+ANCHORS = (Checked((
+    "ioi_tutorial.full-patch-identity", "ioi_tutorial.notebook-line",
+    "ioi_tutorial.clean-preferred", "ioi_tutorial.sweep-rows",
+    "ioi_tutorial.whole-stream-fires-once", "ioi_tutorial.position-sweep-fires-once",
+    "ioi_tutorial.behaviour-reference", "ioi_tutorial.sweep-reference")),)

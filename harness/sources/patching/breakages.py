@@ -2,6 +2,7 @@
 must catch, and the anchors run after each."""
 from __future__ import annotations
 
+from harness.anchor_checks import Checked
 from harness.catalogue import Breakage, Part
 
 E = "harness.sources.patching.experiments"
@@ -72,8 +73,8 @@ BREAKAGES = (
 # The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried:
 # each judged by its own holds on the declared steps, and again in fast mode where it reads a
 # batched step.
-ANCHORS = ("patching.full-patch-identity", "patching.hook-reference",
-           "patching.whole-stream-fires-once", "patching.position-sweep-fires-once",
-           "patching.layer-flip-fires-once", "patching.clean-preferred", "patching.sweep-coverage",
-           "patching.sweep-rows", "patching.behaviour-reference", "patching.layer-flip-reference",
-           "patching.sweep-reference")
+ANCHORS = (Checked((
+    "patching.full-patch-identity", "patching.hook-reference", "patching.whole-stream-fires-once",
+    "patching.position-sweep-fires-once", "patching.layer-flip-fires-once",
+    "patching.clean-preferred", "patching.sweep-coverage", "patching.sweep-rows",
+    "patching.behaviour-reference", "patching.layer-flip-reference", "patching.sweep-reference")),)

@@ -34,8 +34,10 @@ class Checks:
     def n(self) -> int:
         return len(self.results)
 
-    def measured(self) -> dict[str, Any]:
-        return {"all_exact": not self.failed, **NoneFailed.measured(self.failed, self.n)}
+    def measured(self, means: str = "{}") -> dict[str, Any]:
+        """All exact, and the failed count and first failures, each said by `means`."""
+        return {"all_exact": not self.failed,
+                **NoneFailed.measured([means.format(k) for k in self.failed], self.n)}
 
 
 def _ids(model: Loaded, family: Family, key: str) -> list[int]:
