@@ -12,7 +12,7 @@ from typing import Any, Callable
 from harness.models.loaded import Loaded
 from harness.profiles import Profile
 from harness.reference import Agreement, Comparison, compare, failures, sampled
-from harness.sources.cot import organism, reference_mistakes, reference_patching, traces
+from harness.sources.cot import organism_text, reference_mistakes, reference_patching, traces
 from harness.sources.cot.mistakes import (CueCounts, Rederivation, SingleMistake, SpliceControl,
                                           cue_counts, rederivation, single_mistake,
                                           splice_control)
@@ -149,7 +149,7 @@ def known(run: CotRunner, problems: list[Problem]) -> list[Trace]:
     answered and spanned as §1's baseline keeps them, without decoding them."""
     found = []
     for i, p in enumerate(problems):
-        gen = run.ids_of(organism.trace(p)) + [run.model.tok.eos_token_id]
+        gen = run.ids_of(organism_text.trace(p)) + [run.model.tok.eos_token_id]
         close = gen.index(run.think_close)
         t = Trace(i, p, run.prompt_ids(p), gen, close, run.answer_of(gen))
         t.ends = char_ends(run.decode, gen, close)
