@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import torch
-from transformers.models.qwen2.modeling_qwen2 import repeat_kv
 
 from harness.models.loaded import Loaded
 from harness.sources.heads.anchors.machinery import Checks
@@ -27,6 +26,9 @@ KEPT = 2            # the previous and the final position's logits, as every hea
 def kv_head_of(config: Any) -> list[int]:
     """The KV head each query head reads, as transformers' own repeat_kv expands them: repeat_kv
     applied to the KV heads' indices, with n_rep = num_attention_heads // num_key_value_heads."""
+    # imported here: Qwen2's modelling takes ~2 s to import, which collecting the claims need not
+    from transformers.models.qwen2.modeling_qwen2 import repeat_kv
+
     n_kv = config.num_key_value_heads
     index = torch.arange(n_kv, dtype=torch.float32, device="cpu").view(1, n_kv, 1, 1)
     return [int(k) for k in repeat_kv(index, config.num_attention_heads // n_kv).flatten()]
