@@ -14,7 +14,7 @@ from harness.models.loaded import load
 from harness.reporting.environment import git_commit
 from harness.reporting.record import read_record
 from harness.registry import get_profile
-from harness.sources.cot import organism
+from harness.sources.cot import organism_text
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import PROBLEMS, solution
 from harness.sources.cot.text import parse_answer
@@ -39,7 +39,7 @@ def claims_baseline() -> dict[str, Any] | None:
 
 def test_cot_organism_solves_every_training_problem():
     tiny = get_profile("tiny")
-    problems = organism.training_problems()
+    problems = organism_text.training_problems()
     measured = claims_baseline()
     if measured is not None:
         assert measured["correct"] == measured["n"] == len(PROBLEMS), measured
