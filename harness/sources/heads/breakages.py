@@ -97,8 +97,7 @@ BREAKAGES = (
              'float(lab.values(condition, p_of("C")).mean()),',
              'float(lab.values(condition, p_of("L")).mean()),', part=Part.READOUT),
     # Issue 49: arithmetic pointed at the wrong quantity, which no readback recomputes: the
-    # heads.*-reference anchors (against_reference_checks: on the declared steps below, and the
-    # sweep on WIDE opening families).
+    # heads.*-reference anchors (on the catalogue's narrow families, and the sweep's on wide ones).
     Breakage("the grid's cross-minus-zero subtracts the reverse cell", "wrong control", GRID,
              'lab.paired(conditions["cross", "cross"], conditions["cross", "zero"], p_C),',
              'lab.paired(conditions["cross", "cross"], conditions["zero", "cross"], p_C),',
