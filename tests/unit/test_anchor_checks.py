@@ -11,14 +11,18 @@ from types import SimpleNamespace
 import pytest
 
 from harness.anchor_checks import FAST, Checked, derived, failures
-from harness.criteria import Exact, NoneOf, all_of
+from harness.criteria import Exact, NoneFailed, NoneOf, all_of
 from harness.source import Source
 
 STEPS = '''
 from harness.declared_steps import NothingToRun, Step
 
 
+CALLS = []  # each step run, by name
+
+
 def doubled(sizes):
+    CALLS.append("doubled")
     if not sizes:
         raise NothingToRun("no rows")
     return 2 * sizes
@@ -46,6 +50,30 @@ def test_doubles(judge, doubled):
 @claim("patching.fake-sweeps", guards=("swept",), **FIELDS)
 def test_sweeps(judge, swept):
     judge({"ok": swept == [4, 4]})
+
+
+@claim("patching.fake-given", guards=("doubled",), **FIELDS)
+def test_given(judge, fake_model, fake_tokenizer):
+    judge({"ok": fake_model.tok == fake_tokenizer == "tok"})
+
+
+@claim("patching.fake-judges-twice", guards=("doubled",), **FIELDS)
+def test_judges_twice(judge, doubled):
+    judge({"ok": True})
+    judge({"ok": True})
+
+
+@claim("patching.fake-holds-nothing", guards=("doubled",),
+       **{**FIELDS, "holds": None})
+def test_holds_nothing(judge, doubled):
+    judge({"ok": True})
+
+
+def helper_with_a_claim():  # not a test: the claims folder's tests are its test_ functions
+    pass
+
+
+helper_with_a_claim.__interp_claim__ = test_doubles.__interp_claim__
 '''
 
 
@@ -68,7 +96,11 @@ def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Source, Path]
 def checks(fake: tuple[Source, Path], sizes: int, *groups: Checked):
     source, folder = fake
     groups = groups or (Checked(("patching.fake-doubles", "patching.fake-sweeps")),)
-    return derived(source, groups, folder, SimpleNamespace(tok=None), sizes)
+    return derived(source, groups, folder, SimpleNamespace(tok="tok"), sizes)
+
+
+def calls(fake: tuple[Source, Path]) -> list[str]:
+    return sys.modules[f"{fake[0].package}.steps"].CALLS
 
 
 def test_an_anchor_that_holds_reports_no_failure(fake):
@@ -82,7 +114,34 @@ def test_an_anchor_that_does_not_hold_reports_its_holds_detail(fake):
 
 def test_only_an_anchor_reading_a_batched_step_is_checked_in_fast_mode_too(fake):
     assert list(checks(fake, 2)) == [
-        "patching.fake-doubles", "patching.fake-sweeps", "patching.fake-sweeps" + FAST]
+        "patching.fake-doubles", "patching.fake-sweeps", "patching.fake-sweeps (fast mode)"]
+
+
+def test_the_fast_graph_reads_its_unbatched_steps_from_the_faithful_one(fake):
+    found = checks(fake, 2)
+    assert [found[name]() for name in ("patching.fake-sweeps", "patching.fake-sweeps" + FAST)] == [
+        [], []]
+    assert calls(fake) == ["doubled"]
+
+
+def test_groups_at_the_same_sizes_share_their_graph(fake):
+    found = checks(fake, 2, Checked(("patching.fake-doubles",)), Checked(("patching.fake-sweeps",)))
+    assert [found["patching.fake-doubles"](), found["patching.fake-sweeps"]()] == [[], []]
+    assert calls(fake) == ["doubled"]
+
+
+def test_an_anchor_reads_the_model_and_tokenizer_it_is_given(fake):
+    assert checks(fake, 2, Checked(("patching.fake-given",)))["patching.fake-given"]() == []
+
+
+def test_a_body_that_judges_other_than_once_raises(fake):
+    with pytest.raises(RuntimeError, match="judged 2 times"):
+        checks(fake, 2, Checked(("patching.fake-judges-twice",)))["patching.fake-judges-twice"]()
+
+
+def test_a_test_without_holds_is_refused_as_a_catalogued_anchor(fake):
+    with pytest.raises(ValueError, match="declares what holds"):
+        checks(fake, 2, Checked(("patching.fake-holds-nothing",)))
 
 
 def test_a_group_runs_its_steps_at_its_own_sizes(fake):
@@ -109,6 +168,11 @@ def test_a_failing_criterion_names_its_listed_cases_first_then_the_other_parts_d
 
 def test_a_holding_criterion_finds_nothing():
     assert failures(BOTH, {"ok": True, "missed": [], "n": 3}, {"ok": True}) == []
+
+
+def test_a_failing_count_names_the_cases_its_criterion_lists():
+    measured = {"failed": 2, "first_failed": ["x", "y"], "checked": 3}
+    assert failures(NoneFailed(), measured, {}) == ["x", "y"]
 
 
 def test_a_failing_part_with_an_empty_list_gives_its_detail():
