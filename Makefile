@@ -92,11 +92,12 @@ test-meta: $(STAMP)
 	$(PY) -m pytest --claims-profile=tiny -n 0 -m "meta and quiet" -p no:cacheprovider
 
 # Mutation testing of the judging core (issue 45): mutmut mutates each module pyproject.toml's
-# [tool.mutmut] names (criteria, verdicts, snapshots, claims, register values, blocking, judging,
-# record, nightly, report) and runs the unit tests that reach each mutant; at least 95% of each
-# module's mutants must fail a test, and every survivor must be listed with its reason in
-# tests/mutation/equivalent.toml. Scores: reports/mutation.json. mutmut comes from its own hashed
-# lock, installed into .venv on top of the test lock (whose pins it shares). CI runs it last.
+# [tool.mutmut] names (criteria, verdicts, snapshots, the catalogue's derived anchor checks, claims,
+# register values, blocking, judging, record, nightly, report) and runs the unit tests that reach
+# each mutant; at least 95% of each module's mutants must fail a test, and every survivor must be
+# listed with its reason in tests/mutation/equivalent.toml. Scores: reports/mutation.json. mutmut
+# comes from its own hashed lock, installed into .venv on top of the test lock (whose pins it
+# shares). CI runs it last.
 MUTATE_STAMP := $(VENV)/.installed-requirements-mutate.lock
 $(MUTATE_STAMP): $(STAMP) requirements-mutate.lock
 	$(PY) -m pip install --quiet --no-deps --require-hashes -r requirements-mutate.lock

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from harness.anchor_checks import FAST, Checked, derived, failures
-from harness.criteria import Exact, NoneFailed, NoneOf, all_of
+from harness.criteria import Check, Exact, NoneFailed, NoneOf, all_of
 from harness.source import Source
 
 STEPS = '''
@@ -30,7 +30,8 @@ def doubled(sizes):
 
 STEPS = (
     Step("doubled", doubled, ("fake_sizes",)),
-    Step("swept", lambda doubled, batched: [doubled] * 2, ("doubled",), batched=True),
+    Step("swept", lambda doubled, batched: CALLS.append(f"swept batched={batched}") or [doubled] * 2,
+         ("doubled",), batched=True),
 )
 '''
 # A claim's id names a registered source: these borrow patching's.
@@ -121,13 +122,13 @@ def test_the_fast_graph_reads_its_unbatched_steps_from_the_faithful_one(fake):
     found = checks(fake, 2)
     assert [found[name]() for name in ("patching.fake-sweeps", "patching.fake-sweeps" + FAST)] == [
         [], []]
-    assert calls(fake) == ["doubled"]
+    assert calls(fake) == ["doubled", "swept batched=False", "swept batched=True"]
 
 
 def test_groups_at_the_same_sizes_share_their_graph(fake):
     found = checks(fake, 2, Checked(("patching.fake-doubles",)), Checked(("patching.fake-sweeps",)))
     assert [found["patching.fake-doubles"](), found["patching.fake-sweeps"]()] == [[], []]
-    assert calls(fake) == ["doubled"]
+    assert calls(fake) == ["doubled", "swept batched=False"]
 
 
 def test_an_anchor_reads_the_model_and_tokenizer_it_is_given(fake):
@@ -135,12 +136,14 @@ def test_an_anchor_reads_the_model_and_tokenizer_it_is_given(fake):
 
 
 def test_a_body_that_judges_other_than_once_raises(fake):
-    with pytest.raises(RuntimeError, match="judged 2 times"):
+    with pytest.raises(RuntimeError,
+                       match=r"^patching\.fake-judges-twice: its body judged 2 times, not once$"):
         checks(fake, 2, Checked(("patching.fake-judges-twice",)))["patching.fake-judges-twice"]()
 
 
 def test_a_test_without_holds_is_refused_as_a_catalogued_anchor(fake):
-    with pytest.raises(ValueError, match="declares what holds"):
+    with pytest.raises(ValueError, match=r"^patching\.fake-holds-nothing: a catalogued anchor "
+                                         r"declares what holds on every profile$"):
         checks(fake, 2, Checked(("patching.fake-holds-nothing",)))
 
 
@@ -154,7 +157,8 @@ def test_a_step_left_nothing_to_run_fails_the_anchor_with_its_reason(fake):
 
 
 def test_an_anchor_the_claims_folder_lacks_is_refused(fake):
-    with pytest.raises(ValueError, match="patching.fake-missing"):
+    with pytest.raises(ValueError, match=r"^fake: ANCHORS names no test in .*/claims: "
+                                         r"\['patching\.fake-missing'\]$"):
         checks(fake, 2, Checked(("patching.fake-doubles", "patching.fake-missing")))
 
 
@@ -173,6 +177,17 @@ def test_a_holding_criterion_finds_nothing():
 def test_a_failing_count_names_the_cases_its_criterion_lists():
     measured = {"failed": 2, "first_failed": ["x", "y"], "checked": 3}
     assert failures(NoneFailed(), measured, {}) == ["x", "y"]
+
+
+class Keyless:
+    """A criterion that names no measured key."""
+
+    def judge(self, measured, published) -> Check:
+        return Check(False, "keyless: fails")
+
+
+def test_a_failing_criterion_without_a_key_gives_its_detail():
+    assert failures(Keyless(), {"ok": True}, {}) == ["keyless: fails"]
 
 
 def test_a_failing_part_with_an_empty_list_gives_its_detail():
