@@ -1,8 +1,8 @@
 """A source's catalogue checks derived from its anchors (issue 46): each anchor the source's
 `breakages.py` lists in ANCHORS (groups of `Checked`) runs its own test body on the declared
 step graph (`declared_steps.Resolved`) and is judged by its own `holds`, in faithful mode and,
-where a step it reads is batched, again in fast mode. The claims modules and the steps are imported afresh
-each time, so that they bind the modules a breakage edited."""
+where a step it reads is batched, again in fast mode. The claims modules and the steps are
+imported afresh each time, so that they bind the modules a breakage edited."""
 from __future__ import annotations
 
 import importlib
@@ -47,17 +47,22 @@ def claims_tests(folder: Path) -> dict[str, tuple[Callable[..., Any], ClaimSpec]
     return found
 
 
+def reads(fn: Callable[..., Any]) -> list[str]:
+    """The steps a claim test's body reads: its parameters but `judge`."""
+    return [p for p in inspect.signature(fn).parameters if p != "judge"]
+
+
 def judged(fn: Callable[..., Any], spec: ClaimSpec, run: Resolved) -> Callable[[], list[str]]:
     """The anchor's check: its test body on `run`'s steps, what it judges held to its `holds`
     (`failures`)."""
     if spec.holds is None:
         raise ValueError(f"{spec.id}: a catalogued anchor declares what holds on every profile")
-    reads = [p for p in inspect.signature(fn).parameters if p != "judge"]
+    inputs = reads(fn)
 
     def check() -> list[str]:
         recorded: list[dict[str, Any]] = []
         try:
-            values = {p: run[p] for p in reads}
+            values = {p: run[p] for p in inputs}
         except NothingToRun as reason:  # the unbroken steps run: a breakage left them nothing
             return [f"nothing to run: {reason}"]
         fn(recorded.append, **values)
@@ -108,6 +113,6 @@ def derived(source: Source, groups: Sequence[Checked], folder: Path, model: Any,
         for anchor in group.anchors:
             fn, spec = tests[anchor]
             found[anchor] = judged(fn, spec, faithful)
-            if any(fast.reads_batched(p) for p in inspect.signature(fn).parameters):
+            if any(map(fast.reads_batched, reads(fn))):
                 found[anchor + FAST] = judged(fn, spec, fast)
     return found

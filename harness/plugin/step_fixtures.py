@@ -13,10 +13,10 @@ from harness.declared_steps import GIVEN, NothingToRun, Step, check_steps
 from harness.models.backends import Backend
 from harness.models.loaded import load_tokenizer
 from harness.plugin.forcing import passed_or_forced
+from harness.plugin.source_folders import CLAIMS_FOLDER
 from harness.plugin.suite import model_for
 from harness.profiles import Mode
 from harness.registry import source
-from harness.plugin.source_folders import CLAIMS_FOLDER
 from harness.snapshots import snapshot_folder
 
 
