@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from harness.claims import ClaimSpec, spec_of
 from harness.criteria import Criterion
-from harness.declared_steps import NothingToRun, Resolved
+from harness.declared_steps import NothingToRun, Resolved, Step
+from harness.profile_variants import with_sizes
 from harness.values import plain
 
 if TYPE_CHECKING:
@@ -91,11 +92,26 @@ def failures(criterion: Criterion, measured: dict[str, Any], published: Mapping[
     return cases + details
 
 
+def roots(source: Source, steps: Sequence[Step], model: Any, sizes: Any,
+          profile: Any) -> dict[str, Any]:
+    """A graph's given values: the model, its tokenizer and `sizes`; where the source declares
+    its sizes as a step of the profile (batched in fast mode), the profile at `sizes` instead."""
+    given = {f"{source.name}_model": model, f"{source.name}_tokenizer": model.tok}
+    sized = f"{source.name}_sizes"
+    if not any(step.name == sized for step in steps):
+        return given | {sized: sizes}
+    if profile is None:
+        raise ValueError(f"{source.name}: its sizes are a step of the profile, and no profile "
+                         "was given")
+    return given | {"profile": with_sizes(profile, source.name, sizes)}
+
+
 def derived(source: Source, groups: Sequence[Checked], folder: Path, model: Any,
-            sizes: Any) -> Checks:
-    """The checks of each group's anchors, in order, on the source's steps at the group's sizes:
-    each on the faithful graph, then (named with FAST) on the batched one where it reads a
-    batched step. Groups at the same sizes share their graphs."""
+            sizes: Any, profile: Any = None) -> Checks:
+    """The checks of each group's anchors, in order, on the source's steps at the group's sizes
+    (`at` of the profile's declared `sizes`): each on the faithful graph, then (named with FAST)
+    on the batched one where it reads a batched step. Groups at the same sizes share their
+    graphs."""
     steps = importlib.import_module(f"{source.package}.steps").STEPS
     tests = claims_tests(folder)
     missing = [a for g in groups for a in g.anchors if a not in tests]
@@ -105,8 +121,7 @@ def derived(source: Source, groups: Sequence[Checked], folder: Path, model: Any,
     found: Checks = {}
     for group in groups:
         if group.at not in graphs:
-            given = {f"{source.name}_model": model, f"{source.name}_tokenizer": model.tok,
-                     f"{source.name}_sizes": group.at(sizes) if group.at else sizes}
+            given = roots(source, steps, model, group.at(sizes) if group.at else sizes, profile)
             faithful = Resolved(steps, given)
             graphs[group.at] = faithful, Resolved(steps, given, batched=True, unbatched=faithful)
         faithful, fast = graphs[group.at]

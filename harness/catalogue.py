@@ -134,13 +134,14 @@ def owed(source: Source) -> set[Part]:
 
 
 def run(source: Source, args: tuple[Any, ...], first: Mapping[str, str] | None = None,
-        folder: Path | None = None) -> Catalogue:
+        folder: Path | None = None, profile: Any = None) -> Catalogue:
     """The null edit's outcome (every check), then each breakage's (trying first the check
     `first` names for it: the pinned catch). The null edit is the unbroken text freshly imported,
     so where it fails no check the unbroken code fails none; only where it fails one are the
     checks run on the unbroken code as imported, to tell a failing anchor from a failing edit. The
     source's `breakages` part gives BREAKAGES and either ANCHORS, whose checks are derived from
-    the anchors' tests in the claims `folder` (harness.anchor_checks), or `checks(*args)`; each
+    the anchors' tests in the claims `folder` on the `profile` (harness.anchor_checks), or
+    `checks(*args)`; each
     imported afresh each time so it binds the edited module."""
     name = f"{source.package}.breakages"
     breakages = declared(source)
@@ -148,7 +149,7 @@ def run(source: Source, args: tuple[Any, ...], first: Mapping[str, str] | None =
     def checks() -> Checks:
         module = importlib.import_module(name)
         if hasattr(module, "ANCHORS"):
-            return derived(source, module.ANCHORS, folder, *args)
+            return derived(source, module.ANCHORS, folder, *args, profile=profile)
         return module.checks(*args)
 
     unbroken = Breakage("unbroken", "none", name, "", "")

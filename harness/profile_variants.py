@@ -1,6 +1,7 @@
 """Every variant of a registered profile that a run can ask for, built here and nowhere else (issue
 46): the rehearsal's (--rehearsal-dtype, --rehearsal-sizes, --rehearsal-decode-cap) and the
-published profile with other models (--model, harness.generalisation)."""
+published profile with other models (--model, harness.generalisation), and the breakage
+catalogue's (one source at the sizes its checks run at)."""
 from __future__ import annotations
 
 import dataclasses
@@ -39,6 +40,11 @@ def rehearsal(profile: Profile, asks: RehearsalAsks) -> Profile:
     if asks.published_sizes:
         sizes = {name: s.on_random_weights() for name, s in sizes.items()}
     return dataclasses.replace(profile, models=models, sizes=sizes)
+
+
+def with_sizes(profile: Profile, source: str, sizes: Any) -> Profile:
+    """`profile` with `source`'s experiment sizes replaced by `sizes` (the catalogue's checks)."""
+    return dataclasses.replace(profile, sizes={**profile.sizes, source: sizes})
 
 
 def generalised(profile: Profile, overrides: list[Override],

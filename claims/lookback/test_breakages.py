@@ -8,6 +8,6 @@ from harness.claims import claim
 
 @claim("lookback.breakages-caught", section="4–7",
        **claim_fields(
-           "Every catalogued breakage of §4–§7's writes (interchanges, source sweeps, answer patches, low-rank writes), their studies' logic, their readouts and their batched rows fails an anchor, or on the organism a known answer."))
+           "Every catalogued breakage of §4–§7's writes (interchanges, source sweeps, answer patches, low-rank writes), their studies' logic, their readouts and their batched rows fails an anchor."))
 def test_breakages_caught(judge, lookback_breakages):
     judge_catalogue(judge, lookback_breakages)

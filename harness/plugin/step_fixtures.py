@@ -79,23 +79,22 @@ def _given(name: str) -> dict[str, Callable[..., Any]]:
     def sizes(profile: Any) -> Any:
         return profile.sizes[name]
 
-    def breakages(request: pytest.FixtureRequest, profile: Any, mode: Mode,
-                  **model_and_sizes: Any) -> dict:
+    def breakages(request: pytest.FixtureRequest, profile: Any, mode: Mode, **loaded: Any) -> dict:
         if not profile.models[name].organism:
             pytest.skip(catalogue.ORGANISMS_ONLY)
         pinned = pinned_catches(snapshot_folder(request.config.rootpath,
                                                 profile.snapshot_name(mode), name),
                                 f"{name}.breakages-caught")
         return catalogue.measured(catalogue.run(
-            source(name), (model_and_sizes[f"{name}_model"], model_and_sizes[f"{name}_sizes"]),
-            first=pinned, folder=request.config.rootpath / CLAIMS_FOLDER / name))
+            source(name), (loaded[f"{name}_model"], profile.sizes[name]),
+            first=pinned, folder=request.config.rootpath / CLAIMS_FOLDER / name, profile=profile))
 
     bodies = {
         "model": (model, ("request",), f"{name}'s model on the session's profile"),
         "tokenizer": (tokenizer, ("profile",), f"{name}'s tokenizer alone: the published one "
                       "from the hub cache, or the organism's"),
         "sizes": (sizes, ("profile",), f"{name}'s experiment sizes on the session's profile"),
-        "breakages": (breakages, ("request", "profile", "mode", f"{name}_model", f"{name}_sizes"),
+        "breakages": (breakages, ("request", "profile", "mode", f"{name}_model"),
                       "the breakage catalogue's outcome on the organism (a skip elsewhere)"),
     }
     assert set(bodies) == set(GIVEN)

@@ -4,13 +4,15 @@ anchor checks run after each."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
-from typing import Callable
 
-from harness.catalogue import Breakage, Checks, Part
-from harness.fire_once import failures
-from harness.models.loaded import Loaded
+from harness.anchor_checks import Checked
+from harness.catalogue import Breakage, Part
 from harness.sources.lookback.breakages_wrong_quantity import WRONG_QUANTITY
+from harness.sources.lookback.known_answers import CHECK_ROWS
+from harness.sources.lookback.sizes import LookbackSizes
+
+# §7's sizes (ranked): a held-in half of 16 rows, the first rank and rank 64.
+LOW_RANK_ROWS, LOW_RANK_RANKS = 32, (1, 64)
 
 INTERCHANGE, ANSWERS, LOW_RANK = ("harness.sources.lookback.interchange",
                                   "harness.sources.lookback.answers",
@@ -143,97 +145,39 @@ BREAKAGES = (
 ) + WRONG_QUANTITY  # issue 49's, which the reference anchors catch
 
 
-def checks(model: Loaded, sizes) -> Checks:
-    """The fire-once and identity anchors of §4–§7 (§4's and §7's fire-once anchors also through
-    fast mode's read-once path), the readbacks of §4–§6's sweeps (coverage, then rows re-run
-    alone), of §2's predictions and §4's filter, §4's and §6's direction anchors, the readback
-    of §7's writes, each study's reference anchor, then the organism's known answers, on the
-    module objects imported now (the catalogue stops at the first that fails). The rest run faithful mode's barrier path, at the
-    batches of `sizes`, so the catalogue comes out the same in either mode."""
-    from harness.organisms.common import read_manifest
-    from harness.registry import source
-    from harness.sources.lookback import against_reference_checks, direction
-    from harness.sources.lookback import fire_once as fire
-    from harness.sources.lookback import (identity, known_answers, low_rank_readback,
-                                          predict_readback, readback)
-    from harness.sources.lookback.answers import answer_sweep
-    from harness.sources.lookback.behaviour import behaviour, filter_answers, keep_correct
-    from harness.sources.lookback.interchange import binding_sweep, source_sweep
-    from harness.sources.lookback.low_rank import low_rank
-    from harness.sources.lookback.runner import LookbackRunner
-    from harness.sources.lookback.task import (build_answer, build_binding, build_eval,
-                                               build_source)
 
-    runner = LookbackRunner(model, replace(sizes, read_once=False))
-    fast = LookbackRunner(model, replace(sizes, read_once=True))
-    kw = {"instruction": runner.instruction}
-    binding, sourced, answered = build_binding(**kw), build_source(**kw), build_answer(**kw)
-    # The readbacks' sweeps: the known answers' rows, every default layer, computed once.
-    rows = known_answers.CHECK_ROWS
-    binding_rows, source_rows, answer_rows = binding[:rows], sourced[:rows], answered[:rows]
-    sweep_of = cache(lambda name: binding_sweep(runner, binding_rows, name))  # each as read
+def few(sizes: LookbackSizes) -> LookbackSizes:
+    """The checks' sizes: the first CHECK_ROWS rows of each seeded set."""
+    return replace(sizes, sample_cap=CHECK_ROWS)
 
-    def binding_sweeps() -> dict:
-        return {name: sweep_of(name) for name in fire.SWEEPS}
 
-    source_sweeps = cache(lambda: {
-        "freeze": source_sweep(runner, source_rows, sizes.source_freeze_layers, True),
-        "no freeze": source_sweep(runner, source_rows, sizes.source_plain_layers, False)})
-    answer = cache(lambda: answer_sweep(runner, answer_rows))
-    eval_rows = build_eval(**kw)[:rows]
-    asked = cache(lambda: {"binding": filter_answers(runner, binding_rows),
-                           "answer": filter_answers(runner, answer_rows)})
-    low = cache(lambda: low_rank(runner, binding_rows, runner.n_layers // 2))
+def whole(sizes: LookbackSizes) -> LookbackSizes:
+    """§4's error filter on every row of its set, so that a set one short shows."""
+    return replace(sizes, sample_cap=None)
 
-    def kept_wrong(what: str, offered: list) -> list[str]:
-        answers = asked()[what]
-        return direction.wrong_rows(offered, answers, keep_correct(offered, answers),
-                                    what == "answer")
 
-    def identical(result) -> list[str]:
-        return [f"layer {layer}: not bit-identical" for layer, ok in
-                zip(result.layers, result.identical) if not ok]
+def ranked(sizes: LookbackSizes) -> LookbackSizes:
+    """§7 on enough rows that its held-in half fills rank 64, where the organism's random
+    controls answer by their seed; the first rank shows the fitted basis's own direction."""
+    return replace(sizes, sample_cap=LOW_RANK_ROWS, low_rank_ranks=LOW_RANK_RANKS)
 
-    def solo(read_rows: Callable[[readback.Readback], None]) -> Callable[[], list[str]]:
-        def check() -> list[str]:
-            found = readback.Readback([], [])
-            read_rows(found)
-            return found.gaps + found.mismatched
-        return check
 
-    return {
-        "lookback.interchange-fires-once": lambda: failures(fire.interchange_fires(runner, binding)),
-        "lookback.interchange-fires-once (fast mode)": lambda: failures(
-            fire.interchange_fires(fast, binding)),
-        "lookback.source-swap-fires-once": lambda: failures(fire.source_fires(runner, sourced, False)),
-        "lookback.freeze-fires-once": lambda: failures(fire.source_fires(runner, sourced, True)),
-        "lookback.answer-fires-once": lambda: failures(fire.answer_fires(runner, answered)),
-        "lookback.low-rank-fires-once": lambda: failures(fire.low_rank_fires(runner, binding)),
-        "lookback.low-rank-fires-once (fast mode)": lambda: failures(
-            fire.low_rank_fires(fast, binding)),
-        "lookback.self-patch-identity": lambda: identical(identity.self_patch(runner, [], binding[:2])),
-        "lookback.binding-readback (coverage)": lambda: readback.binding_gaps(
-            runner, binding_rows, binding_sweeps()),
-        "lookback.binding-readback (rows)": solo(lambda found: readback.binding_rows(
-            runner, binding_rows, binding_sweeps(), found)),
-        "lookback.source-readback (coverage)": lambda: readback.source_gaps(
-            runner, source_rows, source_sweeps()),
-        "lookback.source-readback (rows)": solo(lambda found: readback.source_rows(
-            runner, source_rows, source_sweeps(), found)),
-        "lookback.answer-readback (coverage)": lambda: readback.answer_gaps(
-            runner, answer_rows, answer()),
-        "lookback.answer-readback (rows)": solo(lambda found: readback.answer_rows(
-            runner, answer_rows, answer(), found)),
-        "lookback.predict-readback": solo(lambda found: predict_readback.evaluation(
-            runner, found, "belief", eval_rows, behaviour(runner, eval_rows))),
-        "lookback.filter-readback": solo(lambda found: predict_readback.error_filter(
-            runner, found, "binding", binding_rows, asked()["binding"],
-            keep_correct(binding_rows, asked()["binding"]))),
-        "lookback.binding-clean-answered": lambda: kept_wrong("binding", binding_rows),
-        "lookback.answer-clean-answered": lambda: kept_wrong("answer", answer_rows),
-        "lookback.low-rank-readback": solo(lambda found: low_rank_readback.low_rank_rows(
-            runner, binding_rows, low(), found)),
-        **against_reference_checks.checks(runner, sweep_of, source_sweeps, answer),
-        **known_answers.checks(runner, read_manifest(model.spec.organism,
-                                                     source("lookback").organisms_dir)["planted"]),
-    }
+# The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried:
+# each judged by its own holds on the declared steps, and again in fast mode (every lookback
+# step runs at the batches of the profile's sizes, batched in fast mode).
+ANCHORS = (
+    Checked(("lookback.interchange-fires-once", "lookback.source-swap-fires-once",
+             "lookback.freeze-fires-once", "lookback.answer-fires-once",
+             "lookback.low-rank-fires-once", "lookback.self-patch-identity",
+             "lookback.binding-readback", "lookback.source-readback",
+             "lookback.answer-readback", "lookback.predict-readback",
+             "lookback.filter-readback", "lookback.binding-clean-answered",
+             "lookback.answer-clean-answered", "lookback.low-rank-readback"), few),
+    Checked(("lookback.low-rank-reference",), ranked),
+    Checked(("lookback.behaviour-reference", "lookback.visibility-reference"), few),
+    Checked(("lookback.binding-filter-reference",), whole),
+    Checked(("lookback.source-filter-reference", "lookback.answer-filter-reference",
+             "lookback.reversed-reference", "lookback.same-position-reference",
+             "lookback.opaque-reference", "lookback.source-freeze-reference",
+             "lookback.source-plain-reference", "lookback.answer-reference"), few),
+)
