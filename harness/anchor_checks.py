@@ -27,11 +27,13 @@ FAST = " (fast mode)"  # the suffix of an anchor's check on the batched graph
 
 @dataclass(frozen=True)
 class Checked:
-    """Anchors the catalogue runs after each breakage, in the order tried, and the sizes their
-    steps run at: `at` of the profile's (the catalogue's own smaller study), or the profile's."""
+    """Anchors the catalogue runs after each breakage, in the order tried, the sizes their steps
+    run at (`at` of the profile's: the catalogue's own smaller study; or the profile's), and
+    whether each runs again in fast mode where it reads a batched step."""
 
     anchors: tuple[str, ...]
     at: Callable[[Any], Any] | None = None
+    fast: bool = True
 
 
 def claims_tests(folder: Path) -> dict[str, tuple[Callable[..., Any], ClaimSpec]]:
@@ -110,8 +112,8 @@ def derived(source: Source, groups: Sequence[Checked], folder: Path, model: Any,
             sizes: Any, profile: Any = None) -> Checks:
     """The checks of each group's anchors, in order, on the source's steps at the group's sizes
     (`at` of the profile's declared `sizes`): each on the faithful graph, then (named with FAST)
-    on the batched one where it reads a batched step. Groups at the same sizes share their
-    graphs."""
+    on the batched one where it reads a batched step and its group runs in fast mode. Groups at
+    the same sizes share their graphs."""
     steps = importlib.import_module(f"{source.package}.steps").STEPS
     tests = claims_tests(folder)
     missing = [a for g in groups for a in g.anchors if a not in tests]
@@ -128,6 +130,6 @@ def derived(source: Source, groups: Sequence[Checked], folder: Path, model: Any,
         for anchor in group.anchors:
             fn, spec = tests[anchor]
             found[anchor] = judged(fn, spec, faithful)
-            if any(map(fast.reads_batched, reads(fn))):
+            if group.fast and any(map(fast.reads_batched, reads(fn))):
                 found[anchor + FAST] = judged(fn, spec, fast)
     return found

@@ -193,3 +193,9 @@ def test_a_failing_criterion_without_a_key_gives_its_detail():
 def test_a_failing_part_with_an_empty_list_gives_its_detail():
     assert failures(BOTH, {"ok": True, "missed": [], "n": 0}, {"ok": True}) == [
         "missed: [] of 0 n"]
+
+
+
+def test_a_group_kept_out_of_fast_mode_has_no_fast_mode_check(fake):
+    assert list(checks(fake, 2, Checked(("patching.fake-sweeps",), fast=False))) == [
+        "patching.fake-sweeps"]

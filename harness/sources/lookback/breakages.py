@@ -163,8 +163,10 @@ def ranked(sizes: LookbackSizes) -> LookbackSizes:
 
 
 # The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried:
-# each judged by its own holds on the declared steps, and again in fast mode (every lookback
-# step runs at the batches of the profile's sizes, batched in fast mode).
+# each judged by its own holds on the declared steps. Every lookback step runs at the batches of
+# the profile's sizes, batched in fast mode, so the fire-once, identity and readback anchors, which
+# read back what a batch wrote, run in fast mode too; the references compare a study's values,
+# which fast mode must leave as they are (the meta tests' paired runs), in faithful mode only.
 ANCHORS = (
     Checked(("lookback.interchange-fires-once", "lookback.source-swap-fires-once",
              "lookback.freeze-fires-once", "lookback.answer-fires-once",
@@ -173,11 +175,11 @@ ANCHORS = (
              "lookback.answer-readback", "lookback.predict-readback",
              "lookback.filter-readback", "lookback.binding-clean-answered",
              "lookback.answer-clean-answered", "lookback.low-rank-readback"), few),
-    Checked(("lookback.low-rank-reference",), ranked),
-    Checked(("lookback.behaviour-reference", "lookback.visibility-reference"), few),
-    Checked(("lookback.binding-filter-reference",), whole),
+    Checked(("lookback.low-rank-reference",), ranked, fast=False),
+    Checked(("lookback.behaviour-reference", "lookback.visibility-reference"), few, fast=False),
+    Checked(("lookback.binding-filter-reference",), whole, fast=False),
     Checked(("lookback.source-filter-reference", "lookback.answer-filter-reference",
              "lookback.reversed-reference", "lookback.same-position-reference",
              "lookback.opaque-reference", "lookback.source-freeze-reference",
-             "lookback.source-plain-reference", "lookback.answer-reference"), few),
+             "lookback.source-plain-reference", "lookback.answer-reference"), few, fast=False),
 )
