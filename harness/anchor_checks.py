@@ -28,12 +28,15 @@ FAST = " (fast mode)"  # the suffix of an anchor's check on the batched graph
 @dataclass(frozen=True)
 class Checked:
     """Anchors the catalogue runs after each breakage, in the order tried, the sizes their steps
-    run at (`at` of the profile's: the catalogue's own smaller study; or the profile's), and
-    whether each runs again in fast mode where it reads a batched step."""
+    run at (`at` of the profile's: the catalogue's own smaller study; or the profile's), the
+    modes each runs in (fast mode only where it reads a batched step), and the rows a forced step
+    that kept none takes of those it offered (the rehearsal's rule; 0: nothing to run)."""
 
     anchors: tuple[str, ...]
     at: Callable[[Any], Any] | None = None
     fast: bool = True
+    faithful: bool = True
+    forced_rows: int = 0
 
 
 def claims_tests(folder: Path) -> dict[str, tuple[Callable[..., Any], ClaimSpec]]:
@@ -96,24 +99,27 @@ def failures(criterion: Criterion, measured: dict[str, Any], published: Mapping[
 
 def roots(source: Source, steps: Sequence[Step], model: Any, sizes: Any,
           profile: Any) -> dict[str, Any]:
-    """A graph's given values: the model, its tokenizer and `sizes`; where the source declares
-    its sizes as a step of the profile (batched in fast mode), the profile at `sizes` instead."""
+    """A graph's given values: the model, its tokenizer, `sizes` and the profile at `sizes`;
+    where the source declares its sizes as a step of the profile (batched in fast mode), the
+    profile alone carries them."""
     given = {f"{source.name}_model": model, f"{source.name}_tokenizer": model.tok}
+    if profile is not None:
+        given["profile"] = with_sizes(profile, source.name, sizes)
     sized = f"{source.name}_sizes"
     if not any(step.name == sized for step in steps):
         return given | {sized: sizes}
     if profile is None:
         raise ValueError(f"{source.name}: its sizes are a step of the profile, and no profile "
                          "was given")
-    return given | {"profile": with_sizes(profile, source.name, sizes)}
+    return given
 
 
 def derived(source: Source, groups: Sequence[Checked], folder: Path, model: Any,
             sizes: Any, profile: Any = None) -> Checks:
     """The checks of each group's anchors, in order, on the source's steps at the group's sizes
-    (`at` of the profile's declared `sizes`): each on the faithful graph, then (named with FAST)
-    on the batched one where it reads a batched step and its group runs in fast mode. Groups at
-    the same sizes share their graphs."""
+    (`at` of the profile's declared `sizes`) and forced rows: each on the faithful graph, then
+    (named with FAST) on the batched one where it reads a batched step, in its group's modes.
+    Groups at the same sizes and forced rows share their graphs."""
     steps = importlib.import_module(f"{source.package}.steps").STEPS
     tests = claims_tests(folder)
     missing = [a for g in groups for a in g.anchors if a not in tests]
@@ -122,14 +128,21 @@ def derived(source: Source, groups: Sequence[Checked], folder: Path, model: Any,
     graphs: dict[Any, tuple[Resolved, Resolved]] = {}
     found: Checks = {}
     for group in groups:
-        if group.at not in graphs:
+        key = group.at, group.forced_rows
+        if key not in graphs:
             given = roots(source, steps, model, group.at(sizes) if group.at else sizes, profile)
-            faithful = Resolved(steps, given)
-            graphs[group.at] = faithful, Resolved(steps, given, batched=True, unbatched=faithful)
-        faithful, fast = graphs[group.at]
+            faithful = Resolved(steps, given, forced_rows=group.forced_rows)
+            graphs[key] = faithful, Resolved(steps, given, batched=True, unbatched=faithful,
+                                             forced_rows=group.forced_rows)
+        faithful, fast = graphs[key]
         for anchor in group.anchors:
             fn, spec = tests[anchor]
-            found[anchor] = judged(fn, spec, faithful)
-            if group.fast and any(map(fast.reads_batched, reads(fn))):
+            batched = any(map(fast.reads_batched, reads(fn)))
+            if not group.faithful and not batched:
+                raise ValueError(f"{anchor}: reads no batched step, so fast mode alone checks "
+                                 "it nowhere")
+            if group.faithful:
+                found[anchor] = judged(fn, spec, faithful)
+            if group.fast and batched:
                 found[anchor + FAST] = judged(fn, spec, fast)
     return found

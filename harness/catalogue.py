@@ -1,15 +1,14 @@
 """The breakage catalogue: small edits of a source's intervention code, each applied to a
 temporary copy of one module, after which the source's anchor checks must fail (issue 25).
 
-A source lists its breakages (`breakages.py`: BREAKAGES) and the checks to run: ANCHORS, whose
-checks harness.anchor_checks derives from the anchors' own tests, or `checks(model, sizes)`
-(anchor id -> a callable returning that anchor's failures). Each breakage is applied by
+A source lists its breakages (`breakages.py`: BREAKAGES) and the anchors that must catch them
+(ANCHORS), whose checks (anchor id -> a callable returning that anchor's failures)
+harness.anchor_checks derives from the anchors' own tests. Each breakage is applied by
 `harness.breakage_edit.broken` (the edited module in a temporary file, since nnsight reads a
-trace's source from its file), every check runs, and the original modules are put back.
+trace's source from its file), the checks run, and the original modules are put back.
 """
 from __future__ import annotations
 
-import importlib
 import tempfile
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -133,26 +132,24 @@ def owed(source: Source) -> set[Part]:
         {Part.BATCHING} if any(step.batched for step in source.steps) else set())
 
 
-def run(source: Source, args: tuple[Any, ...], first: Mapping[str, str] | None = None,
-        folder: Path | None = None, profile: Any = None) -> Catalogue:
+def anchored(source: Source, folder: Path, model: Any, sizes: Any,
+             profile: Any) -> Callable[[], Checks]:
+    """The checks of the anchors the source's `breakages.py` lists (ANCHORS), derived afresh each
+    time from the anchors' tests in the claims `folder` (harness.anchor_checks), so that they bind
+    the modules a breakage edited: on `model`, at `sizes` (the profile's declared ones)."""
+    anchors = source.part("breakages").ANCHORS
+    return lambda: derived(source, anchors, folder, model, sizes, profile)
+
+
+def run(source: Source, checks: Callable[[], Checks],
+        first: Mapping[str, str] | None = None) -> Catalogue:
     """The null edit's outcome (every check), then each breakage's (trying first the check
     `first` names for it: the pinned catch). The null edit is the unbroken text freshly imported,
     so where it fails no check the unbroken code fails none; only where it fails one are the
-    checks run on the unbroken code as imported, to tell a failing anchor from a failing edit. The
-    source's `breakages` part gives BREAKAGES and either ANCHORS, whose checks are derived from
-    the anchors' tests in the claims `folder` on the `profile` (harness.anchor_checks), or
-    `checks(*args)`; each
-    imported afresh each time so it binds the edited module."""
-    name = f"{source.package}.breakages"
+    checks run on the unbroken code as imported, to tell a failing anchor from a failing edit.
+    `checks` is called afresh for each, under its edit."""
     breakages = declared(source)
-
-    def checks() -> Checks:
-        module = importlib.import_module(name)
-        if hasattr(module, "ANCHORS"):
-            return derived(source, module.ANCHORS, folder, *args, profile=profile)
-        return module.checks(*args)
-
-    unbroken = Breakage("unbroken", "none", name, "", "")
+    unbroken = Breakage("unbroken", "none", f"{source.package}.breakages", "", "")
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="breakage-") as tmp:
         control = breakages[0].null()

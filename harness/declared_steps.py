@@ -75,14 +75,16 @@ class Resolved:
     """A source's declared steps evaluated in this process, each once when first read, from the
     values given for their roots (its model, tokenizer, sizes): the graph the claims' fixtures
     come from, for the checks that run studies outside a session (issue 46). A step that finds
-    nothing to run raises its NothingToRun each time it is read."""
+    nothing to run raises its NothingToRun each time it is read; a forced step that kept nothing
+    takes the first `forced_rows` rows it offered, as the rehearsal's profile does."""
 
     def __init__(self, steps: Sequence[Step], given: dict[str, Any], batched: bool = False,
-                 unbatched: Resolved | None = None) -> None:
+                 unbatched: Resolved | None = None, forced_rows: int = 0) -> None:
         self.steps = {s.name: s for s in steps}
         self.values: dict[str, Any] = dict(given)
         self.batched = batched
         self.unbatched = unbatched  # where a step reads nothing batched, its value is read there
+        self.forced_rows = forced_rows  # a forced step that kept nothing takes this many offered
         self.batched_reads: dict[str, bool] = {}
 
     def reads_batched(self, name: str) -> bool:
@@ -103,7 +105,7 @@ class Resolved:
                 kwargs = {"batched": self.batched} if step.batched else {}
                 found = step.run(*args, *step.given, **kwargs)
                 if step.forced:
-                    found = _kept(found)
+                    found = _kept(found, self.forced_rows)
             except NothingToRun as reason:
                 found = reason
             self.values[name] = found
@@ -121,9 +123,12 @@ class Resolved:
         return None
 
 
-def _kept(found: Filtered) -> Sequence[Any]:
-    """A filter's kept rows; outside a session no profile forces rows, so none kept is nothing to
-    run."""
-    if not found.kept:
+def _kept(found: Filtered, forced_rows: int) -> Sequence[Any]:
+    """A filter's kept rows; where it kept none, the first `forced_rows` it offered (as a profile
+    that forces rows takes them: harness/plugin/forcing.py); none of either is nothing to run."""
+    if found.kept:
+        return found.kept
+    offered = (found.offered() if callable(found.offered) else found.offered) if forced_rows else []
+    if not offered:
         raise NothingToRun(found.why_none)
-    return found.kept
+    return list(offered[:forced_rows])

@@ -85,9 +85,9 @@ def _given(name: str) -> dict[str, Callable[..., Any]]:
         pinned = pinned_catches(snapshot_folder(request.config.rootpath,
                                                 profile.snapshot_name(mode), name),
                                 f"{name}.breakages-caught")
-        return catalogue.measured(catalogue.run(
-            source(name), (loaded[f"{name}_model"], profile.sizes[name]),
-            first=pinned, folder=request.config.rootpath / CLAIMS_FOLDER / name, profile=profile))
+        checks = catalogue.anchored(source(name), request.config.rootpath / CLAIMS_FOLDER / name,
+                                    loaded[f"{name}_model"], profile.sizes[name], profile)
+        return catalogue.measured(catalogue.run(source(name), checks, first=pinned))
 
     bodies = {
         "model": (model, ("request",), f"{name}'s model on the session's profile"),

@@ -11,11 +11,12 @@ from types import SimpleNamespace
 import pytest
 
 from harness.anchor_checks import FAST, Checked, derived, failures
+from harness.catalogue import anchored
 from harness.criteria import Check, Exact, NoneFailed, NoneOf, all_of
 from harness.source import Source
 
 STEPS = '''
-from harness.declared_steps import NothingToRun, Step
+from harness.declared_steps import Filtered, NothingToRun, Step
 
 
 CALLS = []  # each step run, by name
@@ -32,6 +33,7 @@ STEPS = (
     Step("doubled", doubled, ("fake_sizes",)),
     Step("swept", lambda doubled, batched: CALLS.append(f"swept batched={batched}") or [doubled] * 2,
          ("doubled",), batched=True),
+    Step("kept", lambda swept: Filtered([], swept, "none kept"), ("swept",), forced=True),
 )
 '''
 # A claim's id names a registered source: these borrow patching's.
@@ -51,6 +53,11 @@ def test_doubles(judge, doubled):
 @claim("patching.fake-sweeps", guards=("swept",), **FIELDS)
 def test_sweeps(judge, swept):
     judge({"ok": swept == [4, 4]})
+
+
+@claim("patching.fake-forced", guards=("kept",), **FIELDS)
+def test_forced(judge, kept):
+    judge({"ok": kept == [4]})
 
 
 @claim("patching.fake-given", guards=("doubled",), **FIELDS)
@@ -199,3 +206,40 @@ def test_a_failing_part_with_an_empty_list_gives_its_detail():
 def test_a_group_kept_out_of_fast_mode_has_no_fast_mode_check(fake):
     assert list(checks(fake, 2, Checked(("patching.fake-sweeps",), fast=False))) == [
         "patching.fake-sweeps"]
+
+
+def test_a_group_kept_out_of_faithful_mode_checks_its_anchors_in_fast_mode_only(fake):
+    found = checks(fake, 2, Checked(("patching.fake-sweeps",), faithful=False))
+    assert list(found) == ["patching.fake-sweeps" + FAST] and found["patching.fake-sweeps" + FAST]() == []
+
+
+def test_an_anchor_reading_nothing_batched_is_refused_in_fast_mode_alone(fake):
+    with pytest.raises(ValueError, match=r"^patching\.fake-doubles: reads no batched step, so fast "
+                                         r"mode alone checks it nowhere$"):
+        checks(fake, 2, Checked(("patching.fake-doubles",), faithful=False))
+
+
+def test_a_group_that_forces_rows_takes_a_filters_first_offered_rows_in_both_modes(fake):
+    found = checks(fake, 2, Checked(("patching.fake-forced",), forced_rows=1))
+    assert {name: check() for name, check in found.items()} == {
+        "patching.fake-forced": [], "patching.fake-forced" + FAST: []}
+
+
+def test_a_group_that_forces_no_rows_has_nothing_to_run_where_a_filter_kept_none(fake):
+    assert checks(fake, 2, Checked(("patching.fake-forced",)))["patching.fake-forced"]() == [
+        "nothing to run: none kept"]
+
+
+def test_groups_at_the_same_sizes_forcing_other_rows_have_graphs_of_their_own(fake):
+    found = checks(fake, 2, Checked(("patching.fake-sweeps",), forced_rows=1),
+                   Checked(("patching.fake-forced",), fast=False))
+    assert found["patching.fake-forced"]() == ["nothing to run: none kept"]
+
+
+def test_the_catalogue_derives_the_checks_of_the_anchors_its_breakages_module_lists(fake):
+    source, folder = fake
+    (folder.parent / source.package / "breakages.py").write_text(
+        "from harness.anchor_checks import Checked\n"
+        "ANCHORS = (Checked(('patching.fake-doubles',)),)\n")
+    found = anchored(source, folder, SimpleNamespace(tok="tok"), 2, None)()
+    assert {name: check() for name, check in found.items()} == {"patching.fake-doubles": []}

@@ -2,9 +2,11 @@
 null edit and a source found through the registry's declaration rather than its folder."""
 from __future__ import annotations
 
+import importlib
 import sys
 import textwrap
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -22,18 +24,21 @@ BREAKAGES = (
     Breakage("divides by zero, declared", "crash", M, "return 2 * x", "return x / 0",
              crashes=True),
 )
-
-
-def checks():
-    from {package} import double
-
-    def doubles():
-        with open({log!r}, "a") as log:
-            log.write("checked\\n")
-        return [] if double.twice(2) == 4 else [f"twice(2) is {{double.twice(2)}}"]
-
-    return {{"doubles": doubles}}
 '''
+
+
+def doubling(package: str, log: Path) -> Callable[[], catalogue.Checks]:
+    """The fake source's one check, on its `double` module as imported when the checks are made,
+    each run logged."""
+    def checks() -> catalogue.Checks:
+        double = importlib.import_module(f"{package}.double")
+
+        def doubles() -> list[str]:
+            with log.open("a") as out:
+                out.write("checked\n")
+            return [] if double.twice(2) == 4 else [f"twice(2) is {double.twice(2)}"]
+        return {"doubles": doubles}
+    return checks
 
 
 @pytest.fixture
@@ -49,8 +54,7 @@ def fake_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, twice: str) -> 
     folder.mkdir()
     (folder / "__init__.py").write_text("")
     (folder / "double.py").write_text(f"def twice(x):\n    {twice}\n")
-    (folder / "breakages.py").write_text(textwrap.dedent(BREAKAGES.format(
-        package=package, log=str(tmp_path / "checks.log"))))
+    (folder / "breakages.py").write_text(textwrap.dedent(BREAKAGES.format(package=package)))
     monkeypatch.syspath_prepend(str(tmp_path))
     __import__(package)
     yield Source(name="fake", package=package, seed_file="none", title="fake", models={})
@@ -59,8 +63,9 @@ def fake_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, twice: str) -> 
 
 
 @pytest.fixture
-def record(fake_source: Source) -> dict:
-    return catalogue.measured(catalogue.run(fake_source, ()))
+def record(fake_source: Source, tmp_path: Path) -> dict:
+    checks = doubling(fake_source.package, tmp_path / "checks.log")
+    return catalogue.measured(catalogue.run(fake_source, checks))
 
 
 def test_a_check_that_reports_a_failure_catches_the_breakage_with_its_message(record):

@@ -2,6 +2,7 @@
 the pinned record read from a source's snapshots, and a pinned catch that no longer holds."""
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -60,14 +61,15 @@ def test_a_pinned_catch_that_no_longer_fails_falls_back_to_the_others(tmp_path, 
     (folder / "breakages.py").write_text(
         "from harness.catalogue import Breakage\n"
         f"BREAKAGES = (Breakage('triples', 'wrong value', '{package}.double', 'return 2 * x',"
-        " 'return 3 * x'),)\n"
-        "def checks():\n"
-        f"    from {package} import double\n"
-        "    return {'holds': lambda: [], 'doubles': lambda: [] if double.twice(2) == 4 else ['6']}\n")
+        " 'return 3 * x'),)\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     __import__(package)
     fake = Source(name="fake", package=package, seed_file="none", title="fake", models={})
-    record = catalogue.measured(catalogue.run(fake, (), first={"triples": "holds"}))
+
+    def checks() -> catalogue.Checks:
+        double = importlib.import_module(f"{package}.double")
+        return {"holds": lambda: [], "doubles": lambda: [] if double.twice(2) == 4 else ["6"]}
+    record = catalogue.measured(catalogue.run(fake, checks, first={"triples": "holds"}))
     assert record["outcomes"]["triples"]["check"] == "doubles" and record["missed"] == []
 
 

@@ -70,6 +70,27 @@ def test_a_forced_step_that_kept_nothing_has_nothing_to_run():
     assert Resolved(steps, {"root": 1}).reason("a") == "no row answered"
 
 
+def test_a_forced_step_that_kept_nothing_takes_its_first_offered_rows_where_rows_are_forced():
+    steps = (Step("a", lambda x: Filtered([], [x, 2, 3], "none"), ("root",), forced=True),)
+    assert Resolved(steps, {"root": 1}, forced_rows=2)["a"] == [1, 2]
+
+
+def test_forced_rows_are_offered_by_calling_the_offer_only_then():
+    offers: list[str] = []
+    kept = Filtered([5], lambda: offers.append("called") or [9], "none")
+    steps = (Step("a", lambda: kept, forced=True),
+             Step("b", lambda: Filtered([], lambda: offers.append("called") or [9], "none"),
+                  forced=True))
+    run = Resolved(steps, {}, forced_rows=1)
+    assert run["a"] == [5] and offers == []
+    assert run["b"] == [9] and offers == ["called"]
+
+
+def test_a_forced_step_offered_nothing_has_nothing_to_run_even_where_rows_are_forced():
+    steps = (Step("a", lambda: Filtered([], [], "no row answered"), forced=True),)
+    assert Resolved(steps, {}, forced_rows=2).reason("a") == "no row answered"
+
+
 def test_another_error_is_not_kept_and_runs_again():
     calls: list[str] = []
 

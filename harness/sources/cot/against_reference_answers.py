@@ -4,12 +4,9 @@ forward) equals what the reference computes, and its printed totals equal the re
 of the study's own rows (so a wrong run scored, or a row left out, shows on every profile)."""
 from __future__ import annotations
 
-from dataclasses import replace
-from functools import cache
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
-from harness.models.loaded import Loaded
-from harness.reference import Agreement, Comparison, compare, failures, sampled
+from harness.reference import Agreement, Comparison, compare, sampled
 from harness.sources.cot import reference_answers as ref
 from harness.sources.cot.forcing import ForcedPair
 from harness.sources.cot.readback import Preference
@@ -29,10 +26,6 @@ PREFERENCE = Agreement(abs=1e-4, why=(
     "apart, allowed 1e-4"))
 TOTALS = "totals"  # the row of a study's printed numbers over all its rows
 COUNTS = ("product_in_think", "answer_in_think", "answer_after")  # §1's restatement counts
-# The catalogue's checks (breakages.py) run on the first two problems, batched, their traces cut
-# where the first (shorter) keeps its boxed answer and the second loses a digit of its own, so
-# §1's filter keeps one and drops the other; a forced answer is read from its digits and brace.
-CHECKED = dict(problems=2, baseline_cap=156, forced_tokens=4)
 
 
 def plain(run: CotRunner, rows: Sequence[Row] = ()) -> ref.Plain:
@@ -190,42 +183,3 @@ def preference(run: CotRunner, stated: list[Trace], p: Preference) -> Comparison
     want[TOTALS], got[TOTALS] = order, list(p.problems)
     return compare("cot_preference", got, want, PREFERENCE)
 
-
-def checks(model: Loaded, sizes: Any) -> dict[str, Callable[[], list[str]]]:
-    """The reference anchors' checks for the breakage catalogue, on the sizes CHECKED and the
-    module objects imported now, each returning its mismatches; the baseline's, which decodes
-    the most again, last."""
-    from harness.sources.cot import forcing, readback, steps, traces
-
-    run = CotRunner(model, replace(sizes, **CHECKED), batch=sizes.fast_batch)
-    b = cache(lambda: steps.baseline(run))
-
-    def kept() -> list[Trace]:
-        return b().usable
-
-    def stated() -> list[Trace]:
-        return traces.spanned(kept())
-
-    found: dict[str, Callable[[], Comparison | Mapping[str, Comparison]]] = {
-        "cot.usable-reference": lambda: usable(run, b(), kept(), kept()[0]),
-        "cot.spanned-reference": lambda: spanned(run, kept(), stated()),
-        "cot.restatements-reference": lambda: restatements(run, kept(),
-                                                           traces.restatements(run, kept())),
-        "cot.early-reference": lambda: early(run, kept(), traces.early_answering(run, kept())),
-        "cot.last-answer-reference": lambda: last_answer(
-            run, kept(), forcing.last_answer_corruption(run, kept())),
-        "cot.full-corruption-reference": lambda: full_corruption(
-            run, kept(), forcing.full_corruption(run, kept())),
-        "cot.cut-probe-reference": lambda: cut_probe(run, stated(),
-                                                     forcing.cut_probe(run, stated())),
-        "cot.preference-reference": lambda: preference(
-            run, stated(), readback.product_preference(run, stated())),
-        "cot.baseline-reference": lambda: baseline(run, b()),
-    }
-
-    def mismatches(check: Callable[[], Comparison | Mapping[str, Comparison]]) -> list[str]:
-        result = check()
-        return [m for c in (result.values() if isinstance(result, Mapping) else [result])
-                for m in failures(c)]
-
-    return {anchor: (lambda check=check: mismatches(check)) for anchor, check in found.items()}

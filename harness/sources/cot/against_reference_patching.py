@@ -5,31 +5,21 @@ the reference only as guesses its own forwards check (reference_plain.greedy).""
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
-from functools import cache
-from typing import Any, Callable
+from typing import Any
 
 from harness.models.loaded import Loaded
 from harness.profiles import Profile
-from harness.reference import Agreement, Comparison, compare, failures, sampled
-from harness.sources.cot import organism_text, reference_mistakes, reference_patching, traces
-from harness.sources.cot.mistakes import (CueCounts, Rederivation, SingleMistake, SpliceControl,
-                                          cue_counts, rederivation, single_mistake,
-                                          splice_control)
-from harness.sources.cot.patching import (CONDITIONS, Continuations, LayerScreen, Pair,
-                                          full_continuations, layer_screen, pairs)
+from harness.reference import Agreement, Comparison, compare, sampled
+from harness.sources.cot import reference_mistakes, reference_patching, traces
+from harness.sources.cot.mistakes import CueCounts, Rederivation, SingleMistake, SpliceControl
+from harness.sources.cot.patching import CONDITIONS, Continuations, LayerScreen, Pair
 from harness.sources.cot.reference_plain import WHY, Given, digest, tail
-from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.sizes import CotSizes
-from harness.sources.cot.task import PROBLEMS, Problem, label
-from harness.sources.cot.text import char_ends, token_span
+from harness.sources.cot.task import label
 from harness.sources.cot.traces import Trace
 
 AGREEMENT = Agreement(0.0, why=WHY)
 PUBLISHED_ROWS = 8  # more rows than this: the first, a middle and the last (harness.reference)
-# The catalogue's own rows: the organism's traces of its first problems, two of them paired; §3's
-# continued far enough to restate its product (24 tokens do), §7's to write one.
-CATALOGUE_PROBLEMS, CATALOGUE_PAIRS, CATALOGUE_TOKENS = 3, 2, 24
 
 
 def every(profile: Profile) -> int:
@@ -143,44 +133,3 @@ def patching_reference(model: Loaded, sizes: CotSizes, usable: list[Trace], ps: 
          for p, row in zip(ps, rows)})
     return {k: compare(f"§7 {k}", study[k], reference[k], AGREEMENT) for k in study}
 
-
-def known(run: CotRunner, problems: list[Problem]) -> list[Trace]:
-    """The organism's own traces of `problems` (the text it was trained on and writes), closed,
-    answered and spanned as §1's baseline keeps them, without decoding them."""
-    found = []
-    for i, p in enumerate(problems):
-        gen = run.ids_of(organism_text.trace(p)) + [run.model.tok.eos_token_id]
-        close = gen.index(run.think_close)
-        t = Trace(i, p, run.prompt_ids(p), gen, close, run.answer_of(gen))
-        t.ends = char_ends(run.decode, gen, close)
-        t.span = token_span(run.decode, gen, t.ends, close, t.prod)
-        found.append(t)
-    return found
-
-
-def checks(model: Loaded, sizes: CotSizes) -> dict[str, Callable[[], list[str]]]:
-    """The catalogue's checks of these anchors, on the organism's own traces of its first
-    problems, decoded on in fast mode: §3 on each, §7 on the first two with scripted donors."""
-    run = CotRunner(model, replace(sizes, pairs=CATALOGUE_PAIRS, splice_tokens=CATALOGUE_TOKENS,
-                                   inject_cap=CATALOGUE_TOKENS,
-                                   continuation_cap=reference_patching.SCREEN_TOKENS),
-                    batch=sizes.fast_batch)
-    usable = cache(lambda: known(run, PROBLEMS[:CATALOGUE_PROBLEMS]))
-    mistake = cache(lambda: single_mistake(run, usable()))
-    ps = cache(lambda: pairs(run, usable(), scripted_donors=True))
-
-    def mistakes() -> list[str]:
-        found = mistake_compared(model, run.sizes, sys.maxsize, usable(), mistake(),
-                                 rederivation(usable(), mistake()),
-                                 cue_counts(run, usable(), mistake()))
-        return [m for c in found.values() for m in failures(c)]
-
-    def patched() -> list[str]:
-        screen = layer_screen(run, ps())
-        found = patching_reference(model, run.sizes, usable(), ps(), screen,
-                                   full_continuations(run, ps(), screen.best_layer))
-        return [m for c in found.values() for m in failures(c)]
-
-    return {"cot.splice-reference": lambda: failures(splice_compared(
-                model, run.sizes, sys.maxsize, usable(), splice_control(run, usable()))),
-            "cot.mistake-reference": mistakes, "cot.patching-reference": patched}

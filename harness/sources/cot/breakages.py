@@ -1,21 +1,26 @@
 """Seed 000's breakage catalogue (harness.catalogue): edits of the decode-loop interventions
 (§6's bump and noise, §7's vector writes), of the studies (§1–§5's problem set, filter, windows,
-scoring and splices; §7's screen and random control), of their readouts and of fast mode's batched rows that its anchors must catch, and the checks run
-after each."""
+scoring and splices; §7's screen and random control), of their readouts and of fast mode's batched
+rows that its anchors must catch, and the anchors run after each."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
 
-from harness.catalogue import Breakage, Checks, Part
-from harness.fire_once import failures
-from harness.models.loaded import Loaded
+from harness.anchor_checks import Checked
+from harness.catalogue import Breakage, Part
+from harness.sources.cot import patching
+from harness.sources.cot.batched_rows import TOKENS
+from harness.sources.cot.reference_patching import SCREEN_TOKENS
+from harness.sources.cot.sizes import CotSizes
 
 D, P = "harness.sources.cot.decode", "harness.sources.cot.patching"
 M = "harness.sources.cot.mistakes"
 R = "harness.sources.cot.runner"
-ROWS_CHECKED = 6  # problems in the catalogue's fast-mode baseline: prompts of several lengths
-PAIRS_CHECKED = 2  # §7 pairs of scripted traces the catalogue screens and continues
+ROWS_CHECKED = 6  # problems in the rows checks' baseline: prompts of several lengths
+PAIRS_CHECKED = 2  # §7 pairs the catalogue screens and continues
+# The reference checks' problems, the decode cap their traces close within, the tokens each
+# forced answer decodes, and §3's continuations.
+REFERENCE_PROBLEMS, REFERENCE_CAP, REFERENCE_FORCED, SPLICE_TOKENS = 3, 156, 4, 24
 F = "harness.sources.cot.forcing"
 T = "harness.sources.cot.traces"
 SCORED = "control, corrupted = answers[:len(usable)], answers[len(usable):]"
@@ -127,46 +132,41 @@ BREAKAGES = (
 )
 
 
-def checks(model: Loaded, sizes) -> Checks:
-    """§6's bump audit and the noise and vector-write fire-once anchors, on problem 0's prompt
-    (no baseline decode needed); then, in fast mode, §1's rows read back from a short baseline of
-    the first problems, and on those problems' scripted traces (traces.script) §5's forced rows,
-    §7's screen coverage, random controls, residual sources and patched rows; last, the reference
-    anchors of §3 and §7 and of §1–§5; on the module objects imported now."""
-    from harness.sources.cot import against_reference_answers as answers
-    from harness.sources.cot import against_reference_patching
-    from harness.sources.cot import decode, fire_once, forcing, patching, readback, step_rows
-    from harness.sources.cot import traces
-    from harness.sources.cot.batched_rows import TOKENS, batched_rows
-    from harness.sources.cot.runner import CotRunner
-    from harness.sources.cot.task import PROBLEMS
 
-    runner = CotRunner(model, sizes)
-    fast = CotRunner(model, replace(sizes, baseline_cap=TOKENS, continuation_cap=patching.K + 1),
-                     batch=sizes.fast_batch)
-    baseline = cache(lambda: traces.baseline(fast, PROBLEMS[:ROWS_CHECKED]).traces)
-    scripted = cache(lambda: traces.scripted(fast, baseline()))
-    pairs = cache(lambda: patching.pairs(fast, scripted()[:PAIRS_CHECKED], scripted_donors=True))
-    screen = cache(lambda: patching.layer_screen(fast, pairs()))
-    continued = cache(lambda: patching.full_continuations(fast, pairs(), sizes.self_patch_layer))
+def rows(sizes: CotSizes) -> CotSizes:
+    """Fast mode's rows read back: the first ROWS_CHECKED problems' baselines decoded TOKENS
+    tokens, too few to close a trace, so every later step runs on their scripted traces (forced,
+    as on random weights); §7 on PAIRS_CHECKED pairs, their donors decoded one token, too few to
+    state a product, so they are the script's too; continued one token past the K written."""
+    return replace(sizes, problems=ROWS_CHECKED, baseline_cap=TOKENS, pairs=PAIRS_CHECKED,
+                   donor_cap=1, continuation_cap=patching.K + 1)
 
-    def bump() -> list[str]:
-        f = decode.fire_once(runner, runner.prompt_ids(PROBLEMS[0]))
-        return [] if f.nonzero_steps == [f.step] else [f"bump shows at steps {f.nonzero_steps}"]
 
-    return {
-        "cot.fire-once": bump,
-        "cot.noise-fires-once": lambda: failures(fire_once.noise_fires(runner)),
-        "cot.vector-write-fires-once": lambda: failures(fire_once.vector_fires(runner)),
-        "cot.batched-rows (fast mode)": lambda: batched_rows(fast, baseline()).misread,
-        "cot.cut-probe-rows (fast mode)": lambda: step_rows.cut_probe_rows(
-            fast, forcing.cut_probe(fast, scripted())).misread,
-        "cot.screen-coverage": lambda: readback.screen_coverage(fast, pairs(), screen()).gaps,
-        "cot.random-control-redrawn": lambda: readback.random_redrawn(pairs(),
-                                                                      continued()).mismatched,
-        "cot.residual-sources": lambda: readback.residual_sources(fast, pairs()).mismatched,
-        "cot.patch-rows (fast mode)": lambda: step_rows.patch_rows(
-            fast, pairs(), patching.self_patch(fast, pairs()), screen(), continued()).misread,
-        **against_reference_patching.checks(model, sizes),  # issue 49: §3 and §7's references
-        **answers.checks(model, sizes),  # issue 49: §1–§5's reference anchors, fast mode
-    }
+def references(sizes: CotSizes) -> CotSizes:
+    """The reference anchors' studies: the organism's traces of its first REFERENCE_PROBLEMS
+    problems, cut at REFERENCE_CAP tokens, where all three close and one loses a digit of its
+    boxed answer, so §1's filter keeps two and drops one; a forced answer read from its digits
+    and brace; §3 and §7 continued far enough to restate a product (24 tokens do) or write one;
+    §7 on PAIRS_CHECKED pairs, their donors decoded as the study decodes them."""
+    return replace(sizes, problems=REFERENCE_PROBLEMS, baseline_cap=REFERENCE_CAP,
+                   forced_tokens=REFERENCE_FORCED, pairs=PAIRS_CHECKED,
+                   splice_tokens=SPLICE_TOKENS, inject_cap=SPLICE_TOKENS,
+                   continuation_cap=SCREEN_TOKENS)
+
+
+# The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried:
+# §6's bump and §7's vector writes on problem 0's prompt, faithful mode's decode loop; then, in
+# fast mode only, the rows anchors and §7's readbacks (what they read back is a batch's), and the
+# reference anchors (their problems decoded in one batch, not one by one; the baseline's, which
+# decodes the most again, last).
+ANCHORS = (
+    Checked(("cot.fire-once", "cot.noise-fires-once", "cot.vector-write-fires-once"), fast=False),
+    Checked(("cot.batched-rows", "cot.cut-probe-rows", "cot.screen-coverage",
+             "cot.random-control-redrawn", "cot.residual-sources", "cot.patch-rows"), rows,
+            faithful=False, forced_rows=ROWS_CHECKED),
+    Checked(("cot.splice-reference", "cot.mistake-reference", "cot.patching-reference",
+             "cot.usable-reference", "cot.spanned-reference", "cot.restatements-reference",
+             "cot.early-reference", "cot.last-answer-reference", "cot.full-corruption-reference",
+             "cot.cut-probe-reference", "cot.preference-reference", "cot.baseline-reference"),
+            references, faithful=False),
+)
