@@ -21,6 +21,7 @@ PAIRS_CHECKED = 2  # §7 pairs the catalogue screens and continues
 # The reference checks' problems, the decode cap their traces close within, the tokens each
 # forced answer decodes, and §3's continuations.
 REFERENCE_PROBLEMS, REFERENCE_CAP, REFERENCE_FORCED, SPLICE_TOKENS = 3, 156, 4, 24
+DONOR_CAP = 80  # the tokens §7's donors decode: the organism's state their product by the 70th
 F = "harness.sources.cot.forcing"
 T = "harness.sources.cot.traces"
 SCORED = "control, corrupted = answers[:len(usable)], answers[len(usable):]"
@@ -147,9 +148,9 @@ def references(sizes: CotSizes) -> CotSizes:
     problems, cut at REFERENCE_CAP tokens, where all three close and one loses a digit of its
     boxed answer, so §1's filter keeps two and drops one; a forced answer read from its digits
     and brace; §3 and §7 continued far enough to restate a product (24 tokens do) or write one;
-    §7 on PAIRS_CHECKED pairs, their donors decoded as the study decodes them."""
+    §7 on PAIRS_CHECKED pairs, their donors decoded as the study decodes them, to DONOR_CAP."""
     return replace(sizes, problems=REFERENCE_PROBLEMS, baseline_cap=REFERENCE_CAP,
-                   forced_tokens=REFERENCE_FORCED, pairs=PAIRS_CHECKED,
+                   forced_tokens=REFERENCE_FORCED, pairs=PAIRS_CHECKED, donor_cap=DONOR_CAP,
                    splice_tokens=SPLICE_TOKENS, inject_cap=SPLICE_TOKENS,
                    continuation_cap=SCREEN_TOKENS)
 
