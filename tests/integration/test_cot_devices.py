@@ -14,7 +14,7 @@ import torch
 
 from harness.models.loaded import Loaded, load
 from harness.registry import get_profile
-from harness.sources.cot.decode import fire_once, post_answer_specificity
+from harness.sources.cot.decode import bump_audit, post_answer_specificity
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import PROBLEMS
 from harness.sources.cot.traces import baseline
@@ -38,7 +38,7 @@ def layers_elsewhere(monkeypatch, runner):
 def test_the_fire_once_bump_lands_on_the_anchor_layers_output(layers_elsewhere):
     runner = layers_elsewhere
     t = baseline(runner, PROBLEMS[:1]).traces[0]
-    f = fire_once(runner, t.pid)
+    f = bump_audit(runner, t.pid)
     assert f.nonzero_steps == [f.step], f.deltas
 
 

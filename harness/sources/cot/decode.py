@@ -134,7 +134,7 @@ def per_step_outputs(runner: CotRunner, pid: list[int], patch_step: int | None,
 
 
 @dataclass
-class FireOnce:
+class BumpAudit:
     """§6 anchor 2: per-step |delta| on dim 0 between a bumped and a clean run."""
 
     step: int  # where the bump was requested
@@ -148,7 +148,7 @@ class FireOnce:
         return round(self.deltas[self.step], 1)
 
 
-def fire_once(runner: CotRunner, pid: list[int]) -> FireOnce:
+def bump_audit(runner: CotRunner, pid: list[int]) -> BumpAudit:
     """§6: FIRE_BUMP on dim 0 at `fire_step` must show at that step and nowhere else, decoding
     from prompt ids `pid` (it needs no behaviour from the model)."""
     steps, k = runner.sizes.fire_steps, runner.sizes.fire_step
@@ -159,7 +159,7 @@ def fire_once(runner: CotRunner, pid: list[int]) -> FireOnce:
     # do), later steps read other inputs and their deltas say nothing about the bump.
     same = next((j for j, (a, b) in enumerate(zip(ids_clean, ids_bumped)) if a != b),
                 len(deltas))
-    return FireOnce(k, deltas, [i for i, d in enumerate(deltas) if d > 1e-3 and i <= same],
+    return BumpAudit(k, deltas, [i for i, d in enumerate(deltas) if d > 1e-3 and i <= same],
                     ids_clean != ids_bumped)
 
 

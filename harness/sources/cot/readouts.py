@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 from harness.sources.cot import tokens
 from harness.sources.cot.batched_rows import BatchedRows
 from harness.sources.cot.chat import ThinkTemplate
-from harness.sources.cot.decode import FireOnce, NoopRuns, Specificity, StepShapes
+from harness.sources.cot.decode import BumpAudit, NoopRuns, Specificity, StepShapes
 from harness.sources.cot.forcing import ForcedPair
 from harness.sources.cot.mistakes import CueCounts, Rederivation, SingleMistake, SpliceControl
 from harness.sources.cot.patching import (ConditionRates, Continuations, LayerScreen, Pair,
@@ -96,7 +96,7 @@ class FireOnceJudged(TypedDict):
     tokens_changed: bool
 
 
-def fire_once(cot_fire_once: FireOnce) -> FireOnceJudged:
+def fire_once(cot_fire_once: BumpAudit) -> FireOnceJudged:
     """§6: what cot.fire-once judges."""
     return {
         "nonzero_steps": cot_fire_once.nonzero_steps,

@@ -85,10 +85,10 @@ def step_shapes(run: CotRunner) -> decode.StepShapes:
     return decode.step_shapes(run, run.prompt_ids(AUDITED_PROBLEM))
 
 
-def bump_fires_once(run: CotRunner) -> decode.FireOnce:
+def bump_fires_once(run: CotRunner) -> decode.BumpAudit:
     """§6's bump audit on problem 0's prompt, whatever the model answers (the notebook's problem
     0 is its first usable trace), so it runs on random weights too."""
-    return decode.fire_once(run, run.prompt_ids(AUDITED_PROBLEM))
+    return decode.bump_audit(run, run.prompt_ids(AUDITED_PROBLEM))
 
 
 def specificity(run: CotRunner, first: traces.Trace) -> decode.Specificity:

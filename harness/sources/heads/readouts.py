@@ -296,55 +296,55 @@ def main_prompts(families: ProblemSets, tok) -> PromptLayoutChecks:
 
 
 class MachineryChecks(NoneFailedCounts):
-    """§1–§4: what each machinery anchor's named exact checks give (machinery.Checks)."""
+    """§1–§4: what each machinery anchor's named exact checks give (machinery.ExactChecks)."""
 
     all_exact: bool
 
 
-def reference_forward(checks: machinery.Checks) -> MachineryChecks:
+def reference_forward(checks: machinery.ExactChecks) -> MachineryChecks:
     """§1: what heads.reference-forward judges, each failure said in words."""
     return checks.measured(
         "under probe edit {}, the nnsight run's logits differ from the plain pre-hook reference "
         "forward's")
 
 
-def edit_receipts(checks: machinery.Checks) -> MachineryChecks:
+def edit_receipts(checks: machinery.ExactChecks) -> MachineryChecks:
     """§1: what heads.edit-receipts judges, each failure said in words."""
     return checks.measured(
         "probe edit check {} failed: an edit not consumed as requested, another cell moved, a "
         "hook left or the previous token's logits moved")
 
 
-def residual_identity(checks: machinery.Checks) -> MachineryChecks:
+def residual_identity(checks: machinery.ExactChecks) -> MachineryChecks:
     """§2: what heads.residual-identity judges."""
     return checks.measured()
 
 
-def head_identity(checks: machinery.Checks) -> MachineryChecks:
+def head_identity(checks: machinery.ExactChecks) -> MachineryChecks:
     """§2: what heads.head-identity judges."""
     return checks.measured()
 
 
-def av_identity(checks: machinery.Checks) -> MachineryChecks:
+def av_identity(checks: machinery.ExactChecks) -> MachineryChecks:
     """§4: what heads.av-identity judges."""
     return checks.measured()
 
 
-def kv_groups(checks: machinery.Checks) -> MachineryChecks:
+def kv_groups(checks: machinery.ExactChecks) -> MachineryChecks:
     """§4: what heads.kv-groups judges, each failure said in words."""
     return checks.measured(
         "{}: O's attention with a foreign value bank differs from the plain forward that writes "
         "it into the head's KV group")
 
 
-def sweep_readback(checks: machinery.Checks) -> MachineryChecks:
+def sweep_readback(checks: machinery.ExactChecks) -> MachineryChecks:
     """§2: what heads.sweep-readback judges, each failure said in words."""
     return checks.measured(
         "{}: what §2's sweep recorded (p(U), p(L), p(D) before that block; 'blocks': the blocks "
         "it covered) differs from the reference forward or the declared blocks")
 
 
-def screen_readback(checks: machinery.Checks) -> MachineryChecks:
+def screen_readback(checks: machinery.ExactChecks) -> MachineryChecks:
     """§2–§3: what heads.screen-readback judges, each failure said in words."""
     return checks.measured(
         "{}: the screen's recorded loss with that head zeroed in O differs from the reference "
@@ -352,7 +352,7 @@ def screen_readback(checks: machinery.Checks) -> MachineryChecks:
         "declared head by mean loss)")
 
 
-def crossing_readback(checks: machinery.Checks) -> MachineryChecks:
+def crossing_readback(checks: machinery.ExactChecks) -> MachineryChecks:
     """§4–§6: what heads.crossing-readback judges, each failure said in words."""
     return checks.measured(
         "{}: what §4–§6 recorded or summarised there differs from the plain forward writing "

@@ -18,10 +18,10 @@ from harness.sources.heads.sizes import HeadsSizes
 from harness.sources.heads.task import ProblemSets, problem_sets, single_token_filter
 
 
-def anchor(check: Callable[..., machinery.Checks], family_set: str,
-           with_heads: bool = False) -> Callable[..., machinery.Checks]:
+def anchor(check: Callable[..., machinery.ExactChecks], family_set: str,
+           with_heads: bool = False) -> Callable[..., machinery.ExactChecks]:
     """`check` on the first family of `family_set` at the sizes' anchor blocks (and heads)."""
-    def run(model: Loaded, families: ProblemSets, sizes: HeadsSizes) -> machinery.Checks:
+    def run(model: Loaded, families: ProblemSets, sizes: HeadsSizes) -> machinery.ExactChecks:
         heads = (sizes.anchor_heads,) if with_heads else ()
         return check(model, getattr(families, family_set)[0], sizes.anchor_blocks, *heads)
     run.__doc__ = check.__doc__
@@ -56,7 +56,7 @@ def main_screen(found: HeadsLab, at: sweep.Site) -> screens.MainScreen:
 
 
 def sweep_readback(model: Loaded, found: HeadsLab, residual: sweep.ResidualSweep,
-                   sizes: HeadsSizes) -> machinery.Checks:
+                   sizes: HeadsSizes) -> machinery.ExactChecks:
     """§2: the sweep's blocks against the config or the sizes, and its first family read back."""
     declared = readback.declared_blocks(model, sizes.sweep_blocks)
     return readback.sweep_readback(model, found, residual, declared)
@@ -68,7 +68,7 @@ def native_answers(found: HeadsLab, _: screens.MainScreen) -> dict[str, Any]:
 
 
 def screen_readback(model: Loaded, found: HeadsLab, at: sweep.Site, first: screens.OpeningScreen,
-                    main: screens.MainScreen, sizes: HeadsSizes) -> machinery.Checks:
+                    main: screens.MainScreen, sizes: HeadsSizes) -> machinery.ExactChecks:
     """§2–§3: both screens' first family in O against the reference forward at the site's blocks,
     for every declared head (the config's, or the sizes' screen_heads), and their rankings."""
     return readback.screens_readback(model, found, at, (first.screen, main.screen),

@@ -14,7 +14,7 @@ import torch
 
 from harness.models.loaded import Loaded
 from harness.sources.heads.anchors.groups import kv_head_of, plain_values, reference_message
-from harness.sources.heads.anchors.machinery import Checks
+from harness.sources.heads.anchors.machinery import ExactChecks
 from harness.sources.heads.anchors.readback import TOLERANCE
 from harness.sources.heads.content_effects import ContentEffects
 from harness.sources.heads.crossings import PAIRINGS, ConditionRow, FirstCrossing, crossed
@@ -41,12 +41,12 @@ def close(a: Sequence[float], b: Sequence[float]) -> bool:
 
 
 def crossing_readback(model: Loaded, lab: HeadsLab, first: FirstCrossing,
-                      content: ContentEffects, joint: JointCrossing, grid: Grid) -> Checks:
+                      content: ContentEffects, joint: JointCrossing, grid: Grid) -> ExactChecks:
     """§4–§6 on main family 0 at both head sites: each pairing's run and §4's example rows
     against the reference; each grid cell's condition against the reference writing that cell's
     treatments (normal: nothing, zero: zeros, cross: the reference's crossed message); and §4's
     cohort rows, §5's effects, §6's joint summaries and cell means against the observations."""
-    family, checks = lab.main[0], Checks()
+    family, checks = lab.main[0], ExactChecks()
     o, d = (render(getattr(family, k), model.tok) for k in ("O", "D"))
     tokens = [model.tok.encode(" " + label, add_special_tokens=False)[0]  # §3's L and C
               for label in (family.O.answer, family.D.bindings[family.O.query_row - 1][1])]

@@ -13,7 +13,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from harness.models.loaded import Loaded
-from harness.sources.heads.anchors.machinery import Checks
+from harness.sources.heads.anchors.machinery import ExactChecks
 from harness.sources.heads.forward import Geometry, Indices, every, run_forward
 from harness.sources.heads.observations import compose_head_message
 from harness.sources.heads.patches import head_output_patch, same
@@ -132,7 +132,7 @@ def reference_crossing(model: Loaded, ids: Sequence[int], block: int, head: int,
 
 
 def kv_groups(model: Loaded, family: Family, blocks: Indices = None,
-              heads: Indices = None) -> Checks:
+              heads: Indices = None) -> ExactChecks:
     """§4 with a foreign bank: O's attention with the donor bank in the head's group
     (compose_head_message), patched into O, against the plain reference that writes the bank
     into the KV head transformers' repeat_kv maps the head to; every block (or `blocks`) at the
@@ -149,7 +149,7 @@ def kv_groups(model: Loaded, family: Family, blocks: Indices = None,
     native = run_forward(model, o_ids, (), blocks)
     donor = run_forward(model, d_ids, (), blocks)
     plain = plain_values(model, d_ids, blocks)
-    checks = Checks()
+    checks = ExactChecks()
     for b in blocks:
         cache, captured = native.activations[b], donor.activations[b].values
         checks.add(f"values:{b}", same(captured, plain[b]))

@@ -18,7 +18,7 @@ from harness.sources.heads.task import Family, render
 
 
 @dataclass
-class Checks:
+class ExactChecks:
     """Named exact checks; an anchor holds when every one does."""
 
     results: dict[str, bool] = field(default_factory=dict)
@@ -63,19 +63,19 @@ def probe_edits(model: Loaded, family: Family,
     return edits
 
 
-def reference_equality(model: Loaded, family: Family, blocks: Indices = None) -> Checks:
+def reference_equality(model: Loaded, family: Family, blocks: Indices = None) -> ExactChecks:
     """§1: each probe edit's nnsight logits are torch.equal to the plain pre-hook forward's."""
-    checks, ids = Checks(), _ids(model, family, "R")
+    checks, ids = ExactChecks(), _ids(model, family, "R")
     for name, patches in probe_edits(model, family, blocks):
         run = run_forward(model, ids, patches)
         checks.add(name, same(reference_forward(model, ids, patches), run.logits))
     return checks
 
 
-def edit_receipts(model: Loaded, family: Family, blocks: Indices = None) -> Checks:
+def edit_receipts(model: Loaded, family: Family, blocks: Indices = None) -> ExactChecks:
     """§1: every probe edit is consumed as requested, nothing else changes, hooks are removed,
     and the previous token's logits stay those of the unedited run."""
-    checks, ids = Checks(), _ids(model, family, "R")
+    checks, ids = ExactChecks(), _ids(model, family, "R")
     base = run_forward(model, ids)
     for name, patches in probe_edits(model, family, blocks)[1:]:
         run = run_forward(model, ids, patches)
@@ -87,12 +87,12 @@ def edit_receipts(model: Loaded, family: Family, blocks: Indices = None) -> Chec
     return checks
 
 
-def residual_identity(model: Loaded, family: Family, blocks: Indices = None) -> Checks:
+def residual_identity(model: Loaded, family: Family, blocks: Indices = None) -> ExactChecks:
     """§2: R's own final residual patched into each block (or `blocks`) leaves R's logits
     identical."""
     g = Geometry.of(model)
     blocks = every(blocks, g.n_blocks)
-    checks, ids = Checks(), _ids(model, family, "R")
+    checks, ids = ExactChecks(), _ids(model, family, "R")
     native = run_forward(model, ids, (), blocks)
     checks.add("reference", same(reference_forward(model, ids), native.logits))
     for b in blocks:
@@ -103,13 +103,13 @@ def residual_identity(model: Loaded, family: Family, blocks: Indices = None) -> 
 
 
 def head_identity(model: Loaded, family: Family, blocks: Indices = None,
-                  heads: Indices = None) -> Checks:
+                  heads: Indices = None) -> ExactChecks:
     """§2: each head's own output patched back, in O and in H (D's residual transplanted into R
     at the same block), leaves that run's logits identical; every block and head (or `blocks`
     and `heads`)."""
     g = Geometry.of(model)
     blocks = every(blocks, g.n_blocks)
-    checks = Checks()
+    checks = ExactChecks()
     r_ids, o_ids = _ids(model, family, "R"), _ids(model, family, "O")
     donor = run_forward(model, _ids(model, family, "D"), (), blocks)
     ordinary = run_forward(model, o_ids, (), blocks)
@@ -126,12 +126,12 @@ def head_identity(model: Loaded, family: Family, blocks: Indices = None,
 
 
 def av_identity(model: Loaded, family: Family, blocks: Indices = None,
-                heads: Indices = None) -> Checks:
+                heads: Indices = None) -> ExactChecks:
     """§4: O-attention with O-values recomposes every head's Z slice exactly, and patching that
     recomposed slice back reproduces O's logits; every block and head (or `blocks` and `heads`)."""
     g = Geometry.of(model)
     blocks = every(blocks, g.n_blocks)
-    checks, ids = Checks(), _ids(model, family, "O")
+    checks, ids = ExactChecks(), _ids(model, family, "O")
     native = run_forward(model, ids, (), blocks)
     for b in blocks:
         cache = native.activations[b]

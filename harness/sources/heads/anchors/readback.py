@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 
 from harness.models.loaded import Loaded
-from harness.sources.heads.anchors.machinery import Checks
+from harness.sources.heads.anchors.machinery import ExactChecks
 from harness.sources.heads.forward import Geometry, reference_forward
 from harness.sources.heads.observations import HeadsLab
 from harness.sources.heads.patches import Patch, head_output_patch, residual_patch
@@ -55,11 +55,11 @@ def declared_heads(model: Loaded, screen_heads) -> list[int]:
 
 
 def sweep_readback(model: Loaded, lab: HeadsLab, sweep: ResidualSweep,
-                   declared: list[int]) -> Checks:
+                   declared: list[int]) -> ExactChecks:
     """§2: the swept blocks against `declared` (every block of the config, or the sizes' own),
     and the first opening family's p(U), p(L), p(D) at each against a reference forward of R with
     D's final residual, taken from a plain forward's hidden states, written before the block."""
-    checks = Checks()
+    checks = ExactChecks()
     checks.add("sweep:blocks", sorted(sweep.stats) == sorted(declared))
     family = lab.opening[0]
     r_ids, d_ids = (render(q, model.tok).input_ids for q in (family.R, family.D))
@@ -76,12 +76,12 @@ def sweep_readback(model: Loaded, lab: HeadsLab, sweep: ResidualSweep,
 
 
 def screen_readback(model: Loaded, screen: Screen, family: Family, block: int,
-                    heads: list[int]) -> Checks:
+                    heads: list[int]) -> ExactChecks:
     """The O deletion of each declared head in `family`, the screen's first, against the
     reference with that head zeroed at the declared `block` (a head the screen skipped, or a
     screen at another block, fails), and the ranking in O and H against the mean losses, over
     exactly the declared heads."""
-    checks = Checks()
+    checks = ExactChecks()
     ids = render(family.O, model.tok).input_ids
     label = [family.O.answer]
     (before,) = p_labels(model, ids, label)
@@ -99,7 +99,7 @@ def screen_readback(model: Loaded, screen: Screen, family: Family, block: int,
 
 
 def screens_readback(model: Loaded, lab: HeadsLab, site: Site, screens: tuple[Screen, Screen],
-                     heads: list[int]) -> Checks:
+                     heads: list[int]) -> ExactChecks:
     """§2–§3: the opening screen on opening family 0 at the site's block, then the next-block
     screen on main family 0 at the next block (its checks prefixed "main:")."""
     opening, main = screens
