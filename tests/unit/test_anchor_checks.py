@@ -4,9 +4,9 @@ batched step."""
 from __future__ import annotations
 
 import sys
-import textwrap
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Iterator
 
 import pytest
 
@@ -14,6 +14,7 @@ from harness.anchor_checks import FAST, Checked, derived, failures
 from harness.catalogue import anchored
 from harness.criteria import Check, Exact, NoneFailed, NoneOf, all_of
 from harness.source import Source
+from tests.unit.fake_sources import fake_source
 
 STEPS = '''
 from harness.declared_steps import Filtered, NothingToRun, Step
@@ -86,19 +87,9 @@ helper_with_a_claim.__interp_claim__ = test_doubles.__interp_claim__
 
 
 @pytest.fixture
-def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Source, Path]:
+def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Source, Path]]:
     """A source package declaring two steps, one batched, and a claims folder of two anchors."""
-    package = f"fake_anchors_{tmp_path.name.replace('-', '_')}"
-    (tmp_path / package).mkdir()
-    (tmp_path / package / "__init__.py").write_text("")
-    (tmp_path / package / "steps.py").write_text(textwrap.dedent(STEPS))
-    (tmp_path / "claims").mkdir()
-    (tmp_path / "claims" / "test_fake.py").write_text(textwrap.dedent(TESTS))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield Source(name="fake", package=package, seed_file="none", title="fake", models={}), \
-        tmp_path / "claims"
-    for name in [k for k in sys.modules if k.startswith(package)]:
-        del sys.modules[name]
+    yield from fake_source(tmp_path, monkeypatch, "fake_anchors", STEPS, TESTS)
 
 
 def checks(fake: tuple[Source, Path], sizes: int, *groups: Checked):

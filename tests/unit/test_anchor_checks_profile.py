@@ -3,9 +3,9 @@ a group's sizes reach the graph as a variant of the profile, batched in fast mod
 from __future__ import annotations
 
 import sys
-import textwrap
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Iterator
 
 import pytest
 
@@ -13,6 +13,7 @@ from harness.anchor_checks import FAST, Checked, derived
 from harness.profile_variants import with_sizes
 from harness.registry import get_profile
 from harness.source import Source
+from tests.unit.fake_sources import fake_source
 
 STEPS = '''
 from harness.declared_steps import Step
@@ -42,19 +43,9 @@ ANCHOR = "patching.fake-sized"
 
 
 @pytest.fixture
-def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Source, Path]:
+def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Source, Path]]:
     """A source package whose one step is its sizes, read from the profile and batched."""
-    package = f"fake_sized_{tmp_path.name.replace('-', '_')}"
-    (tmp_path / package).mkdir()
-    (tmp_path / package / "__init__.py").write_text("")
-    (tmp_path / package / "steps.py").write_text(textwrap.dedent(STEPS))
-    (tmp_path / "claims").mkdir()
-    (tmp_path / "claims" / "test_fake.py").write_text(textwrap.dedent(TESTS))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield Source(name="fake", package=package, seed_file="none", title="fake", models={}), \
-        tmp_path / "claims"
-    for name in [k for k in sys.modules if k.startswith(package)]:
-        del sys.modules[name]
+    yield from fake_source(tmp_path, monkeypatch, "fake_sized", STEPS, TESTS)
 
 
 def checks(fake: tuple[Source, Path], sizes: int, **profile):
