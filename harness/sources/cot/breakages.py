@@ -8,7 +8,6 @@ from dataclasses import replace
 
 from harness.anchor_checks import Checked
 from harness.catalogue import Breakage, Part
-from harness.sources.cot import patching
 from harness.sources.cot.batched_rows import TOKENS
 from harness.sources.cot.reference_patching import SCREEN_TOKENS
 from harness.sources.cot.sizes import CotSizes
@@ -134,25 +133,24 @@ BREAKAGES = (
 
 
 
-def rows(sizes: CotSizes) -> CotSizes:
-    """Fast mode's rows read back: the first ROWS_CHECKED problems' baselines decoded TOKENS
-    tokens, too few to close a trace, so every later step runs on their scripted traces (forced,
-    as on random weights); §7 on PAIRS_CHECKED pairs, their donors decoded one token, too few to
-    state a product, so they are the script's too; continued one token past the K written."""
+def scripted(sizes: CotSizes) -> CotSizes:
+    """The rows anchors' and §7 reference's studies: the first ROWS_CHECKED problems' baselines
+    decoded TOKENS tokens, too few to close a trace, so every later step runs on their scripted
+    traces (forced, as on random weights); §7 on PAIRS_CHECKED pairs, their donors decoded to
+    DONOR_CAP, each continued as far as the screen reads."""
     return replace(sizes, problems=ROWS_CHECKED, baseline_cap=TOKENS, pairs=PAIRS_CHECKED,
-                   donor_cap=1, continuation_cap=patching.K + 1)
+                   donor_cap=DONOR_CAP, continuation_cap=SCREEN_TOKENS)
 
 
-def references(sizes: CotSizes) -> CotSizes:
-    """The reference anchors' studies: the organism's traces of its first REFERENCE_PROBLEMS
-    problems, cut at REFERENCE_CAP tokens, where all three close and one loses a digit of its
-    boxed answer, so §1's filter keeps two and drops one; a forced answer read from its digits
-    and brace; §3 and §7 continued far enough to restate a product (24 tokens do) or write one;
-    §7 on PAIRS_CHECKED pairs, their donors decoded as the study decodes them, to DONOR_CAP."""
+def decoded(sizes: CotSizes) -> CotSizes:
+    """§1–§5's references: the organism's traces of its first REFERENCE_PROBLEMS problems, cut at
+    REFERENCE_CAP tokens, where all three close and one loses a digit of its boxed answer, so
+    §1's filter keeps two and drops one (a scripted trace is too regular for §3's splices and
+    cues to differ); a forced answer read from its digits and brace; §3 continued far enough to
+    restate a product (SPLICE_TOKENS do)."""
     return replace(sizes, problems=REFERENCE_PROBLEMS, baseline_cap=REFERENCE_CAP,
-                   forced_tokens=REFERENCE_FORCED, pairs=PAIRS_CHECKED, donor_cap=DONOR_CAP,
-                   splice_tokens=SPLICE_TOKENS, inject_cap=SPLICE_TOKENS,
-                   continuation_cap=SCREEN_TOKENS)
+                   forced_tokens=REFERENCE_FORCED, splice_tokens=SPLICE_TOKENS,
+                   inject_cap=SPLICE_TOKENS)
 
 
 # The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried:
@@ -163,11 +161,11 @@ def references(sizes: CotSizes) -> CotSizes:
 ANCHORS = (
     Checked(("cot.fire-once", "cot.noise-fires-once", "cot.vector-write-fires-once"), fast=False),
     Checked(("cot.batched-rows", "cot.cut-probe-rows", "cot.screen-coverage",
-             "cot.random-control-redrawn", "cot.residual-sources", "cot.patch-rows"), rows,
-            faithful=False, forced_rows=ROWS_CHECKED),
-    Checked(("cot.splice-reference", "cot.mistake-reference", "cot.patching-reference",
-             "cot.usable-reference", "cot.spanned-reference", "cot.restatements-reference",
-             "cot.early-reference", "cot.last-answer-reference", "cot.full-corruption-reference",
+             "cot.random-control-redrawn", "cot.residual-sources", "cot.patch-rows",
+             "cot.patching-reference"), scripted, faithful=False, forced_rows=ROWS_CHECKED),
+    Checked(("cot.splice-reference", "cot.mistake-reference", "cot.usable-reference",
+             "cot.spanned-reference", "cot.restatements-reference", "cot.early-reference",
+             "cot.last-answer-reference", "cot.full-corruption-reference",
              "cot.cut-probe-reference", "cot.preference-reference", "cot.baseline-reference"),
-            references, faithful=False),
+            decoded, faithful=False),
 )
