@@ -13,6 +13,7 @@ import pytest
 from harness.anchor_checks import FAST, Checked, derived, failures
 from harness.catalogue import anchored
 from harness.criteria import Check, Exact, NoneFailed, NoneOf, all_of
+from harness.registry import get_profile
 from harness.source import Source
 from tests.unit.fake_sources import fake_source
 
@@ -35,6 +36,7 @@ STEPS = (
     Step("swept", lambda doubled, batched: CALLS.append(f"swept batched={batched}") or [doubled] * 2,
          ("doubled",), batched=True),
     Step("kept", lambda swept: Filtered([], swept, "none kept"), ("swept",), forced=True),
+    Step("profiled", lambda profile: profile.sizes["fake"], ("profile",)),
 )
 '''
 # A claim's id names a registered source: these borrow patching's.
@@ -59,6 +61,11 @@ def test_sweeps(judge, swept):
 @claim("patching.fake-forced", guards=("kept",), **FIELDS)
 def test_forced(judge, kept):
     judge({"ok": kept == [4]})
+
+
+@claim("patching.fake-profiled", guards=("profiled",), **FIELDS)
+def test_profiled(judge, profiled):
+    judge({"ok": profiled == 2})
 
 
 @claim("patching.fake-given", guards=("doubled",), **FIELDS)
@@ -234,3 +241,10 @@ def test_the_catalogue_derives_the_checks_of_the_anchors_its_breakages_module_li
         "ANCHORS = (Checked(('patching.fake-doubles',)),)\n")
     found = anchored(source, folder, SimpleNamespace(tok="tok"), 2, None)()
     assert {name: check() for name, check in found.items()} == {"patching.fake-doubles": []}
+
+
+def test_a_step_reading_the_profile_finds_the_groups_sizes_there(fake):
+    source, folder = fake
+    found = derived(source, (Checked(("patching.fake-profiled",), at=lambda n: n + 1),), folder,
+                    SimpleNamespace(tok="tok"), 1, profile=get_profile("tiny"))
+    assert found["patching.fake-profiled"]() == []
