@@ -123,12 +123,19 @@ class Resolved:
         return None
 
 
+def offered_rows(offered: Sequence[Any] | Callable[[], Sequence[Any]],
+                 forced_rows: int) -> Sequence[Any]:
+    """Where a filter kept nothing, the rows it offered to a profile that forces `forced_rows`
+    (a callable called only then); none where it forces none."""
+    return (offered() if callable(offered) else offered) if forced_rows else []
+
+
 def _kept(found: Filtered, forced_rows: int) -> Sequence[Any]:
     """A filter's kept rows; where it kept none, the first `forced_rows` it offered (as a profile
     that forces rows takes them: harness/plugin/forcing.py); none of either is nothing to run."""
     if found.kept:
         return found.kept
-    offered = (found.offered() if callable(found.offered) else found.offered) if forced_rows else []
+    offered = offered_rows(found.offered, forced_rows)
     if not offered:
         raise NothingToRun(found.why_none)
     return list(offered[:forced_rows])

@@ -7,6 +7,7 @@ from typing import Callable, Sequence, TypeVar
 
 import pytest
 
+from harness.declared_steps import offered_rows
 from harness.plugin.state import claims_session
 
 
@@ -22,7 +23,7 @@ def passed_or_forced(request: pytest.FixtureRequest, kept: Sequence[T],
     if kept:
         return list(kept)
     count = claims_session(request.config).profile.rules.forced_rows
-    rows = (offered() if callable(offered) else offered) if count else []
+    rows = offered_rows(offered, count)
     if not rows:
         pytest.skip(why_none)
     taken = list(rows[:count])

@@ -85,9 +85,10 @@ def _given(name: str) -> dict[str, Callable[..., Any]]:
         pinned = pinned_catches(snapshot_folder(request.config.rootpath,
                                                 profile.snapshot_name(mode), name),
                                 f"{name}.breakages-caught")
-        checks = catalogue.anchored(source(name), request.config.rootpath / CLAIMS_FOLDER / name,
+        found = source(name)
+        checks = catalogue.anchored(found, request.config.rootpath / CLAIMS_FOLDER / name,
                                     loaded[f"{name}_model"], profile.sizes[name], profile)
-        return catalogue.measured(catalogue.run(source(name), checks, first=pinned))
+        return catalogue.measured(catalogue.run(found, checks, first=pinned))
 
     bodies = {
         "model": (model, ("request",), f"{name}'s model on the session's profile"),
