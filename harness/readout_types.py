@@ -26,24 +26,87 @@ def judges(typed: type) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 
 def _resolve(node: ast.expr, scope: dict[str, Any]) -> Any:
-    if isinstance(node, ast.Name):
+    if isinstance(node, ast.Name) and node.id in scope:
         return scope[node.id]
     if isinstance(node, ast.Attribute):
         return getattr(_resolve(node.value, scope), node.attr)
     raise LookupError(f"cannot resolve {ast.unparse(node)!r}")
 
 
-def literal_type(shown: ast.Dict, name: str) -> type:
-    """The TypedDict of a dict display whose keys are all written out (`judge({"v": 1})`)."""
-    if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in shown.keys):
-        raise LookupError(f"{name}: judge is given a dict whose keys are not all written out")
-    return TypedDict(f"{name}_judged", {k.value: Any for k in shown.keys})  # type: ignore[misc]
+def _returns(func: ast.FunctionDef) -> list[ast.expr | None]:
+    """What each `return` of a function gives, those of the functions it defines left out."""
+    found: list[ast.expr | None] = []
+    todo: list[ast.AST] = list(func.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            found.append(node.value)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                   ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _keys_given(value: ast.expr | None, scope: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The (required, optional) keys one returned value holds: a dict display's written-out keys
+    with those of each readout it unpacks (`**chosen(site)`), or the keys of the readout it
+    returns (`return _peak(sweep)`)."""
+    if isinstance(value, ast.Call):
+        return _split(readout_type(_resolve(value.func, scope)))
+    if not isinstance(value, ast.Dict):
+        raise LookupError("a return gives neither a dict display nor a readout's call")
+    required: set[str] = set()
+    optional: set[str] = set()
+    for key, part in zip(value.keys, value.values):
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            required.add(key.value)
+        elif key is None and isinstance(part, ast.Call):
+            unpacked = _split(readout_type(_resolve(part.func, scope)))
+            required, optional = required | unpacked[0], optional | unpacked[1]
+        else:
+            raise LookupError(f"a key that is not written out: {ast.unparse(part)!r}")
+    return required, optional - required
+
+
+def _split(typed: type) -> tuple[set[str], set[str]]:
+    required = required_keys(typed)
+    return required, set(typed.__annotations__) - required
+
+
+def readout_type(readout: Callable[..., Any]) -> type:
+    """The TypedDict a readout returns: its declared return type where that is one; else read
+    from its returns, a key every return gives required and one some give optional."""
+    typed = getattr(readout, "__annotations__", {}).get("return")
+    typed = eval(typed, readout.__globals__) if isinstance(typed, str) else typed  # noqa: S307
+    if isinstance(typed, type) and is_typeddict(typed):
+        return typed
+    where = f"{getattr(readout, '__module__', '?')}.{getattr(readout, '__qualname__', readout)}"
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(readout))).body[0]
+        scope = {**readout.__globals__, **inspect.getclosurevars(readout).nonlocals}
+        returns = _returns(tree) if isinstance(tree, ast.FunctionDef) else []
+        if not returns:
+            raise LookupError("it returns nothing")
+        given = [_keys_given(value, scope) for value in returns]
+    except (LookupError, TypeError, OSError, AttributeError) as why:
+        raise LookupError(f"{where} returns no TypedDict ({typed!r}), nor dicts whose keys are "
+                          f"written out ({why})") from None
+    return _typed(f"{readout.__name__}()", given)
+
+
+def _typed(name: str, given: list[tuple[set[str], set[str]]]) -> type:
+    """A TypedDict of the keys each of several returns gives: a key all give as required is
+    required; any other is optional."""
+    required = set.intersection(*(r for r, _ in given))
+    every = set.union(*(r | o for r, o in given))
+    fields = {k: Any if k in required else NotRequired[Any] for k in sorted(every)}
+    return TypedDict(name, fields)  # type: ignore[misc,operator]
 
 
 def judged_type(test: Callable[..., Any]) -> type:
-    """The TypedDict a claim test judges: the return type of the readout its one statement
-    passes to `judge`, the keys of a dict it writes out, or the type a judging helper it calls
-    is marked with (`judges`)."""
+    """The TypedDict a claim test judges: that of the readout its one statement passes to
+    `judge`, the keys of a dict it writes out there, or the type a judging helper it calls is
+    marked with (`judges`)."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(test)))
     body = tree.body[0].body
     body = body[1:] if body and isinstance(body[0], ast.Expr) and isinstance(
@@ -53,22 +116,21 @@ def judged_type(test: Callable[..., Any]) -> type:
         raise LookupError(f"{test.__name__}: a claim's body is one call (judge(readout(...)))")
     call = body[0].value
     scope = {**vars(inspect.getmodule(test)), **(inspect.getclosurevars(test).nonlocals)}
-    if isinstance(call.func, ast.Name) and call.func.id == "judge" and call.args and \
-            isinstance(call.args[0], ast.Dict):
-        return literal_type(call.args[0], test.__name__)
     if isinstance(call.func, ast.Name) and call.func.id == "judge":
-        if not call.args or not isinstance(call.args[0], ast.Call):
+        if not call.args or not isinstance(call.args[0], (ast.Call, ast.Dict)):
             raise LookupError(f"{test.__name__}: judge is given neither a readout's call nor a "
-                              "dict of literal keys")
-        readout = _resolve(call.args[0].func, scope)
-        typed = readout.__annotations__.get("return")
-        typed = eval(typed, readout.__globals__) if isinstance(typed, str) else typed  # noqa: S307
-        where = f"{readout.__module__}.{readout.__qualname__}"
-    else:
-        helper = _resolve(call.func, scope)
-        typed, where = getattr(helper, JUDGES, None), f"{helper.__module__}.{helper.__qualname__}"
+                              "dict whose keys are written out")
+        try:
+            if isinstance(call.args[0], ast.Call):
+                return readout_type(_resolve(call.args[0].func, scope))
+            return _typed(f"{test.__name__}_judged", [_keys_given(call.args[0], scope)])
+        except LookupError as why:
+            raise LookupError(f"{test.__name__}: {why}") from None
+    helper = _resolve(call.func, scope)
+    typed = getattr(helper, JUDGES, None)
     if not (isinstance(typed, type) and is_typeddict(typed)):
-        raise LookupError(f"{test.__name__}: {where} returns no TypedDict ({typed!r})")
+        raise LookupError(f"{test.__name__}: {helper.__module__}.{helper.__qualname__} is no "
+                          f"judging helper marked with the type it judges ({typed!r})")
     return typed
 
 

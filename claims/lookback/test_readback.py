@@ -32,7 +32,7 @@ DECISIONS = ("the layers come from the model's config (or the sizes, where they 
        provenance=PROVENANCE.format("the notebook's §4 sweep reads every layer"),
        criterion=READ, holds=Holds(READ), decisions=DECISIONS)
 def test_binding_readback(judge, lookback_binding_readback):
-    judge(readouts.binding_readback(lookback_binding_readback))
+    judge(readouts.readback(lookback_binding_readback))
 
 
 @claim(SOURCE_READBACK, kind="anchor", section="5", guards=SWAPPED,
@@ -41,7 +41,7 @@ def test_binding_readback(judge, lookback_binding_readback):
        provenance=PROVENANCE.format(REGISTER.format(5)),
        criterion=READ, holds=Holds(READ), decisions=DECISIONS)
 def test_source_readback(judge, lookback_source_readback):
-    judge(readouts.source_readback(lookback_source_readback))
+    judge(readouts.readback(lookback_source_readback))
 
 
 @claim(ANSWER_READBACK, kind="anchor", section="6", guards=("lookback_answer",),
@@ -50,7 +50,7 @@ def test_source_readback(judge, lookback_source_readback):
        provenance=PROVENANCE.format(REGISTER.format(6)),
        criterion=READ, holds=Holds(READ), decisions=DECISIONS)
 def test_answer_readback(judge, lookback_answer_readback):
-    judge(readouts.answer_readback(lookback_answer_readback))
+    judge(readouts.readback(lookback_answer_readback))
 
 
 BATCHED = ("in the mode under test: fast mode's batches of `fast_batch` rows, or faithful mode's",
@@ -66,7 +66,7 @@ BATCHED = ("in the mode under test: fast mode's batches of `fast_batch` rows, or
        decisions=BATCHED + ("the one-row runs read the prompt's final logits through a plain "
                             "forward (runner.final_logits), not through runner.predict",))
 def test_predict_readback(judge, lookback_predict_readback):
-    judge(readouts.predict_readback(lookback_predict_readback))
+    judge(readouts.readback(lookback_predict_readback))
 
 
 @claim(FILTER_READBACK, kind="anchor", section="4–6", guards=FILTERED,
@@ -77,7 +77,7 @@ def test_predict_readback(judge, lookback_predict_readback):
        decisions=BATCHED + ("the one-row runs read the prompt's final logits through a plain "
                             "forward (runner.final_logits), not through runner.predict",))
 def test_filter_readback(judge, lookback_filter_readback):
-    judge(readouts.filter_readback(lookback_filter_readback))
+    judge(readouts.readback(lookback_filter_readback))
 
 
 @claim(LOW_RANK_READBACK, kind="anchor", section="7", guards=("lookback_low_rank",),
@@ -89,4 +89,4 @@ def test_filter_readback(judge, lookback_filter_readback):
                             "middle and last fitted ranks (the study's recorded basis) and the "
                             "middle rank's first random control",))
 def test_low_rank_readback(judge, lookback_low_rank_readback):
-    judge(readouts.low_rank_readback(lookback_low_rank_readback))
+    judge(readouts.readback(lookback_low_rank_readback))

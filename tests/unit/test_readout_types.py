@@ -8,7 +8,8 @@ import pytest
 
 from harness.claims import ClaimSpec, Kind
 from harness.criteria import Binomial, Exact, InInterval, all_of
-from harness.readout_types import criterion_keys, judged_type, judges, undeclared, wrong_keys
+from harness.readout_types import (criterion_keys, judged_type, judges, readout_type,
+                                   required_keys, undeclared, wrong_keys)
 
 
 class Recovered(TypedDict):
@@ -21,8 +22,37 @@ def recovered(value: int) -> Recovered:
     return {"recovered": value, "n": 20}
 
 
-def untyped(value: int) -> dict[str, Any]:
-    return {"recovered": value}
+def untyped(value: dict[str, Any]) -> dict[str, Any]:
+    return dict(value)
+
+
+def written_out(value: int) -> dict[str, Any]:
+    return {"recovered": value, "n": 20}
+
+
+def unpacking(value: int) -> dict[str, Any]:
+    return {**recovered(value), "extra": 1}
+
+
+def forwarding(value: int) -> dict[str, Any]:
+    return written_out(value)
+
+
+def two_returns(value: int) -> dict[str, Any]:
+    if value:
+        return {"recovered": value, "note": "x"}
+    return {"recovered": 0}
+
+
+def with_a_helper(value: int) -> dict[str, Any]:
+    def inner() -> int:
+        return value
+
+    return {"recovered": inner()}
+
+
+def unpacking_a_name(value: dict[str, Any]) -> dict[str, Any]:
+    return {**value}
 
 
 @judges(Recovered)
@@ -70,6 +100,42 @@ def test_a_body_of_more_than_one_call_is_refused():
 def test_an_untyped_readout_is_refused():
     with pytest.raises(LookupError, match="no TypedDict"):
         judged_type(body_with_an_untyped_readout)
+
+
+def test_a_readout_returning_a_written_out_dict_is_typed_by_its_keys():
+    typed = readout_type(written_out)
+    assert (required_keys(typed), set(typed.__annotations__)) == ({"recovered", "n"},
+                                                                  {"recovered", "n"})
+
+
+def test_a_readout_it_unpacks_adds_its_keys():
+    typed = readout_type(unpacking)
+    assert (required_keys(typed), set(typed.__annotations__)) == ({"recovered", "n", "extra"},
+                                                                  {"recovered", "n", "note",
+                                                                   "extra"})
+
+
+def test_a_readout_it_returns_gives_its_keys():
+    assert required_keys(readout_type(forwarding)) == {"recovered", "n"}
+
+
+def test_a_key_only_some_returns_give_is_optional():
+    typed = readout_type(two_returns)
+    assert (required_keys(typed), set(typed.__annotations__)) == ({"recovered"},
+                                                                  {"recovered", "note"})
+
+
+def test_a_function_it_defines_returns_nothing_it_judges():
+    assert set(readout_type(with_a_helper).__annotations__) == {"recovered"}
+
+
+def test_a_readout_unpacking_a_name_is_refused():
+    with pytest.raises(LookupError, match="not written out"):
+        readout_type(unpacking_a_name)
+
+
+def test_a_derived_type_is_named_after_its_readout():
+    assert readout_type(written_out).__name__ == "written_out()"
 
 
 def test_a_declaration_within_its_type_has_nothing_undeclared():
@@ -140,5 +206,5 @@ def test_a_written_out_dicts_keys_are_what_the_claim_judges():
 
 
 def test_a_dict_whose_keys_are_not_written_out_is_refused():
-    with pytest.raises(LookupError, match="not all written out"):
+    with pytest.raises(LookupError, match="not written out"):
         judged_type(body_with_an_unpacked_dict)

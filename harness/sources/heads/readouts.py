@@ -2,7 +2,7 @@
 and typed by what the claim judges (harness/readout_types.py)."""
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from harness.criteria.exact import NoneFailedCounts
 from harness.sources.heads.anchors import machinery
@@ -22,40 +22,17 @@ GRID_KEYS = {f"{a}_{b}": (a, b) for a in TREATMENTS for b in TREATMENTS}
 ROW_READOUTS = (("p_L", "p_L"), ("p_C", "p_C"), ("margin", "margin_C_minus_L"), ("top", "top"))
 
 
-class Interval(TypedDict):
-    """A bootstrap mean and its [lower, upper] interval."""
-
-    mean: float
-    ci: list[float]
-
-
-def interval(summary: BootstrapMean) -> Interval:
+def interval(summary: BootstrapMean) -> dict[str, Any]:
     """A bootstrap summary as a mean and its [lower, upper] interval."""
     return {"mean": summary.mean, "ci": list(summary.ci95)}
 
 
-class Chosen(TypedDict):
-    """§2: the block the later studies ran at, and what chose it ("rule" or the fallback)."""
-
-    block: int
-    block_chosen_by: str
-
-
-def chosen(site: Site) -> Chosen:
+def chosen(site: Site) -> dict[str, Any]:
     """§2: the block the later studies ran at, and whether the rule or the fallback chose it."""
     return {"block": site.block, "block_chosen_by": site.chosen_by}
 
 
-class ResidualTransplant(TypedDict):
-    """§2: what heads.residual-transplant judges."""
-
-    retrieval_block: int | None
-    p_L_at_block: float | None
-    p_L_ci: list[float] | None
-    curves: dict[str, list[Interval]]
-
-
-def residual_transplant(sweep: ResidualSweep) -> ResidualTransplant:
+def residual_transplant(sweep: ResidualSweep) -> dict[str, Any]:
     """§2: the selected block, p(L) there with its interval, and every block's curves."""
     s, block = sweep.stats, sweep.retrieval_block
     chosen = s[block]["L"] if block is not None else None
@@ -70,21 +47,7 @@ def at(block: int, head: int | None) -> str | None:
     return None if head is None else f"{block}.{head}"
 
 
-class OpeningScreen(Chosen):
-    """§2: what heads.opening-screen judges."""
-
-    site: str | None
-    H_loss: float
-    H_loss_measured_ci: list[float]
-    O_loss: float
-    O_loss_measured_ci: list[float]
-    H_correct_before: int
-    H_correct_after: int
-    n: int
-    screen: dict[str, list[Interval]]
-
-
-def opening_screen(o: OpeningScreenStudy, site: Site) -> OpeningScreen:
+def opening_screen(o: OpeningScreenStudy, site: Site) -> dict[str, Any]:
     """§2: the retrieval head (none on a tie), its H and O losses, H's correct answers, and both
     screens; the losses are the ranking's first head's."""
     head, summary = o.screen.ranking("H")[0], o.screen.summary
@@ -99,22 +62,7 @@ def opening_screen(o: OpeningScreenStudy, site: Site) -> OpeningScreen:
                        for c in ("H", "O")}}
 
 
-class NextBlockScreen(Chosen):
-    """§3: what heads.block32-screen judges."""
-
-    H_top: str | None
-    H_top_loss: float
-    O_top: str | None
-    O_top_loss: float
-    ordinary_survivors: int
-    deletions: int
-    control_site: str
-    control_broken: int
-    control_deletions: int
-    screen: dict[str, list[Interval]]
-
-
-def next_block_screen(m: MainScreen, site: Site, g: GridStudy) -> NextBlockScreen:
+def next_block_screen(m: MainScreen, site: Site, g: GridStudy) -> dict[str, Any]:
     """§3: each context's top head (none on a tie) and the largest loss, the survival count, the
     positive control (both §5–§6 sites zeroed, §6's zero-zero cell), and both screens."""
     s = m.screen.summary
@@ -129,9 +77,11 @@ def next_block_screen(m: MainScreen, site: Site, g: GridStudy) -> NextBlockScree
             "screen": {c: [interval(s[c][h]["loss_pL"]) for h in sorted(s[c])] for c in ("H", "O")}}
 
 
-class ExampleCrossing(Chosen):
-    """§4: what heads.example-crossing judges (ROW_READOUTS, native and crossed)."""
+class ExampleCrossing(TypedDict):
+    """§4: the block chosen (`chosen`), and main family 0's ROW_READOUTS, native and crossed."""
 
+    block: int
+    block_chosen_by: str
     native_p_L: float
     native_p_C: float
     native_margin: float
@@ -149,20 +99,7 @@ def example_crossing(first: FirstCrossing, site: Site) -> ExampleCrossing:
             **{f"crossed_{k}": getattr(crossed, f) for k, f in ROW_READOUTS}}
 
 
-class Crossing(Chosen):
-    """§4: what heads.crossing-31.7 judges."""
-
-    site: str
-    native_mean_p_L: float
-    native_mean_p_C: float
-    native_L: int
-    crossed_mean_p_L: float
-    crossed_mean_p_C: float
-    crossed_L: int
-    n: int
-
-
-def crossing(first: FirstCrossing, site: Site) -> Crossing:
+def crossing(first: FirstCrossing, site: Site) -> dict[str, Any]:
     """§4: the native and crossed cohort rows at the retrieval head."""
     native, crossed = first.rows
     return {**chosen(site), "site": f"{first.block}.{first.head}",
@@ -171,25 +108,7 @@ def crossing(first: FirstCrossing, site: Site) -> Crossing:
             "crossed_mean_p_C": crossed.mean_p_C, "crossed_L": crossed.L_predictions, "n": native.n}
 
 
-class RankedSite(Interval):
-    """§5: one head of the challenged screen's ranking, at its site."""
-
-    site: str
-
-
-class ChallengedScreen(Chosen):
-    """§5: what heads.challenged-screen judges."""
-
-    support_site: str | None
-    top_loss: float
-    unique_wins: int
-    n: int
-    runner_up_site: str
-    gap: float
-    ranking: list[RankedSite]
-
-
-def challenged_screen(c: ChallengedScreenStudy, site: Site) -> ChallengedScreen:
+def challenged_screen(c: ChallengedScreenStudy, site: Site) -> dict[str, Any]:
     """§5: the support head, its loss, unique wins, the runner-up gap and the ranking."""
     block = c.screen.block
     top = c.ranking[0][1]
@@ -199,18 +118,7 @@ def challenged_screen(c: ChallengedScreenStudy, site: Site) -> ChallengedScreen:
             "ranking": [{"site": f"{block}.{h}", **interval(s)} for h, s in c.ranking]}
 
 
-class ContentEffects(Chosen):
-    """§5: what heads.content-effects judges."""
-
-    sites: list[str]
-    first_margin: float
-    first_label_margin: float
-    second_margin: float
-    second_label_margin: float
-    effects: dict[str, dict[str, Interval]]
-
-
-def content_effects(content: ContentEffectsStudy, site: Site) -> ContentEffects:
+def content_effects(content: ContentEffectsStudy, site: Site) -> dict[str, Any]:
     """§5: both sites' C−L margin shifts, crossed and label-only, and every paired effect."""
     (b1, h1), (b2, h2) = content.sites.items()
     e = content.effects
@@ -220,21 +128,7 @@ def content_effects(content: ContentEffectsStudy, site: Site) -> ContentEffects:
             "effects": {f"{b}": {k: interval(v) for k, v in e[b].items()} for b in e}}
 
 
-class JointFlip(Chosen):
-    """§6: what heads.joint-flip judges."""
-
-    mean_p_C: float
-    mean_p_C_ci: list[float]
-    c_wins: int
-    n: int
-    example_top: str
-    example_p_L: float
-    example_p_C: float
-    second_alone_p_L: float
-    bars: dict[str, Interval]
-
-
-def joint_flip(j: JointCrossing, site: Site) -> JointFlip:
+def joint_flip(j: JointCrossing, site: Site) -> dict[str, Any]:
     """§6: mean p(C) with both crossings, C wins, and main family 0's example."""
     both = j.summaries[BOTH]
     native, first, second, joint = j.example
@@ -245,9 +139,12 @@ def joint_flip(j: JointCrossing, site: Site) -> JointFlip:
             "bars": {c: interval(s) for c, s in j.summaries.items()}}
 
 
-class Grid(Chosen):
-    """§6: what heads.grid judges (the crossed cells' p(C) by GRID_KEYS' names)."""
+class Grid(TypedDict):
+    """§6: the block chosen (`chosen`), zero-zero survivors, the crossed cells' p(C) by
+    GRID_KEYS' names, and every cell's p(C) and margin (`interval`)."""
 
+    block: int
+    block_chosen_by: str
     zero_zero_survivors: int
     n: int
     cross_normal_p_C: float
@@ -258,8 +155,8 @@ class Grid(Chosen):
     cross_cross_p_C_ci: list[float]
     both_minus_zero: float
     both_minus_zero_margin: float
-    p_C: dict[str, Interval]
-    margin: dict[str, Interval]
+    p_C: dict[str, dict[str, Any]]
+    margin: dict[str, dict[str, Any]]
 
 
 def grid(g: GridStudy, site: Site) -> Grid:
@@ -359,14 +256,7 @@ def crossing_readback(checks: machinery.ExactChecks) -> MachineryChecks:
         "that cell's messages, or from the recorded observations")
 
 
-class NativeAnswers(TypedDict):
-    """§4: what heads.native-answers judges."""
-
-    native_L: int
-    n: int
-
-
-def native_answers(answers: dict[str, int]) -> NativeAnswers:
+def native_answers(answers: dict[str, int]) -> dict[str, Any]:
     """§3–§6: the main families' native O answers that are L, of how many."""
     return {"native_L": answers["native_L"], "n": answers["n"]}
 

@@ -2,7 +2,7 @@
 and judge)."""
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any
 
 from harness.sources.ioi_tutorial.experiments import NotebookLine, tutorial_ids
 from harness.sources.ioi_tutorial import TutorialSizes
@@ -11,17 +11,8 @@ from harness.sources.patching.experiments import Behaviour, PairIds, PairRuns, S
 from harness.sources.patching.readback import SoloRows
 
 
-class TokenIds(TypedDict):
+def token_ids(tokenizer: Any, sizes: TutorialSizes) -> dict[str, Any]:
     """In[4]: each name's first id, and the names that are not one token."""
-
-    names: int
-    correct_index: int
-    incorrect_index: int
-    multi_token: list[str]
-
-
-def token_ids(tokenizer: Any, sizes: TutorialSizes) -> TokenIds:
-    """In[4]: what ioi_tutorial.token-ids judges."""
     pair = tutorial_ids(tokenizer, sizes)
     names = (sizes.correct, sizes.incorrect)
     return {"names": len(names), "correct_index": pair.clean_name,
@@ -30,16 +21,7 @@ def token_ids(tokenizer: Any, sizes: TutorialSizes) -> TokenIds:
                             if len(tokenizer(n, add_special_tokens=False).input_ids) != 1]}
 
 
-class AlignedPair(TypedDict):
-    """In[3] and In[8]: the pair's positions, where it differs, and why it is misaligned."""
-
-    pairs: int
-    positions: int
-    differing: list[int]
-    misaligned: list[str]
-
-
-def aligned_pair(tokenizer: Any, sizes: TutorialSizes) -> AlignedPair:
+def aligned_pair(tokenizer: Any, sizes: TutorialSizes) -> dict[str, Any]:
     """In[3] and In[8]: what ioi_tutorial.aligned-pair judges: one position, the swapped name."""
     pair = tutorial_ids(tokenizer, sizes)
     at = pair.differing
@@ -51,45 +33,21 @@ def aligned_pair(tokenizer: Any, sizes: TutorialSizes) -> AlignedPair:
     return {"pairs": 1, "positions": len(pair.clean), "differing": at, "misaligned": misaligned}
 
 
-class LogitDiffs(TypedDict):
+def logit_diffs(pair: PairIds, runs: PairRuns) -> dict[str, Any]:
     """In[8]: logit(correct) − logit(incorrect) after each prompt."""
-
-    clean_logit_diff: float
-    corrupted_logit_diff: float
-
-
-def logit_diffs(pair: PairIds, runs: PairRuns) -> LogitDiffs:
-    """In[8]: what ioi_tutorial.clean-logit-diff and corrupted-logit-diff judge."""
     return {"clean_logit_diff": logit_diff(runs.clean, pair),
             "corrupted_logit_diff": logit_diff(runs.corrupted, pair)}
 
 
-class RestoringPositions(TypedDict):
+def restoring_positions(sweep: Sweep) -> dict[str, Any]:
     """In[8]'s heatmap: per layer, the position whose patch restores most; the map itself."""
-
-    peak_positions: list[int]
-    tokens: list[str]
-    normalised: list[list[float | None]]
-
-
-def restoring_positions(sweep: Sweep) -> RestoringPositions:
-    """In[8]: what ioi_tutorial.restoring-positions judges."""
     peaks = [max(range(len(row)), key=lambda p: row[p] if row[p] is not None else float("-inf"))
              for row in sweep.normalised]
     return {"peak_positions": peaks, "tokens": sweep.tokens, "normalised": sweep.normalised}
 
 
-class NotebookLineJudged(TypedDict):
+def notebook_line(line: NotebookLine) -> dict[str, Any]:
     """In[7]: the layers where the printed patch line raised, of all, and what it raised."""
-
-    raised: int
-    layers: int
-    position: int
-    errors: list[str]
-
-
-def notebook_line(line: NotebookLine) -> NotebookLineJudged:
-    """In[7]: what ioi_tutorial.notebook-line judges."""
     return {"raised": sum(bool(e) for e in line.errors), "layers": len(line.errors),
             "position": line.position, "errors": line.errors}
 

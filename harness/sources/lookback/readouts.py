@@ -3,7 +3,7 @@ call these and judge)."""
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from harness.criteria.exact import NoneFailedCounts
 from harness.sources.lookback import direction, positions
@@ -16,18 +16,9 @@ from harness.sources.lookback.readback import Readback
 from harness.sources.lookback.task import Counterfactual, sample_summary
 
 
-class SweepPeak(TypedDict):
-    """§4: what lookback.binding-iia, lookback.same-position and lookback.opaque-control judge."""
-
-    peak_iia: float
-    peak_layer: int
-    n: int
-    iia: list[float]
-    clean_survives: list[float]
-
-
-def _peak(sweep: Sweep) -> SweepPeak:
-    """§4: an interchange sweep's peak, with its curve."""
+def _peak(sweep: Sweep) -> dict[str, Any]:
+    """§4: an interchange sweep's peak IIA and layer, of n rows, with its IIA and clean-answer
+    curves."""
     return {
         "peak_iia": sweep.peak_iia,
         "peak_layer": sweep.peak_layer,
@@ -70,43 +61,20 @@ def belief_accuracy(behaviour: dict[str, Behaviour]) -> BeliefAccuracy:
     }
 
 
-class VisibilityFails(TypedDict):
-    """§2: what lookback.visibility-fails judges (VisibilityScores' fields)."""
-
-    observer: float
-    non_observer: float
-    paired: float
-    n: int
-
-
-def visibility_fails(visibility: VisibilityScores) -> VisibilityFails:
-    """§2: what lookback.visibility-fails judges."""
+def visibility_fails(visibility: VisibilityScores) -> dict[str, Any]:
+    """§2: the observer's, the non-observer's and the paired scores, of n."""
     return {"observer": visibility.observer, "non_observer": visibility.non_observer,
             "paired": visibility.paired, "n": visibility.n}
 
 
-class ErrorFilter(TypedDict):
-    """§4: what lookback.error-filter judges."""
-
-    kept: int
-    n: int
-
-
-def error_filter(kept: list[Counterfactual], binding_rows: list[Counterfactual]) -> ErrorFilter:
-    """§4: what lookback.error-filter judges."""
+def error_filter(kept: list[Counterfactual], binding_rows: list[Counterfactual]) -> dict[str, Any]:
+    """§4: the rows the error filter kept, of n."""
     return {"kept": len(kept), "n": len(binding_rows)}
 
 
-class SelfPatchIdentity(TypedDict):
-    """§4: what lookback.self-patch-identity judges."""
-
-    layers: list[int]
-    all_identical: bool
-    max_abs_diff: float
-
-
-def self_patch_identity(self_patch: SelfPatch) -> SelfPatchIdentity:
-    """§4: what lookback.self-patch-identity judges."""
+def self_patch_identity(self_patch: SelfPatch) -> dict[str, Any]:
+    """§4: the layers self-patched, whether every one left the logits identical, and the
+    largest difference."""
     return {
         "layers": self_patch.layers,
         "all_identical": all(self_patch.identical),
@@ -114,32 +82,23 @@ def self_patch_identity(self_patch: SelfPatch) -> SelfPatchIdentity:
     }
 
 
-def binding_iia(lookback_reversed: Sweep) -> SweepPeak:
-    """§4: what lookback.binding-iia judges."""
+def binding_iia(lookback_reversed: Sweep) -> dict[str, Any]:
+    """§4: the reversed sweep's peak."""
     return _peak(lookback_reversed)
 
 
-def same_position(lookback_same_position: Sweep) -> SweepPeak:
-    """§4: what lookback.same-position judges."""
+def same_position(lookback_same_position: Sweep) -> dict[str, Any]:
+    """§4: the same-position sweep's peak."""
     return _peak(lookback_same_position)
 
 
-def opaque_control(opaque: Sweep) -> SweepPeak:
-    """§4: what lookback.opaque-control judges."""
+def opaque_control(opaque: Sweep) -> dict[str, Any]:
+    """§4: the opaque control sweep's peak."""
     return _peak(opaque)
 
 
-class ReversedCurve(TypedDict):
-    """§4: what lookback.reversed-curve judges."""
-
-    iia: list[float]
-    peak_layer: int
-    n: int
-    clean_survives: list[float]
-
-
-def reversed_curve(lookback_reversed: Sweep) -> ReversedCurve:
-    """§4: what lookback.reversed-curve judges."""
+def reversed_curve(lookback_reversed: Sweep) -> dict[str, Any]:
+    """§4: the reversed sweep's IIA and clean-answer curves, its peak layer, of n rows."""
     return {
         "iia": lookback_reversed.iia,
         "peak_layer": lookback_reversed.peak_layer,
@@ -148,17 +107,8 @@ def reversed_curve(lookback_reversed: Sweep) -> ReversedCurve:
     }
 
 
-class LowRankAnchor(TypedDict):
-    """§7: what lookback.low-rank-anchor judges."""
-
-    unrestricted: float
-    interchange: float
-    n: int
-    layer: int
-
-
-def low_rank_anchor(low_rank: LowRankStudy) -> LowRankAnchor:
-    """§7: what lookback.low-rank-anchor judges."""
+def low_rank_anchor(low_rank: LowRankStudy) -> dict[str, Any]:
+    """§7: the unrestricted swap's and the interchange's IIA at the layer, on n held-out rows."""
     return {
         "unrestricted": low_rank.unrestricted,
         "interchange": low_rank.interchange,
@@ -167,20 +117,9 @@ def low_rank_anchor(low_rank: LowRankStudy) -> LowRankAnchor:
     }
 
 
-class LowRank(TypedDict):
-    """§7: what lookback.low-rank judges."""
-
-    ranks: list[int]
-    fitted: list[float]
-    random: list[float]
-    directions: int
-    difference_vectors: int
-    n: int
-    layer: int
-
-
-def low_rank(lookback_low_rank: LowRankStudy) -> LowRank:
-    """§7: what lookback.low-rank judges."""
+def low_rank(lookback_low_rank: LowRankStudy) -> dict[str, Any]:
+    """§7: IIA per rank, fitted and random, the directions and difference vectors fitted on, on
+    n held-out rows at the layer."""
     return {
         "ranks": lookback_low_rank.ranks,
         "fitted": lookback_low_rank.fitted,
@@ -230,16 +169,8 @@ def aligned_prompts(alignment: positions.PromptAlignment) -> AlignedPrompts:
     }
 
 
-class SourceIdentity(TypedDict):
-    """§5: what lookback.source-identity judges."""
-
-    iia: float
-    clean_survives: float
-    n: int
-
-
-def source_identity(source_plain: SourceSweep) -> SourceIdentity:
-    """§5: what lookback.source-identity judges."""
+def source_identity(source_plain: SourceSweep) -> dict[str, Any]:
+    """§5: IIA and clean answers at the plain source sweep's first L, of n."""
     return {
         "iia": source_plain.iia[0],
         "clean_survives": source_plain.clean_survives[0],
@@ -247,21 +178,11 @@ def source_identity(source_plain: SourceSweep) -> SourceIdentity:
     }
 
 
-class SourceOi(TypedDict):
-    """§5: what lookback.source-oi judges."""
-
-    last_layers: list[int]
-    iia: list[float]
-    clean_survives: list[float]
-    n: int
-    kept: int
-    rows: int
-
-
 def source_oi(
     source_freeze: SourceSweep, source_kept: list[Counterfactual], source_rows: list[Counterfactual]
-) -> SourceOi:
-    """§5: what lookback.source-oi judges."""
+) -> dict[str, Any]:
+    """§5: the frozen source sweep's IIA and clean answers per last layer, of n, and the rows
+    the filter kept."""
     return {
         "last_layers": source_freeze.last_layers,
         "iia": source_freeze.iia,
@@ -272,18 +193,8 @@ def source_oi(
     }
 
 
-class SourceNoFreeze(TypedDict):
-    """§5: what lookback.source-no-freeze judges."""
-
-    max_iia: float
-    last_layers: list[int]
-    iia: list[float]
-    clean_survives: list[float]
-    n: int
-
-
-def source_no_freeze(source_plain: SourceSweep) -> SourceNoFreeze:
-    """§5: what lookback.source-no-freeze judges."""
+def source_no_freeze(source_plain: SourceSweep) -> dict[str, Any]:
+    """§5: the plain source sweep's IIA and clean answers per last layer, of n, and its peak."""
     return {
         "max_iia": max(source_plain.iia),
         "last_layers": source_plain.last_layers,
@@ -293,21 +204,10 @@ def source_no_freeze(source_plain: SourceSweep) -> SourceNoFreeze:
     }
 
 
-class AnswerPointer(TypedDict):
-    """§6: what lookback.answer-pointer judges."""
-
-    pointer_l0_l24: list[float]
-    pointer: list[float]
-    clean: list[float]
-    n: int
-    kept: int
-    rows: int
-
-
 def answer_pointer(
     answer: AnswerSweep, answer_kept: list[Counterfactual], answer_rows: list[Counterfactual]
-) -> AnswerPointer:
-    """§6: what lookback.answer-pointer judges."""
+) -> dict[str, Any]:
+    """§6: the pointer and clean rates per layer, of n, and the rows the filter kept."""
     return {
         "pointer_l0_l24": answer.pointer[:25],
         "pointer": answer.pointer,
@@ -318,81 +218,29 @@ def answer_pointer(
     }
 
 
-class AnswerPayload(TypedDict):
-    """§6: what lookback.answer-payload judges."""
-
-    payload: list[float]
-    n: int
-
-
-def answer_payload(answer: AnswerSweep) -> AnswerPayload:
-    """§6: what lookback.answer-payload judges."""
+def answer_payload(answer: AnswerSweep) -> dict[str, Any]:
+    """§6: the payload rate per layer, of n."""
     return {"payload": answer.payload, "n": answer.n}
 
 
-class SweepReadback(TypedDict):
-    """§2–§7: what lookback's readbacks (binding, source, answer, predict, filter, low-rank)
-    judge."""
-
-    sweeps: list[str]
-    gaps: list[str]
-    cells: int
-    ties: int
-    mismatched: list[str]
-
-
-def _readback(found: Readback) -> SweepReadback:
-    """A study's sweeps read back: coverage gaps, cells re-run alone, near ties, mismatches."""
+def readback(found: Readback) -> dict[str, Any]:
+    """§2–§7: a study's sweeps read back: coverage gaps, cells re-run alone, near ties,
+    mismatches."""
     return {"sweeps": found.sweeps, "gaps": found.gaps, "cells": len(found.cells),
             "ties": found.ties, "mismatched": found.mismatched}
 
 
-def binding_readback(binding: Readback) -> SweepReadback:
-    """§4: what lookback.binding-readback judges."""
-    return _readback(binding)
-
-
-def source_readback(source: Readback) -> SweepReadback:
-    """§5: what lookback.source-readback judges."""
-    return _readback(source)
-
-
-def answer_readback(answer: Readback) -> SweepReadback:
-    """§6: what lookback.answer-readback judges."""
-    return _readback(answer)
-
-
-def predict_readback(predicted: Readback) -> SweepReadback:
-    """§2: what lookback.predict-readback judges."""
-    return _readback(predicted)
-
-
-def filter_readback(filtered: Readback) -> SweepReadback:
-    """§4–§6: what lookback.filter-readback judges."""
-    return _readback(filtered)
-
-
-def low_rank_readback(low_rank: Readback) -> SweepReadback:
-    """§7: what lookback.low-rank-readback judges."""
-    return _readback(low_rank)
-
-
-class CleanAnswered(TypedDict):
-    """§4, §6: what lookback.binding-clean-answered and answer-clean-answered judge."""
-
-    n: int
-    wrong: list[str]
-
-
 def binding_clean_answered(rows: list[Counterfactual], answers: FilterAnswers,
-                           patched: list[Counterfactual]) -> CleanAnswered:
-    """§4: what lookback.binding-clean-answered judges."""
+                           patched: list[Counterfactual]) -> dict[str, Any]:
+    """§4: the patched rows whose clean run misses its answer or answers a counted target, of
+    n."""
     return {"n": len(patched), "wrong": direction.wrong_rows(rows, answers, patched, False)}
 
 
 def answer_clean_answered(rows: list[Counterfactual], answers: FilterAnswers,
-                          patched: list[Counterfactual]) -> CleanAnswered:
-    """§6: what lookback.answer-clean-answered judges."""
+                          patched: list[Counterfactual]) -> dict[str, Any]:
+    """§6: the patched rows whose clean or counterfactual run misses its answer, or whose answer
+    is not the payload, of n."""
     return {"n": len(patched), "wrong": direction.wrong_rows(rows, answers, patched, True)}
 
 

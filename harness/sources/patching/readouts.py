@@ -43,16 +43,8 @@ def aligned_pairs(tokenizer: Any) -> AlignedPairs:
     return {"pairs": r.pairs, "differing": r.differing, "misaligned": r.misaligned}
 
 
-class FullPatchIdentityJudged(TypedDict):
+def full_patch_identity(full_patch: FullPatchIdentity) -> dict[str, Any]:
     """Code cell: whether every layer's whole-stream patch gives the clean logits."""
-
-    equal_at_every_layer: bool
-    layers: int
-    max_abs_diff: list[float]
-
-
-def full_patch_identity(full_patch: FullPatchIdentity) -> FullPatchIdentityJudged:
-    """§code cell: what patching.full-patch-identity judges."""
     return {
         "equal_at_every_layer": all(full_patch.equal_per_layer),
         "layers": len(full_patch.equal_per_layer),
@@ -60,28 +52,15 @@ def full_patch_identity(full_patch: FullPatchIdentity) -> FullPatchIdentityJudge
     }
 
 
-class HookReferenceJudged(TypedDict):
+def hook_reference(seed_hook_reference: HookReference) -> dict[str, Any]:
     """Code cell: patches whose logits equal the hook reference's, of n."""
-
-    equal: int
-    n: int
-
-
-def hook_reference(seed_hook_reference: HookReference) -> HookReferenceJudged:
-    """§code cell: what patching.hook-reference judges."""
     return {"equal": sum(seed_hook_reference.equal), "n": len(seed_hook_reference.equal)}
-
-
-class TransformerLensCrosscheckJudged(TypedDict):
-    """Code cell: the largest logit difference from TransformerLens' patch."""
-
-    max_abs_logit_diff: float
 
 
 def transformerlens_crosscheck(
     transformerlens: TransformerLensCrosscheck,
-) -> TransformerLensCrosscheckJudged:
-    """§code cell: what patching.transformerlens-crosscheck judges."""
+) -> dict[str, Any]:
+    """Code cell: the largest logit difference from TransformerLens' patch."""
     return {"max_abs_logit_diff": transformerlens.max_abs_logit_diff}
 
 
@@ -152,15 +131,8 @@ def clean_preferred(behaviours: dict[str, Behaviour]) -> CleanPreferred:
     return readback.reversed_pairs(behaviours)
 
 
-class SweepCoverage(TypedDict):
+def sweep_coverage(gaps: dict[str, list[str]]) -> dict[str, Any]:
     """Code cell: the pairs swept and the blocks or positions each sweep missed."""
-
-    pairs: list[str]
-    gaps: list[str]
-
-
-def sweep_coverage(gaps: dict[str, list[str]]) -> SweepCoverage:
-    """§code cell: what patching.sweep-coverage judges."""
     return {"pairs": sorted(gaps), "gaps": [f"{pair}: {g}" for pair, found in gaps.items()
                                             for g in found]}
 
