@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, TypedDict
 from harness.anchor_checks import derived
 from harness.breakage_edit import broken, source_text
 from harness.catalogue_order import in_order
-from harness.readout_types import judges
 from harness.standard_anchors import StandardAnchor
 
 if TYPE_CHECKING:
@@ -213,7 +212,7 @@ PROVENANCE = ("the suite's breakage rule: each edit of the intervention code in 
 
 
 RULE = StandardAnchor(
-    {"missed": [], "clean_failures": {}, "stale": [], "null_edit_failures": {}},
+    {"missed": [], "clean_failures": {}, "stale": [], "null_edit_failures": {}}, readout=measured,
     headline="{caught}/{breakages} breakages caught by an anchor; missed: {missed}",
     provenance=PROVENANCE,
     decisions=("each edit is applied to a temporary copy of its module; the checks run on the "
@@ -228,9 +227,3 @@ RULE = StandardAnchor(
                "that no longer fails moves the record's catching check, which the snapshot shows"))
 claim_fields = RULE.fields  # a catalogue test's fields: claim_fields(statement)
 
-
-@judges(CatalogueRecord)
-def judge_catalogue(judge: Callable[[dict[str, Any]], None], record: dict[str, Any]) -> None:
-    """A catalogue test's body: record the catch rate and what was missed, stale, failing unbroken
-    or failing under the null edit; the rule's holds fails it where any of those is not empty."""
-    judge(record)

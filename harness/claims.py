@@ -172,12 +172,15 @@ def claim(
     known_answer: KnownAnswer | None = None,
     guards: tuple[str, ...] | list[str] = (),
     null: Null | NoNull | None = None,
-) -> Callable[[F], F]:
+    reads: tuple[str, ...] | str = (),
+    readout: Callable[..., Any] | None = None,
+) -> Any:
     """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict. The
     statement may name published values ("IIA {peak_iia} at layer {peak_layer}"), so that each
     number is declared once. An anchor names the steps it `guards`; a test requires every anchor
     guarding a step it reads (harness/plugin/guards.py), and `requires` names any other. A
-    finding declares its `null` (harness.nulls)."""
+    finding declares its `null` (harness.nulls). Given the `readout` it judges and the steps it
+    `reads`, the declaration is the test itself (harness.claim_tests): `test_x = claim(...)`."""
     spec = ClaimSpec(id=id, kind=Kind(kind), section=section,
                      statement=statement.format_map(published),
                      published=published, provenance=provenance, criterion=criterion,
@@ -191,7 +194,13 @@ def claim(
         setattr(fn, CLAIM_ATTR, spec)
         return fn
 
-    return attach
+    if readout is None:
+        if reads:
+            raise TypeError(f"{id}: `reads` names a declared readout's steps: declare its readout")
+        return attach
+    from harness.claim_tests import judging_test
+
+    return attach(judging_test(id, readout, (reads,) if isinstance(reads, str) else tuple(reads)))
 
 
 def spec_of(obj: Any) -> ClaimSpec | None:

@@ -18,7 +18,6 @@ from typing import Any, Callable, Sequence, TypedDict
 import torch
 from torch import nn
 
-from harness.readout_types import judges
 from harness.standard_anchors import StandardAnchor
 from harness.replay import Reference, RunMismatch, Site, loops, record_run, replay
 
@@ -213,15 +212,8 @@ def measured(result: FireOnce | dict[str, FireOnce]) -> FireOnceRecord:
 
 # The rule: the four checks true and no failure recorded (any failure fails it, as each sets a
 # check false too).
-RULE = StandardAnchor({**FIRES_ONCE, "failures": []}, headline=(
+RULE = StandardAnchor({**FIRES_ONCE, "failures": []}, readout=measured, headline=(
     "written value there: {site_holds_value}; nothing else moved: {untouched_identical}; output "
     "moved: {output_changed}; plain-hook reference equal: {reference_equal}"))
 claim_fields = RULE.fields  # a fire-once anchor's fields: claim_fields(statement, provenance)
 
-
-@judges(FireOnceRecord)
-def judge_fires_once(judge: Callable[[dict[str, Any]], None],
-                     result: FireOnce | dict[str, FireOnce]) -> None:
-    """A fire-once anchor's body: record what it measured; the rule's holds fails it on every
-    profile where a check failed (the machinery broke), the first failures recorded."""
-    judge(measured(result))

@@ -1,6 +1,7 @@
-"""What a claim judges, typed: the readout its one-line body hands to `judge`, that readout's
-TypedDict, and the keys its declaration names (published, headline, criterion) checked against
-that type when the tests are collected, so a misspelt key fails before any model runs."""
+"""What a claim judges, typed: the readout it declares (or its one-line body hands to `judge`),
+that readout's keys (read from the dicts it returns, or its TypedDict), and the keys its
+declaration names (published, headline, criterion) checked against them when the tests are
+collected, so a misspelt key fails before any model runs."""
 from __future__ import annotations
 
 import ast
@@ -14,15 +15,7 @@ from typing import (TYPE_CHECKING, Any, Callable, NotRequired, Required, TypedDi
 if TYPE_CHECKING:
     from harness.claims import ClaimSpec
 
-JUDGES = "__judges__"  # a judging helper's TypedDict (judge_fires_once, judge_catalogue)
-
-
-def judges(typed: type) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark a claim-body helper that judges a `typed` dict of its own making."""
-    def mark(func: Callable[..., Any]) -> Callable[..., Any]:
-        setattr(func, JUDGES, typed)
-        return func
-    return mark
+READOUT = "__judged_readout__"  # a declared claim's readout (harness.claim_tests)
 
 
 def _resolve(node: ast.expr, scope: dict[str, Any]) -> Any:
@@ -104,34 +97,29 @@ def _typed(name: str, given: list[tuple[set[str], set[str]]]) -> type:
 
 
 def judged_type(test: Callable[..., Any]) -> type:
-    """The TypedDict a claim test judges: that of the readout its one statement passes to
-    `judge`, the keys of a dict it writes out there, or the type a judging helper it calls is
-    marked with (`judges`)."""
+    """The TypedDict a claim test judges: that of its declared readout; or, for a test with a
+    body, that of the readout its one statement passes to `judge`, or the keys of a dict it
+    writes out there."""
+    if hasattr(test, READOUT):
+        return readout_type(getattr(test, READOUT))
     tree = ast.parse(textwrap.dedent(inspect.getsource(test)))
     body = tree.body[0].body
     body = body[1:] if body and isinstance(body[0], ast.Expr) and isinstance(
         body[0].value, ast.Constant) else body
-    if len(body) != 1 or not isinstance(body[0], ast.Expr) or not isinstance(body[0].value,
-                                                                              ast.Call):
+    call = body[0].value if len(body) == 1 and isinstance(body[0], ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            and call.func.id == "judge"):
         raise LookupError(f"{test.__name__}: a claim's body is one call (judge(readout(...)))")
-    call = body[0].value
+    if not call.args or not isinstance(call.args[0], (ast.Call, ast.Dict)):
+        raise LookupError(f"{test.__name__}: judge is given neither a readout's call nor a dict "
+                          "whose keys are written out")
     scope = {**vars(inspect.getmodule(test)), **(inspect.getclosurevars(test).nonlocals)}
-    if isinstance(call.func, ast.Name) and call.func.id == "judge":
-        if not call.args or not isinstance(call.args[0], (ast.Call, ast.Dict)):
-            raise LookupError(f"{test.__name__}: judge is given neither a readout's call nor a "
-                              "dict whose keys are written out")
-        try:
-            if isinstance(call.args[0], ast.Call):
-                return readout_type(_resolve(call.args[0].func, scope))
-            return _typed(f"{test.__name__}_judged", [_keys_given(call.args[0], scope)])
-        except LookupError as why:
-            raise LookupError(f"{test.__name__}: {why}") from None
-    helper = _resolve(call.func, scope)
-    typed = getattr(helper, JUDGES, None)
-    if not (isinstance(typed, type) and is_typeddict(typed)):
-        raise LookupError(f"{test.__name__}: {helper.__module__}.{helper.__qualname__} is no "
-                          f"judging helper marked with the type it judges ({typed!r})")
-    return typed
+    try:
+        if isinstance(call.args[0], ast.Call):
+            return readout_type(_resolve(call.args[0].func, scope))
+        return _typed(f"{test.__name__}_judged", [_keys_given(call.args[0], scope)])
+    except LookupError as why:
+        raise LookupError(f"{test.__name__}: {why}") from None
 
 
 def criterion_keys(criterion: Any) -> tuple[set[str], set[str]]:

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, TypedDict
 
 from harness.criteria import Exact, NoneOf
-from harness.readout_types import judges
 
 NEEDS_LOCAL_WEIGHTS = ("a reference anchor runs the notebook's procedure through plain forward "
                        "hooks on the model in this process; on NDIF it runs remotely: run it "
@@ -169,11 +168,5 @@ def claim_fields(statement: str, provenance: str, why: str = "") -> dict[str, An
             "holds": Holds(NoneOf("mismatches", of="values")),
             "headline": ("{values} values on rows {rows} against the plain reference; max |Δ| "
                          "{max_abs_diff:.2g} (allowed {tolerance:.2g}); mismatched: {mismatches}"),
-            "decisions": (why or Agreement.why,)}
+            "decisions": (why or Agreement.why,), "readout": measured}
 
-
-@judges(ReferenceRecord)
-def judge_agrees(judge: Callable[[dict[str, Any]], None],
-                 found: Comparison | Mapping[str, Comparison]) -> None:
-    """A reference anchor's body: record what it compared; its criterion fails on a mismatch."""
-    judge(measured(found))

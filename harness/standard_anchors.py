@@ -4,7 +4,7 @@ factory; each claim adds its statement and, where the rule names none, its prove
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 
 @dataclass(frozen=True)
@@ -14,6 +14,7 @@ class StandardAnchor:
 
     published: Mapping[str, Any]
     headline: str
+    readout: Callable[..., Any]  # what each claim applying the rule judges, of the step it reads
     provenance: str = ""  # "": each claim names its own
     decisions: tuple[str, ...] = ()
 
@@ -28,5 +29,5 @@ class StandardAnchor:
         return {"kind": "anchor", "statement": statement, "published": dict(self.published),
                 "provenance": provenance or self.provenance, "criterion": criterion,
                 "holds": Holds(criterion),
-                "headline": self.headline,
+                "headline": self.headline, "readout": self.readout,
                 **({"decisions": self.decisions} if self.decisions else {})}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from claims.cot.shared import NB, PATCHED
 from harness.claims import claim
-from harness.fire_once import claim_fields, judge_fires_once
+from harness.fire_once import claim_fields
 
 RULE = "the suite's fire-once rule: " + NB.format("6") + "'s fire-once audit, applied to §{}"
 PROMPTS = ("decodes the first 2 problems' prompts, whatever the model answers: it needs no "
@@ -13,19 +13,17 @@ PROMPTS = ("decodes the first 2 problems' prompts, whatever the model answers: i
            "two steps are decoded after the last write, where nothing may be written")
 
 
-@claim("cot.noise-fires-once", section="6",
-       **claim_fields("The §6 noise edit adds its vector at the anchor layer's last position of each row at exactly the steps of its arm.",
-                      RULE.format(6)),
-       guards=("cot_specificity",), decisions=PROMPTS + ("arms (1, 1) and (0, 2): one step, and three from "
-                                            "the prefill",))
-def test_noise_fires_once(judge, cot_noise_fires):
-    judge_fires_once(judge, cot_noise_fires)
+test_noise_fires_once = claim("cot.noise-fires-once", reads="cot_noise_fires",
+    section="6",
+    **claim_fields("The §6 noise edit adds its vector at the anchor layer's last position of each row at exactly the steps of its arm.",
+                   RULE.format(6)),
+    guards=("cot_specificity",), decisions=PROMPTS + ("arms (1, 1) and (0, 2): one step, and three from "
+                                         "the prefill",))
 
 
-@claim("cot.vector-write-fires-once", section="7",
-       **claim_fields("The §7 patch writes each row's vector at the patch layer's last position for its first 3 steps, and at no later step.",
-                      RULE.format(7)),
-       guards=PATCHED, decisions=PROMPTS + ("the vectors are seeded normal draws at the "
-                                            "self-patch layer",))
-def test_vector_write_fires_once(judge, cot_vector_fires):
-    judge_fires_once(judge, cot_vector_fires)
+test_vector_write_fires_once = claim("cot.vector-write-fires-once", reads="cot_vector_fires",
+    section="7",
+    **claim_fields("The §7 patch writes each row's vector at the patch layer's last position for its first 3 steps, and at no later step.",
+                   RULE.format(7)),
+    guards=PATCHED, decisions=PROMPTS + ("the vectors are seeded normal draws at the "
+                                         "self-patch layer",))

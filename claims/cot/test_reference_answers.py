@@ -13,65 +13,49 @@ PROVENANCE = ("issue 49: the seed's §{} written again as plain code, one prompt
 NO_FORWARD = "exactly: a reading of the study's own decoded traces, no forward"
 
 
-def anchor(id: str, section: str, guards: tuple[str, ...], statement: str, why: str = DECODED):
-    """A reference anchor guarding `guards`, the seed's `section`."""
-    return claim(id, section=section, guards=guards,
+def anchor(id: str, section: str, guards: tuple[str, ...], statement: str, why: str = DECODED,
+           *, reads: str):
+    """A reference anchor reading its comparison `reads` and guarding `guards`, the seed's
+    `section`."""
+    return claim(id, section=section, guards=guards, reads=reads,
                  **reference.claim_fields(statement, provenance=PROVENANCE.format(section), why=why))
 
 
-@anchor("cot.baseline-reference", "1", ("cot_baseline",),
-        "§1's greedy traces, where each closes its block and what it answers, and the problem count (on the organisms its printed totals too) are the plain reference's.")
-def test_baseline_reference(judge, cot_baseline_reference):
-    reference.judge_agrees(judge, cot_baseline_reference)
+test_baseline_reference = anchor("cot.baseline-reference", "1", ("cot_baseline",),
+                                 "§1's greedy traces, where each closes its block and what it answers, and the problem count (on the organisms its printed totals too) are the plain reference's.", reads="cot_baseline_reference")
 
 
-@anchor("cot.usable-reference", "1", ("cot_usable", "cot_first_trace"),
-        "§1's filter keeps the traces that close their block and answer a*b+c, each with its first product statement, and the first kept trace, as the plain reference reads them.",
-        NO_FORWARD)
-def test_usable_reference(judge, cot_usable_reference):
-    reference.judge_agrees(judge, cot_usable_reference)
+test_usable_reference = anchor("cot.usable-reference", "1", ("cot_usable", "cot_first_trace"),
+                               "§1's filter keeps the traces that close their block and answer a*b+c, each with its first product statement, and the first kept trace, as the plain reference reads them.",
+                               NO_FORWARD, reads="cot_usable_reference")
 
 
-@anchor("cot.spanned-reference", "3", ("cot_spanned",),
-        "The kept traces that state their product inside the block, and where they first do, are the plain reference's.",
-        NO_FORWARD)
-def test_spanned_reference(judge, cot_spanned_reference):
-    reference.judge_agrees(judge, cot_spanned_reference)
+test_spanned_reference = anchor("cot.spanned-reference", "3", ("cot_spanned",),
+                                "The kept traces that state their product inside the block, and where they first do, are the plain reference's.",
+                                NO_FORWARD, reads="cot_spanned_reference")
 
 
-@anchor("cot.restatements-reference", "1", ("cot_restatements",),
-        "§1's counts of the product and the answer in and after each block are the plain reference's.",
-        NO_FORWARD)
-def test_restatements_reference(judge, cot_restatements_reference):
-    reference.judge_agrees(judge, cot_restatements_reference)
+test_restatements_reference = anchor("cot.restatements-reference", "1", ("cot_restatements",),
+                                     "§1's counts of the product and the answer in and after each block are the plain reference's.",
+                                     NO_FORWARD, reads="cot_restatements_reference")
 
 
-@anchor("cot.early-reference", "2", ("cot_early",),
-        "§2's forced rows (each block cut at its fraction) and their answers, the fractions and (on the organisms) the curve's totals are the plain reference's.")
-def test_early_reference(judge, cot_early_reference):
-    reference.judge_agrees(judge, cot_early_reference)
+test_early_reference = anchor("cot.early-reference", "2", ("cot_early",),
+                              "§2's forced rows (each block cut at its fraction) and their answers, the fractions and (on the organisms) the curve's totals are the plain reference's.", reads="cot_early_reference")
 
 
-@anchor("cot.last-answer-reference", "4", ("cot_last_answer",),
-        "§4's splice at the last stated answer, its control and corrupted forced answers and which traces are scored are the plain reference's.")
-def test_last_answer_reference(judge, cot_last_answer_reference):
-    reference.judge_agrees(judge, cot_last_answer_reference)
+test_last_answer_reference = anchor("cot.last-answer-reference", "4", ("cot_last_answer",),
+                                    "§4's splice at the last stated answer, its control and corrupted forced answers and which traces are scored are the plain reference's.", reads="cot_last_answer_reference")
 
 
-@anchor("cot.full-corruption-reference", "4", ("cot_full_corruption",),
-        "§4's verbatim and fully corrupted blocks and their forced answers are the plain reference's.")
-def test_full_corruption_reference(judge, cot_full_corruption_reference):
-    reference.judge_agrees(judge, cot_full_corruption_reference)
+test_full_corruption_reference = anchor("cot.full-corruption-reference", "4", ("cot_full_corruption",),
+                                        "§4's verbatim and fully corrupted blocks and their forced answers are the plain reference's.", reads="cot_full_corruption_reference")
 
 
-@anchor("cot.cut-probe-reference", "5", ("cot_cut_probe",),
-        "§5's cut at the first product statement, its spliced true and corrupted products and their forced answers are the plain reference's.")
-def test_cut_probe_reference(judge, cot_cut_probe_reference):
-    reference.judge_agrees(judge, cot_cut_probe_reference)
+test_cut_probe_reference = anchor("cot.cut-probe-reference", "5", ("cot_cut_probe",),
+                                  "§5's cut at the first product statement, its spliced true and corrupted products and their forced answers are the plain reference's.", reads="cot_cut_probe_reference")
 
 
-@anchor("cot.preference-reference", "3", ("cot_preference",),
-        "The log-probabilities of the true and the corrupted product at each first product statement are the plain reference's.",
-        PREFERENCE.why)
-def test_preference_reference(judge, cot_preference_reference):
-    reference.judge_agrees(judge, cot_preference_reference)
+test_preference_reference = anchor("cot.preference-reference", "3", ("cot_preference",),
+                                   "The log-probabilities of the true and the corrupted product at each first product statement are the plain reference's.",
+                                   PREFERENCE.why, reads="cot_preference_reference")

@@ -17,35 +17,32 @@ SAMPLED = (WHY + "; rows: every spanned trace on the organisms, else the first, 
 PAIRED = WHY + "; rows: every pair (eight at most, so every one is harness.reference's sample)"
 
 
-@claim("cot.splice-reference", section="3", guards=("cot_splice",),
-       **reference.claim_fields(
-           "§3's splice control, on its sampled traces, splices where and what the plain "
-           "reference splices, decodes its greedy continuation and compares it with the "
-           "baseline's next tokens as the reference does.",
-           provenance=PROVENANCE.format(3), why=SAMPLED))
-def test_splice_reference(judge, cot_splice_reference):
-    reference.judge_agrees(judge, cot_splice_reference)
+test_splice_reference = claim("cot.splice-reference", reads="cot_splice_reference",
+    section="3", guards=("cot_splice",),
+    **reference.claim_fields(
+        "§3's splice control, on its sampled traces, splices where and what the plain "
+        "reference splices, decodes its greedy continuation and compares it with the "
+        "baseline's next tokens as the reference does.",
+        provenance=PROVENANCE.format(3), why=SAMPLED))
 
 
-@claim("cot.mistake-reference", section="3",
-       guards=("cot_single_mistake", "cot_rederivation", "cot_cues"),
-       **reference.claim_fields(
-           "§3's single mistake, its rederivation counts and its cue counts, on their sampled "
-           "traces, are the plain reference's: the same corrupted splice, greedy continuation, "
-           "answer, product counts and cues (its baseline window included), and on every row "
-           "the same totals.",
-           provenance=PROVENANCE.format(3), why=SAMPLED))
-def test_mistake_reference(judge, cot_mistake_reference):
-    reference.judge_agrees(judge, cot_mistake_reference)
+test_mistake_reference = claim("cot.mistake-reference", reads="cot_mistake_reference",
+    section="3",
+    guards=("cot_single_mistake", "cot_rederivation", "cot_cues"),
+    **reference.claim_fields(
+        "§3's single mistake, its rederivation counts and its cue counts, on their sampled "
+        "traces, are the plain reference's: the same corrupted splice, greedy continuation, "
+        "answer, product counts and cues (its baseline window included), and on every row "
+        "the same totals.",
+        provenance=PROVENANCE.format(3), why=SAMPLED))
 
 
-@claim("cot.patching-reference", section="7",
-       guards=("cot_pairs", "cot_screen", "cot_continuations"),
-       **reference.claim_fields(
-           "§7's pairs, layer screen and continuations, on every pair, are the plain "
-           "reference's: the same donors, donor traces and residuals, the number each screened "
-           "layer's donor patch writes, the summary and best layer, and each condition's "
-           "continuation and rates at that layer.",
-           provenance=PROVENANCE.format(7), why=PAIRED))
-def test_patching_reference(judge, cot_patching_reference):
-    reference.judge_agrees(judge, cot_patching_reference)
+test_patching_reference = claim("cot.patching-reference", reads="cot_patching_reference",
+    section="7",
+    guards=("cot_pairs", "cot_screen", "cot_continuations"),
+    **reference.claim_fields(
+        "§7's pairs, layer screen and continuations, on every pair, are the plain "
+        "reference's: the same donors, donor traces and residuals, the number each screened "
+        "layer's donor patch writes, the summary and best layer, and each condition's "
+        "continuation and rates at that layer.",
+        provenance=PROVENANCE.format(7), why=PAIRED))

@@ -3,12 +3,10 @@ heatmap, and the anchors its sweep rests on."""
 from __future__ import annotations
 
 from harness.catalogue import claim_fields as catalogue_fields
-from harness.catalogue import judge_catalogue
 from harness.claims import Holds, claim
 from harness.criteria import Every, Exact, InInterval, NoneOf, Recorded, all_of
 from harness.nulls import Null, Repeated
 from harness.fire_once import claim_fields as fire_once_fields
-from harness.fire_once import judge_fires_once
 from harness.snapshots import Tolerance
 from harness.sources.ioi_tutorial import readouts
 from harness.sources.patching.readback import ROW_TOLERANCE_REASON
@@ -28,143 +26,131 @@ READING = ("the patch overwrites block L's hidden state at one position of the c
 FIRE_RULE = "the suite's fire-once rule, seed 000 §6's second prerequisite applied to the tutorial"
 
 
-@claim("ioi_tutorial.token-ids", kind="anchor", section="In[4]", needs="hub", tokenizer_only=True,
-       guards=PAIR,
-       statement="' John' is id {correct_index} and ' Mary' id {incorrect_index}, each one token.",
-       headline="' John' {correct_index}, ' Mary' {incorrect_index}; multi-token: {multi_token}",
-       published={"correct_index": 1757, "incorrect_index": 5335},
-       provenance=f"{NB}:78-79 (In[4]'s output)",
-       criterion=all_of(Exact("correct_index"), Exact("incorrect_index")),
-       holds=Holds(NoneOf("multi_token", of="names")),
-       decisions=("the first id of each name, as the notebook reads input_ids[0]",))
-def test_token_ids(judge, ioi_tutorial_tokenizer, ioi_tutorial_sizes):
-    judge(readouts.token_ids(ioi_tutorial_tokenizer, ioi_tutorial_sizes))
+test_token_ids = claim("ioi_tutorial.token-ids", reads=("ioi_tutorial_tokenizer", "ioi_tutorial_sizes"), readout=readouts.token_ids,
+    kind="anchor", section="In[4]", needs="hub", tokenizer_only=True,
+    guards=PAIR,
+    statement="' John' is id {correct_index} and ' Mary' id {incorrect_index}, each one token.",
+    headline="' John' {correct_index}, ' Mary' {incorrect_index}; multi-token: {multi_token}",
+    published={"correct_index": 1757, "incorrect_index": 5335},
+    provenance=f"{NB}:78-79 (In[4]'s output)",
+    criterion=all_of(Exact("correct_index"), Exact("incorrect_index")),
+    holds=Holds(NoneOf("multi_token", of="names")),
+    decisions=("the first id of each name, as the notebook reads input_ids[0]",))
 
 
-@claim("ioi_tutorial.aligned-pair", kind="anchor", section="In[8]", needs="hub",
-       tokenizer_only=True, guards=PAIR,
-       statement="The clean and corrupted prompts are {positions} tokens each and differ only at the swapped name.",
-       headline="{positions} positions, differing at {differing}; misaligned: {misaligned}",
-       published={"positions": 16}, provenance=f"{NB}:237-252 (In[8]'s heatmap x axis)",
-       criterion=Exact("positions"), holds=Holds(NoneOf("misaligned", of="pairs")),
-       decisions=NO_BOS)
-def test_aligned_pair(judge, ioi_tutorial_tokenizer, ioi_tutorial_sizes):
-    judge(readouts.aligned_pair(ioi_tutorial_tokenizer, ioi_tutorial_sizes))
+test_aligned_pair = claim("ioi_tutorial.aligned-pair", reads=("ioi_tutorial_tokenizer", "ioi_tutorial_sizes"), readout=readouts.aligned_pair,
+    kind="anchor", section="In[8]", needs="hub",
+    tokenizer_only=True, guards=PAIR,
+    statement="The clean and corrupted prompts are {positions} tokens each and differ only at the swapped name.",
+    headline="{positions} positions, differing at {differing}; misaligned: {misaligned}",
+    published={"positions": 16}, provenance=f"{NB}:237-252 (In[8]'s heatmap x axis)",
+    criterion=Exact("positions"), holds=Holds(NoneOf("misaligned", of="pairs")),
+    decisions=NO_BOS)
 
 
-@claim("ioi_tutorial.clean-logit-diff", kind="claim", section="In[8]", needs="hub",
-       statement="After the clean prompt, logit(' John') − logit(' Mary') is {clean_logit_diff}.",
-       headline="clean logit difference {clean_logit_diff:.4f}",
-       published={"clean_logit_diff": 4.124, "printed_interval": [4.1235, 4.1245]},
-       provenance=f"{NB}:191 (In[8]'s output, printed with :.3f)",
-       criterion=InInterval("clean_logit_diff", "printed_interval", rounding=True), tolerance=FLOAT,
-       decisions=NO_BOS + ("the criterion is the printed precision: half a unit in the third "
-                           "decimal either side",),
-       null=Null({"clean_logit_diff": 0.0},
-                 why="a model that does not do the IOI task prefers neither name after the "
-                     "clean prompt: a logit difference of 0"))
-def test_clean_logit_diff(judge, tutorial_pair, tutorial_runs):
-    judge(readouts.logit_diffs(tutorial_pair, tutorial_runs))
+test_clean_logit_diff = claim("ioi_tutorial.clean-logit-diff", reads=("tutorial_pair", "tutorial_runs"), readout=readouts.logit_diffs,
+    kind="claim", section="In[8]", needs="hub",
+    statement="After the clean prompt, logit(' John') − logit(' Mary') is {clean_logit_diff}.",
+    headline="clean logit difference {clean_logit_diff:.4f}",
+    published={"clean_logit_diff": 4.124, "printed_interval": [4.1235, 4.1245]},
+    provenance=f"{NB}:191 (In[8]'s output, printed with :.3f)",
+    criterion=InInterval("clean_logit_diff", "printed_interval", rounding=True), tolerance=FLOAT,
+    decisions=NO_BOS + ("the criterion is the printed precision: half a unit in the third "
+                        "decimal either side",),
+    null=Null({"clean_logit_diff": 0.0},
+              why="a model that does not do the IOI task prefers neither name after the "
+                  "clean prompt: a logit difference of 0"))
 
 
-@claim("ioi_tutorial.corrupted-logit-diff", kind="claim", section="In[8]", needs="hub",
-       statement="After the corrupted prompt, logit(' John') − logit(' Mary') is {corrupted_logit_diff}.",
-       headline="corrupted logit difference {corrupted_logit_diff:.4f}",
-       published={"corrupted_logit_diff": -2.272, "printed_interval": [-2.2725, -2.2715]},
-       provenance=f"{NB}:192 (In[8]'s output, printed with :.3f)",
-       criterion=InInterval("corrupted_logit_diff", "printed_interval", rounding=True), tolerance=FLOAT,
-       decisions=NO_BOS + ("the criterion is the printed precision: half a unit in the third "
-                           "decimal either side",),
-       null=Null({"corrupted_logit_diff": 0.0},
-                 why="a model that does not do the IOI task prefers neither name after the "
-                     "corrupted prompt: a logit difference of 0"))
-def test_corrupted_logit_diff(judge, tutorial_pair, tutorial_runs):
-    judge(readouts.logit_diffs(tutorial_pair, tutorial_runs))
+test_corrupted_logit_diff = claim("ioi_tutorial.corrupted-logit-diff", reads=("tutorial_pair", "tutorial_runs"), readout=readouts.logit_diffs,
+    kind="claim", section="In[8]", needs="hub",
+    statement="After the corrupted prompt, logit(' John') − logit(' Mary') is {corrupted_logit_diff}.",
+    headline="corrupted logit difference {corrupted_logit_diff:.4f}",
+    published={"corrupted_logit_diff": -2.272, "printed_interval": [-2.2725, -2.2715]},
+    provenance=f"{NB}:192 (In[8]'s output, printed with :.3f)",
+    criterion=InInterval("corrupted_logit_diff", "printed_interval", rounding=True), tolerance=FLOAT,
+    decisions=NO_BOS + ("the criterion is the printed precision: half a unit in the third "
+                        "decimal either side",),
+    null=Null({"corrupted_logit_diff": 0.0},
+              why="a model that does not do the IOI task prefers neither name after the "
+                  "corrupted prompt: a logit difference of 0"))
 
 
-@claim("ioi_tutorial.restoring-positions", kind="claim", section="In[8]", needs="hub",
-       statement="Patching the swapped name's position restores the clean answer in early layers, the last position in late ones.",
-       headline="most-restoring position per layer: {peak_positions}",
-       published={"peak_positions": [9] * 8 + [15] * 4},
-       provenance=f"{NB}:256 (In[8]'s heatmap z values, one row per layer)",
-       criterion=Exact("peak_positions"), tolerance=FLOAT,
-       decisions=NO_BOS + READING + (
-           "each layer's brightest cell is read from the plotted values; the crossover layer's "
-           "two cells differ by far more than the float32 noise of a GPU against a CPU run",),
-       null=Null({"peak_positions": Repeated(0, like="peak_positions")},
-                 why="a patch that restores nothing leaves every cell of the map at 0, and the "
-                     "first-maximum rule then reads position 0 in every layer"))
-def test_restoring_positions(judge, tutorial_sweep):
-    judge(readouts.restoring_positions(tutorial_sweep))
+test_restoring_positions = claim("ioi_tutorial.restoring-positions", reads="tutorial_sweep", readout=readouts.restoring_positions,
+    kind="claim", section="In[8]", needs="hub",
+    statement="Patching the swapped name's position restores the clean answer in early layers, the last position in late ones.",
+    headline="most-restoring position per layer: {peak_positions}",
+    published={"peak_positions": [9] * 8 + [15] * 4},
+    provenance=f"{NB}:256 (In[8]'s heatmap z values, one row per layer)",
+    criterion=Exact("peak_positions"), tolerance=FLOAT,
+    decisions=NO_BOS + READING + (
+        "each layer's brightest cell is read from the plotted values; the crossover layer's "
+        "two cells differ by far more than the float32 noise of a GPU against a CPU run",),
+    null=Null({"peak_positions": Repeated(0, like="peak_positions")},
+              why="a patch that restores nothing leaves every cell of the map at 0, and the "
+                  "first-maximum rule then reads position 0 in every layer"))
 
 
-@claim("ioi_tutorial.full-patch-identity", kind="anchor", section="In[7]", needs="hub",
-       guards=RUNS + SWEEP,
-       statement="Patching the clean run's whole block output at layer L reproduces the clean logits exactly.",
-       headline="clean logits reproduced at every layer: {equal_at_every_layer} ({layers} layers)",
-       published={"equal_at_every_layer": True},
-       provenance="the suite's identity check on the patch In[7] sweeps position by position",
-       criterion=Exact("equal_at_every_layer"), holds=Holds(Exact("equal_at_every_layer")),
-       decisions=NO_BOS)
-def test_full_patch_identity(judge, tutorial_full_patch):
-    judge(full_patch_identity(tutorial_full_patch))
+test_full_patch_identity = claim("ioi_tutorial.full-patch-identity", reads="tutorial_full_patch", readout=full_patch_identity,
+    kind="anchor", section="In[7]", needs="hub",
+    guards=RUNS + SWEEP,
+    statement="Patching the clean run's whole block output at layer L reproduces the clean logits exactly.",
+    headline="clean logits reproduced at every layer: {equal_at_every_layer} ({layers} layers)",
+    published={"equal_at_every_layer": True},
+    provenance="the suite's identity check on the patch In[7] sweeps position by position",
+    criterion=Exact("equal_at_every_layer"), holds=Holds(Exact("equal_at_every_layer")),
+    decisions=NO_BOS)
 
 
-@claim("ioi_tutorial.notebook-line", kind="anchor", section="In[7]", needs="hub",
-       statement="In[7]'s patch line as printed indexes the hidden state's batch row by the layer and raises at every layer.",
-       headline="the printed line raised at {raised}/{layers} layers: {errors}",
-       published={}, provenance=f"{NB}:162 (In[7]'s patch line)",
-       criterion=Recorded(), holds=Holds(Every("raised", "layers")),
-       decisions=("the line is run as printed on the hidden state (this transformers' block "
-                  "output; the notebook's output[0]), at the swapped name's position: row L of a "
-                  "one-row invoke leaves a 2-D tensor that [:, position, :] cannot index, and "
-                  "rows past the first do not exist",))
-def test_notebook_line(judge, tutorial_notebook_line):
-    judge(readouts.notebook_line(tutorial_notebook_line))
+test_notebook_line = claim("ioi_tutorial.notebook-line", reads="tutorial_notebook_line", readout=readouts.notebook_line,
+    kind="anchor", section="In[7]", needs="hub",
+    statement="In[7]'s patch line as printed indexes the hidden state's batch row by the layer and raises at every layer.",
+    headline="the printed line raised at {raised}/{layers} layers: {errors}",
+    published={}, provenance=f"{NB}:162 (In[7]'s patch line)",
+    criterion=Recorded(), holds=Holds(Every("raised", "layers")),
+    decisions=("the line is run as printed on the hidden state (this transformers' block "
+               "output; the notebook's output[0]), at the swapped name's position: row L of a "
+               "one-row invoke leaves a 2-D tensor that [:, position, :] cannot index, and "
+               "rows past the first do not exist",))
 
 
-@claim("ioi_tutorial.clean-preferred", kind="anchor", section="In[7]", needs="hub",
-       guards=SWEEP,
-       statement="The clean run's logit difference exceeds the corrupted run's, so the heatmap's 1 is the clean run and a rise is a move toward it.",
-       headline="reversed: {reversed}", published={"reversed": []},
-       provenance="In[7]'s normalisation: (patched − corrupted) / (clean − corrupted)",
-       criterion=Exact("reversed"), holds=Holds(Exact("reversed"), behavioural=True),
-       decisions=NO_BOS)
-def test_clean_preferred(judge, tutorial_behaviour):
-    judge(readouts.clean_preferred(tutorial_behaviour))
+test_clean_preferred = claim("ioi_tutorial.clean-preferred", reads="tutorial_behaviour", readout=readouts.clean_preferred,
+    kind="anchor", section="In[7]", needs="hub",
+    guards=SWEEP,
+    statement="The clean run's logit difference exceeds the corrupted run's, so the heatmap's 1 is the clean run and a rise is a move toward it.",
+    headline="reversed: {reversed}", published={"reversed": []},
+    provenance="In[7]'s normalisation: (patched − corrupted) / (clean − corrupted)",
+    criterion=Exact("reversed"), holds=Holds(Exact("reversed"), behavioural=True),
+    decisions=NO_BOS)
 
 
-@claim("ioi_tutorial.sweep-rows", kind="anchor", section="In[7]", needs="hub",
-       guards=SWEEP,
-       statement="Cells of the sweep, re-run as one patch each, give the logit difference the sweep recorded.",
-       headline="{cells} cells re-run; max |Δ| {max_abs_diff}; mismatched: {mismatched}",
-       published={"mismatched": []},
-       provenance="issue 36: a batched run checks its own rows against one-row forwards",
-       criterion=Exact("mismatched"), holds=Holds(NoneOf("mismatched", of="cells")),
-       decisions=NO_BOS + ("in the mode under test; seed 004's cells (first, middle and last "
-                           "blocks at the first, first differing and last positions)",
-                           "within " + ROW_TOLERANCE_REASON))
-def test_sweep_rows(judge, tutorial_sweep_rows):
-    judge(readouts.sweep_rows(tutorial_sweep_rows))
+test_sweep_rows = claim("ioi_tutorial.sweep-rows", reads="tutorial_sweep_rows", readout=readouts.sweep_rows,
+    kind="anchor", section="In[7]", needs="hub",
+    guards=SWEEP,
+    statement="Cells of the sweep, re-run as one patch each, give the logit difference the sweep recorded.",
+    headline="{cells} cells re-run; max |Δ| {max_abs_diff}; mismatched: {mismatched}",
+    published={"mismatched": []},
+    provenance="issue 36: a batched run checks its own rows against one-row forwards",
+    criterion=Exact("mismatched"), holds=Holds(NoneOf("mismatched", of="cells")),
+    decisions=NO_BOS + ("in the mode under test; seed 004's cells (first, middle and last "
+                        "blocks at the first, first differing and last positions)",
+                        "within " + ROW_TOLERANCE_REASON))
 
 
-@claim("ioi_tutorial.whole-stream-fires-once", section="In[7]", needs="hub",
-       **fire_once_fields("The whole-stream patch at block L writes the clean run's every position there, in its own forward, and nothing upstream.",
-                          FIRE_RULE),
-       guards=SWEEP, decisions=NO_BOS)
-def test_whole_stream_fires_once(judge, tutorial_whole_stream_fires):
-    judge_fires_once(judge, tutorial_whole_stream_fires)
+test_whole_stream_fires_once = claim("ioi_tutorial.whole-stream-fires-once", reads="tutorial_whole_stream_fires",
+    section="In[7]", needs="hub",
+    **fire_once_fields("The whole-stream patch at block L writes the clean run's every position there, in its own forward, and nothing upstream.",
+                       FIRE_RULE),
+    guards=SWEEP, decisions=NO_BOS)
 
 
-@claim("ioi_tutorial.position-sweep-fires-once", section="In[7]", needs="hub",
-       **fire_once_fields("The layer × position sweep writes one clean value per (block, position), in the forward (or batch row) the mode gives it, and nothing else.",
-                          FIRE_RULE),
-       guards=SWEEP, decisions=NO_BOS + ("fast mode's batched sweep is checked row by row",))
-def test_position_sweep_fires_once(judge, tutorial_sweep_fires):
-    judge_fires_once(judge, tutorial_sweep_fires)
+test_position_sweep_fires_once = claim("ioi_tutorial.position-sweep-fires-once", reads="tutorial_sweep_fires",
+    section="In[7]", needs="hub",
+    **fire_once_fields("The layer × position sweep writes one clean value per (block, position), in the forward (or batch row) the mode gives it, and nothing else.",
+                       FIRE_RULE),
+    guards=SWEEP, decisions=NO_BOS + ("fast mode's batched sweep is checked row by row",))
 
 
-@claim("ioi_tutorial.breakages-caught", section="In[7]",
-       **catalogue_fields("Every catalogued breakage of the printed patch line and the tutorial's pair fails an anchor."))
-def test_breakages_caught(judge, ioi_tutorial_breakages):
-    judge_catalogue(judge, ioi_tutorial_breakages)
+test_breakages_caught = claim("ioi_tutorial.breakages-caught", reads="ioi_tutorial_breakages",
+    section="In[7]",
+    **catalogue_fields("Every catalogued breakage of the printed patch line and the tutorial's pair fails an anchor."))

@@ -10,18 +10,16 @@ from harness.sources.patching.against_reference import RECORDED_DIFF, SWEEP_WHY
 PROVENANCE = "issue 49: the tutorial's procedure written again as plain code, one forward per prompt"
 
 
-@claim("ioi_tutorial.behaviour-reference", section="In[8]", needs="hub",
-       guards=("tutorial_runs", "tutorial_behaviour"),
-       **reference.claim_fields(
-           "Each prompt's top token and logit(' John') − logit(' Mary'), as recorded and as In[8] prints it, equal the plain reference's.",
-           provenance=PROVENANCE))
-def test_behaviour_reference(judge, tutorial_behaviour_reference):
-    reference.judge_agrees(judge, tutorial_behaviour_reference)
+test_behaviour_reference = claim("ioi_tutorial.behaviour-reference", reads="tutorial_behaviour_reference",
+    section="In[8]", needs="hub",
+    guards=("tutorial_runs", "tutorial_behaviour"),
+    **reference.claim_fields(
+        "Each prompt's top token and logit(' John') − logit(' Mary'), as recorded and as In[8] prints it, equal the plain reference's.",
+        provenance=PROVENANCE))
 
 
-@claim("ioi_tutorial.sweep-reference", section="In[7]", needs="hub", guards=("tutorial_sweep",),
-       **reference.claim_fields(
-           "The heatmap, on every cell of the organism's and sampled layers × positions of GPT-2's, gives the plain reference's patched logit differences and their normalisation (patched − corrupted) / (clean − corrupted).",
-           provenance=PROVENANCE, why=SWEEP_WHY), **RECORDED_DIFF)
-def test_sweep_reference(judge, tutorial_sweep_reference):
-    reference.judge_agrees(judge, tutorial_sweep_reference)
+test_sweep_reference = claim("ioi_tutorial.sweep-reference", reads="tutorial_sweep_reference",
+    section="In[7]", needs="hub", guards=("tutorial_sweep",),
+    **reference.claim_fields(
+        "The heatmap, on every cell of the organism's and sampled layers × positions of GPT-2's, gives the plain reference's patched logit differences and their normalisation (patched − corrupted) / (clean − corrupted).",
+        provenance=PROVENANCE, why=SWEEP_WHY), **RECORDED_DIFF)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from claims.lookback.shared import BOUND, SWAPPED
 from harness.claims import claim
-from harness.fire_once import claim_fields, judge_fires_once
+from harness.fire_once import claim_fields
 
 RULE = "the suite's fire-once rule, seed 000 §6's second prerequisite applied to seed 003 §{}"
 ROWS = ("runs on the first 2 rows of the sample set, unfiltered: it needs no behaviour from the "
@@ -16,46 +16,41 @@ SWEPT = ("the sweep runs through the experiment's own function at its first, mid
          "model)",)
 
 
-@claim("lookback.interchange-fires-once", section="4",
-       **claim_fields("Each §4 sweep (reversed, same position, opaque) writes the counterfactual's values at each swept block, at its own positions of the clean rows, in that block's forward, and nothing else.",
-                      RULE.format(4)),
-       guards=BOUND, decisions=ROWS + SWEPT)
-def test_interchange_fires_once(judge, lookback_interchange_fires):
-    judge_fires_once(judge, lookback_interchange_fires)
+test_interchange_fires_once = claim("lookback.interchange-fires-once", reads="lookback_interchange_fires",
+    section="4",
+    **claim_fields("Each §4 sweep (reversed, same position, opaque) writes the counterfactual's values at each swept block, at its own positions of the clean rows, in that block's forward, and nothing else.",
+                   RULE.format(4)),
+    guards=BOUND, decisions=ROWS + SWEPT)
 
 
-@claim("lookback.source-swap-fires-once", section="5",
-       **claim_fields("The §5 source swap to L writes the counterfactual's reversed-slot entity values at every block 0..L, and nothing else.",
-                      RULE.format(5)),
-       guards=SWAPPED, decisions=ROWS + ("checked at L = 0 and at the middle block",))
-def test_source_swap_fires_once(judge, lookback_source_swap_fires):
-    judge_fires_once(judge, lookback_source_swap_fires)
+test_source_swap_fires_once = claim("lookback.source-swap-fires-once", reads="lookback_source_swap_fires",
+    section="5",
+    **claim_fields("The §5 source swap to L writes the counterfactual's reversed-slot entity values at every block 0..L, and nothing else.",
+                   RULE.format(5)),
+    guards=SWAPPED, decisions=ROWS + ("checked at L = 0 and at the middle block",))
 
 
-@claim("lookback.freeze-fires-once", section="5",
-       **claim_fields("With the freeze, the §5 source swap also pins the drink positions to the clean run's own values at every block.",
-                      RULE.format(5)),
-       guards=("lookback_source_freeze",),
-       decisions=ROWS + ("checked at L = 0 and at the middle block",))
-def test_freeze_fires_once(judge, lookback_freeze_fires):
-    judge_fires_once(judge, lookback_freeze_fires)
+test_freeze_fires_once = claim("lookback.freeze-fires-once", reads="lookback_freeze_fires",
+    section="5",
+    **claim_fields("With the freeze, the §5 source swap also pins the drink positions to the clean run's own values at every block.",
+                   RULE.format(5)),
+    guards=("lookback_source_freeze",),
+    decisions=ROWS + ("checked at L = 0 and at the middle block",))
 
 
-@claim("lookback.answer-fires-once", section="6",
-       **claim_fields("The §6 answer sweep writes the counterfactual's final-token value at each swept block of the clean rows, in that block's forward, and nothing else.",
-                      RULE.format(6)),
-       guards=("lookback_answer",), decisions=ROWS + SWEPT)
-def test_answer_fires_once(judge, lookback_answer_fires):
-    judge_fires_once(judge, lookback_answer_fires)
+test_answer_fires_once = claim("lookback.answer-fires-once", reads="lookback_answer_fires",
+    section="6",
+    **claim_fields("The §6 answer sweep writes the counterfactual's final-token value at each swept block of the clean rows, in that block's forward, and nothing else.",
+                   RULE.format(6)),
+    guards=("lookback_answer",), decisions=ROWS + SWEPT)
 
 
-@claim("lookback.low-rank-fires-once", section="7",
-       **claim_fields("The §7 projected swap writes h_dst + (h_src − h_dst)·BᵀB at the clean rows' drink positions, and nothing else.",
-                      RULE.format(7)),
-       guards=("lookback_low_rank",), decisions=ROWS + ("checked at the middle block with the experiment's first "
-                                      "rank-1 random control, which must be the register's draw "
-                                      "at seed 0: the anchor draws it itself (torch.randn on the "
-                                      "CPU, then QR), not through the experiment's helper; the "
-                                      "value is computed from the unedited run",))
-def test_low_rank_fires_once(judge, lookback_low_rank_fires):
-    judge_fires_once(judge, lookback_low_rank_fires)
+test_low_rank_fires_once = claim("lookback.low-rank-fires-once", reads="lookback_low_rank_fires",
+    section="7",
+    **claim_fields("The §7 projected swap writes h_dst + (h_src − h_dst)·BᵀB at the clean rows' drink positions, and nothing else.",
+                   RULE.format(7)),
+    guards=("lookback_low_rank",), decisions=ROWS + ("checked at the middle block with the experiment's first "
+                                   "rank-1 random control, which must be the register's draw "
+                                   "at seed 0: the anchor draws it itself (torch.randn on the "
+                                   "CPU, then QR), not through the experiment's helper; the "
+                                   "value is computed from the unedited run",))

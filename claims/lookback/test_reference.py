@@ -19,76 +19,64 @@ def fields(statement: str, where: str) -> dict:
                                   why=AGREEMENT.why)
 
 
-@claim("lookback.behaviour-reference", section="2", guards=("lookback_behaviour",),
-       **fields("§2's belief, reality and explicit answers and their rates are the seed's.", NB.format(2)))
-def test_behaviour_reference(judge, lookback_behaviour_reference):
-    reference.judge_agrees(judge, lookback_behaviour_reference)
+test_behaviour_reference = claim("lookback.behaviour-reference", reads="lookback_behaviour_reference",
+    section="2", guards=("lookback_behaviour",),
+    **fields("§2's belief, reality and explicit answers and their rates are the seed's.", NB.format(2)))
 
 
-@claim("lookback.visibility-reference", section="2", guards=("lookback_visibility",),
-       **fields("§2's observer and non-observer answers and their rates are the seed's.", NB.format(2)))
-def test_visibility_reference(judge, lookback_visibility_reference):
-    reference.judge_agrees(judge, lookback_visibility_reference)
+test_visibility_reference = claim("lookback.visibility-reference", reads="lookback_visibility_reference",
+    section="2", guards=("lookback_visibility",),
+    **fields("§2's observer and non-observer answers and their rates are the seed's.", NB.format(2)))
 
 
-@claim("lookback.binding-filter-reference", section="4",
-       guards=("lookback_binding_filter", "lookback_kept"),
-       **fields("§4's error filter asks the seed's binding rows, records their answers and keeps the rows answered right on both prompts.", NB.format(4)))
-def test_binding_filter_reference(judge, lookback_binding_filter_reference):
-    reference.judge_agrees(judge, lookback_binding_filter_reference)
+test_binding_filter_reference = claim("lookback.binding-filter-reference", reads="lookback_binding_filter_reference",
+    section="4",
+    guards=("lookback_binding_filter", "lookback_kept"),
+    **fields("§4's error filter asks the seed's binding rows, records their answers and keeps the rows answered right on both prompts.", NB.format(4)))
 
 
-@claim("lookback.source-filter-reference", section="5",
-       guards=("lookback_source_filter", "lookback_source_kept"),
-       **fields("§5's error filter asks the seed's source rows, records their answers and keeps the rows answered right on both prompts.", REGISTER.format(5)))
-def test_source_filter_reference(judge, lookback_source_filter_reference):
-    reference.judge_agrees(judge, lookback_source_filter_reference)
+test_source_filter_reference = claim("lookback.source-filter-reference", reads="lookback_source_filter_reference",
+    section="5",
+    guards=("lookback_source_filter", "lookback_source_kept"),
+    **fields("§5's error filter asks the seed's source rows, records their answers and keeps the rows answered right on both prompts.", REGISTER.format(5)))
 
 
-@claim("lookback.answer-filter-reference", section="6",
-       guards=("lookback_answer_filter", "lookback_answer_kept"),
-       **fields("§6's error filter asks the seed's answer rows, records their answers and keeps the rows answered right on both prompts.", REGISTER.format(6)))
-def test_answer_filter_reference(judge, lookback_answer_filter_reference):
-    reference.judge_agrees(judge, lookback_answer_filter_reference)
+test_answer_filter_reference = claim("lookback.answer-filter-reference", reads="lookback_answer_filter_reference",
+    section="6",
+    guards=("lookback_answer_filter", "lookback_answer_kept"),
+    **fields("§6's error filter asks the seed's answer rows, records their answers and keeps the rows answered right on both prompts.", REGISTER.format(6)))
 
 
-@claim("lookback.reversed-reference", section="4", guards=("lookback_reversed",),
-       **fields("§4's reversed swap records the seed's answers, curves, layers and positions.", NB.format(4)))
-def test_reversed_reference(judge, lookback_reversed_reference):
-    reference.judge_agrees(judge, lookback_reversed_reference)
+test_reversed_reference = claim("lookback.reversed-reference", reads="lookback_reversed_reference",
+    section="4", guards=("lookback_reversed",),
+    **fields("§4's reversed swap records the seed's answers, curves, layers and positions.", NB.format(4)))
 
 
-@claim("lookback.same-position-reference", section="4", guards=("lookback_same_position",),
-       **fields("§4's same-position copy records the seed's answers, curves, layers and positions.", NB.format(4)))
-def test_same_position_reference(judge, lookback_same_position_reference):
-    reference.judge_agrees(judge, lookback_same_position_reference)
+test_same_position_reference = claim("lookback.same-position-reference", reads="lookback_same_position_reference",
+    section="4", guards=("lookback_same_position",),
+    **fields("§4's same-position copy records the seed's answers, curves, layers and positions.", NB.format(4)))
 
 
-@claim("lookback.opaque-reference", section="4", guards=("lookback_opaque",),
-       **fields("§4's opaque control records the seed's answers, curves, layers and positions.", NB.format(4)))
-def test_opaque_reference(judge, lookback_opaque_reference):
-    reference.judge_agrees(judge, lookback_opaque_reference)
+test_opaque_reference = claim("lookback.opaque-reference", reads="lookback_opaque_reference",
+    section="4", guards=("lookback_opaque",),
+    **fields("§4's opaque control records the seed's answers, curves, layers and positions.", NB.format(4)))
 
 
-@claim("lookback.source-freeze-reference", section="5", guards=("lookback_source_freeze",),
-       **fields("§5's source swap with the drinks frozen records the seed's answers, curves, L and positions.", REGISTER.format(5)))
-def test_source_freeze_reference(judge, lookback_source_freeze_reference):
-    reference.judge_agrees(judge, lookback_source_freeze_reference)
+test_source_freeze_reference = claim("lookback.source-freeze-reference", reads="lookback_source_freeze_reference",
+    section="5", guards=("lookback_source_freeze",),
+    **fields("§5's source swap with the drinks frozen records the seed's answers, curves, L and positions.", REGISTER.format(5)))
 
 
-@claim("lookback.source-plain-reference", section="5", guards=("lookback_source_plain",),
-       **fields("§5's source swap without the freeze records the seed's answers, curves, L and positions.", REGISTER.format(5)))
-def test_source_plain_reference(judge, lookback_source_plain_reference):
-    reference.judge_agrees(judge, lookback_source_plain_reference)
+test_source_plain_reference = claim("lookback.source-plain-reference", reads="lookback_source_plain_reference",
+    section="5", guards=("lookback_source_plain",),
+    **fields("§5's source swap without the freeze records the seed's answers, curves, L and positions.", REGISTER.format(5)))
 
 
-@claim("lookback.answer-reference", section="6", guards=("lookback_answer",),
-       **fields("§6's final-token patch records the seed's answers, its clean, pointer and payload curves, layers and position.", REGISTER.format(6)))
-def test_answer_reference(judge, lookback_answer_reference):
-    reference.judge_agrees(judge, lookback_answer_reference)
+test_answer_reference = claim("lookback.answer-reference", reads="lookback_answer_reference",
+    section="6", guards=("lookback_answer",),
+    **fields("§6's final-token patch records the seed's answers, its clean, pointer and payload curves, layers and position.", REGISTER.format(6)))
 
 
-@claim("lookback.low-rank-reference", section="7", guards=("lookback_low_rank",),
-       **fields("§7 fits its basis on the held-in half at the reversed curve's peak and scores the seed's writes (unrestricted, fitted, each seed's random control) on the held-out half.", REGISTER.format(7)))
-def test_low_rank_reference(judge, lookback_low_rank_reference):
-    reference.judge_agrees(judge, lookback_low_rank_reference)
+test_low_rank_reference = claim("lookback.low-rank-reference", reads="lookback_low_rank_reference",
+    section="7", guards=("lookback_low_rank",),
+    **fields("§7 fits its basis on the held-in half at the reversed curve's peak and scores the seed's writes (unrestricted, fitted, each seed's random control) on the held-out half.", REGISTER.format(7)))

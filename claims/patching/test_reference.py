@@ -10,27 +10,24 @@ from harness.sources.patching.against_reference import RECORDED_DIFF, SWEEP_WHY
 PROVENANCE = "issue 49: the seed's procedure written again as plain code, one forward per prompt"
 
 
-@claim("patching.behaviour-reference", section="code cell", needs="hub",
-       guards=("seed_behaviour", "ioi_behaviour"),
-       **reference.claim_fields(
-           "Each pair's top token and logit difference (clean name − corrupted name), after each prompt, equal the plain reference's.",
-           provenance=PROVENANCE))
-def test_behaviour_reference(judge, behaviour_reference):
-    reference.judge_agrees(judge, behaviour_reference)
+test_behaviour_reference = claim("patching.behaviour-reference", reads="behaviour_reference",
+    section="code cell", needs="hub",
+    guards=("seed_behaviour", "ioi_behaviour"),
+    **reference.claim_fields(
+        "Each pair's top token and logit difference (clean name − corrupted name), after each prompt, equal the plain reference's.",
+        provenance=PROVENANCE))
 
 
-@claim("patching.layer-flip-reference", section="code cell", needs="hub",
-       guards=("seed_layer_flip",),
-       **reference.claim_fields(
-           "The seed's layer patch at the differing positions (on its pair at its layer, and on the IOI pair at sampled blocks) gives the plain reference's logit differences, normalisation, top token and flags.",
-           provenance=PROVENANCE))
-def test_layer_flip_reference(judge, layer_flip_reference):
-    reference.judge_agrees(judge, layer_flip_reference)
+test_layer_flip_reference = claim("patching.layer-flip-reference", reads="layer_flip_reference",
+    section="code cell", needs="hub",
+    guards=("seed_layer_flip",),
+    **reference.claim_fields(
+        "The seed's layer patch at the differing positions (on its pair at its layer, and on the IOI pair at sampled blocks) gives the plain reference's logit differences, normalisation, top token and flags.",
+        provenance=PROVENANCE))
 
 
-@claim("patching.sweep-reference", section="code cell", needs="hub", guards=SWEEPS,
-       **reference.claim_fields(
-           "Each pair's layer × position sweep, on every cell of the organism's and sampled blocks × positions of GPT-2's, gives the plain reference's logit differences and their normalisation (patched − corrupted) / (clean − corrupted).",
-           provenance=PROVENANCE, why=SWEEP_WHY), **RECORDED_DIFF)
-def test_sweep_reference(judge, sweep_reference):
-    reference.judge_agrees(judge, sweep_reference)
+test_sweep_reference = claim("patching.sweep-reference", reads="sweep_reference",
+    section="code cell", needs="hub", guards=SWEEPS,
+    **reference.claim_fields(
+        "Each pair's layer × position sweep, on every cell of the organism's and sampled blocks × positions of GPT-2's, gives the plain reference's logit differences and their normalisation (patched − corrupted) / (clean − corrupted).",
+        provenance=PROVENANCE, why=SWEEP_WHY), **RECORDED_DIFF)

@@ -239,7 +239,8 @@ def _declaration(c: DraftClaim) -> list[str]:
             f"       criterion={c.suggestion.criterion})",
             f"def test_{c.key}():",
             f"    # {c.suggestion.reason}",
-            f"    # when written: judge(readouts.{c.key}({_step(c.section)}))",
+            f"    # when written, the declaration is the test: test_{c.key} = claim(..., "
+            f"reads={_quote(_step(c.section))}, readout=readouts.{c.key})",
             f"    pytest.skip({_quote(missing)})", "", ""]
 
 

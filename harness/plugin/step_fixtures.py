@@ -79,7 +79,8 @@ def _given(name: str) -> dict[str, Callable[..., Any]]:
     def sizes(profile: Any) -> Any:
         return profile.sizes[name]
 
-    def breakages(request: pytest.FixtureRequest, profile: Any, mode: Mode, **loaded: Any) -> dict:
+    def breakages(request: pytest.FixtureRequest, profile: Any, mode: Mode,
+                  **loaded: Any) -> catalogue.Catalogue:
         if not profile.models[name].organism:
             pytest.skip(catalogue.ORGANISMS_ONLY)
         pinned = pinned_catches(snapshot_folder(request.config.rootpath,
@@ -88,7 +89,7 @@ def _given(name: str) -> dict[str, Callable[..., Any]]:
         found = source(name)
         checks = catalogue.anchored(found, request.config.rootpath / CLAIMS_FOLDER / name,
                                     loaded[f"{name}_model"], profile.sizes[name], profile)
-        return catalogue.measured(catalogue.run(found, checks, first=pinned))
+        return catalogue.run(found, checks, first=pinned)
 
     bodies = {
         "model": (model, ("request",), f"{name}'s model on the session's profile"),

@@ -8,8 +8,9 @@ import pytest
 
 from harness.claims import ClaimSpec, Kind
 from harness.criteria import Binomial, Exact, InInterval, all_of
-from harness.readout_types import (criterion_keys, judged_type, judges, readout_type,
-                                   required_keys, undeclared, wrong_keys)
+from harness.claim_tests import judging_test
+from harness.readout_types import (criterion_keys, judged_type, readout_type, required_keys,
+                                   undeclared, wrong_keys)
 
 
 class Recovered(TypedDict):
@@ -55,17 +56,12 @@ def unpacking_a_name(value: dict[str, Any]) -> dict[str, Any]:
     return {**value}
 
 
-@judges(Recovered)
-def judge_recovered(judge, value: int) -> None:
-    judge(recovered(value))
-
-
 def body_with_a_readout(judge, fixture):
     judge(recovered(fixture))
 
 
-def body_with_a_helper(judge, fixture):
-    judge_recovered(judge, fixture)
+def body_calling_a_helper(judge, fixture):
+    recovered(fixture)
 
 
 def body_of_two_statements(judge, fixture):
@@ -88,8 +84,13 @@ def test_a_readouts_return_type_is_what_the_claim_judges():
     assert judged_type(body_with_a_readout) is Recovered
 
 
-def test_a_marked_helpers_type_is_what_the_claim_judges():
-    assert judged_type(body_with_a_helper) is Recovered
+def test_a_declared_readouts_type_is_what_the_claim_judges():
+    assert judged_type(judging_test("cot.typed-probe", recovered, ("fixture",))) is Recovered
+
+
+def test_a_body_calling_other_than_judge_is_refused():
+    with pytest.raises(LookupError, match="one call"):
+        judged_type(body_calling_a_helper)
 
 
 def test_a_body_of_more_than_one_call_is_refused():

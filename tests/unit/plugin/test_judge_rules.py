@@ -19,7 +19,7 @@ CAUGHT = {"clean_failures": {}, "breakages": 2, "caught": 2, "missed": [], "stal
 
 def anchor(claim_id: str, fields: dict):
     """The anchor a source declares with the rule's `fields`, in a session on micro (an organism that pins no snapshot)."""
-    fields = {k: v for k, v in fields.items() if k != "kind"}
+    fields = {k: v for k, v in fields.items() if k not in ("kind", "readout")}
     return item(declared(claim_id, "anchor", "gpu", **fields))
 
 
@@ -37,7 +37,7 @@ def judge_of(test):
 
 def test_a_fire_once_write_that_held_is_judged_held():
     test = fire_once_anchor()
-    fire_once.judge_fires_once(judge_of(test), WRITTEN)
+    judge_of(test)(fire_once.measured(WRITTEN))
     assert state(test).holds_check["ok"] is True
 
 
@@ -45,7 +45,7 @@ def test_a_fire_once_write_that_moved_something_else_fails_its_holds_and_keeps_i
     test = fire_once_anchor()
     moved = FireOnce(3, True, False, True, True, ["forward 0: block 2 moved at position 4"])
     with pytest.raises(Judged, match="untouched_identical: measured False"):
-        fire_once.judge_fires_once(judge_of(test), moved)
+        judge_of(test)(fire_once.measured(moved))
     assert state(test).judged is Failure.CRITERION
     assert state(test).measured["failures"] == ["forward 0: block 2 moved at position 4"]
 
@@ -53,13 +53,13 @@ def test_a_fire_once_write_that_moved_something_else_fails_its_holds_and_keeps_i
 def test_a_fire_once_failure_alone_fails_its_holds():
     test = fire_once_anchor()
     with pytest.raises(Judged, match="failures"):
-        fire_once.judge_fires_once(judge_of(test), FireOnce(3, True, True, True, True, ["x"]))
+        judge_of(test)(fire_once.measured(FireOnce(3, True, True, True, True, ["x"])))
     assert state(test).judged is Failure.CRITERION
 
 
 def test_a_catalogue_that_caught_every_breakage_is_judged_held():
     test = catalogue_anchor()
-    catalogue.judge_catalogue(judge_of(test), CAUGHT)
+    judge_of(test)(CAUGHT)
     assert state(test).holds_check["ok"] is True
 
 
@@ -69,6 +69,6 @@ def test_a_catalogue_that_caught_every_breakage_is_judged_held():
 def test_a_catalogue_with_a_miss_fails_its_holds_and_keeps_its_record(key, value):
     test = catalogue_anchor()
     with pytest.raises(Judged, match=key):
-        catalogue.judge_catalogue(judge_of(test), {**CAUGHT, key: value, "caught": 1})
+        judge_of(test)({**CAUGHT, key: value, "caught": 1})
     assert state(test).judged is Failure.CRITERION
     assert state(test).measured[key] == value

@@ -1,0 +1,36 @@
+"""A claim declared whole (issue 46 §3): the steps it reads and its readout name its test, whose
+body, judged type and name (and so its snapshot's) derive from the declaration."""
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable
+
+from harness.readout_types import READOUT
+
+JUDGE = "judge"
+
+
+def test_name(claim_id: str) -> str:
+    """The test a claim id names, and so its snapshot file: `test_` and the id past its source,
+    each `-` or `.` an underscore (`cot.fire-once` -> `test_fire_once`)."""
+    return "test_" + claim_id.split(".", 1)[1].replace("-", "_").replace(".", "_")
+
+
+def judging_test(claim_id: str, readout: Callable[..., Any],
+                 reads: tuple[str, ...]) -> Callable[..., None]:
+    """A test whose body judges `readout` of the steps it `reads`, in that order: its
+    parameters are `judge` and those steps, which pytest resolves as fixtures."""
+    if JUDGE in reads or len(set(reads)) != len(reads):
+        raise ValueError(f"{claim_id}: the steps it reads are named once each, `judge` not "
+                         f"among them: {list(reads)}")
+
+    def test(judge: Callable[[dict[str, Any]], None], **steps: Any) -> None:
+        judge(readout(*(steps[name] for name in reads)))
+
+    parameter = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    test.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(name, parameter) for name in (JUDGE, *reads)])
+    test.__name__ = test.__qualname__ = test_name(claim_id)
+    test.__doc__ = f"{claim_id}: judge {readout.__qualname__} of {', '.join(reads) or 'nothing'}."
+    setattr(test, READOUT, readout)
+    return test
