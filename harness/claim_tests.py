@@ -3,8 +3,10 @@ body, judged type and name (and so its snapshot's) derive from the declaration."
 from __future__ import annotations
 
 import inspect
+import sys
 from typing import Any, Callable
 
+from harness.private import place_at
 from harness.readout_types import READOUT
 
 JUDGE = "judge"
@@ -33,4 +35,15 @@ def judging_test(claim_id: str, readout: Callable[..., Any],
     test.__name__ = test.__qualname__ = test_name(claim_id)
     test.__doc__ = f"{claim_id}: judge {readout.__qualname__} of {', '.join(reads) or 'nothing'}."
     setattr(test, READOUT, readout)
+    declared = _declaring_frame()
+    if declared is not None:
+        place_at(test, declared.f_code.co_filename, declared.f_lineno)
     return test
+
+
+def _declaring_frame() -> Any:
+    """The module-level statement the declaration runs in (its test file's), if any."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_name != "<module>":
+        frame = frame.f_back
+    return frame

@@ -48,3 +48,12 @@ def test_a_declaration_bound_to_another_name_stops_the_collection(pytester):
                       'readout=lambda a: {"v": a})\n'
     result = run(pytester, body, "--collect-only", "--no-update")
     assert "cot.declared: its test is named test_other, not test_declared" in result.stderr.str()
+
+
+def test_a_declared_claims_skip_is_reported_where_it_is_declared(pytester):
+    body = '\n\n@pytest.fixture\ndef cot_skips():\n    pytest.skip("no tokenizer here")\n\n\n' \
+           'test_skipped = finding("skipped", reads="cot_skips", readout=measured)\n'
+    result = run(pytester, body, "-rs")
+    line = (pytester.path / "test_claims.py").read_text().splitlines().index(
+        'test_skipped = finding("skipped", reads="cot_skips", readout=measured)') + 1
+    assert f"SKIPPED [1] test_claims.py:{line}: no tokenizer here" in result.stdout.str()
