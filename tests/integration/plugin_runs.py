@@ -21,12 +21,12 @@ def broken_machinery() -> Value:
 
 @claim("cot.fake-claim", kind="measurement", section="2", needs="cpu", statement="s",
        published={"v": 1}, provenance="p", criterion=Exact("v"), requires=["cot.fake-anchor"])
-def test_claim_first_in_file(judge):
+def test_fake_claim(judge):
     judge({"v": 1})
 
 @claim("cot.fake-anchor", kind="anchor", section="1", needs="cpu", statement="s",
        published={"v": 1}, provenance="p", criterion=Exact("v"))
-def test_anchor(judge):
+def test_fake_anchor(judge):
     judge(broken_machinery())
 
 @claim("cot.other-anchor", kind="anchor", section="1", needs="cpu", statement="s",
@@ -66,12 +66,12 @@ from harness.criteria import Exact
 
 @claim("cot.needs-gpu", kind="claim", section="1", needs="gpu", statement="s",
        published={"v": 1}, provenance="p", criterion=Exact("v"))
-def test_gpu(judge):
+def test_needs_gpu(judge):
     judge({"v": 1})
 
 @claim("lookback.needs-tokenizer", kind="anchor", section="1", needs="hub", statement="s",
        published={"v": 1}, provenance="p", criterion=Exact("v"))
-def test_hub(judge):
+def test_needs_tokenizer(judge):
     judge({"v": 1})
 '''
 

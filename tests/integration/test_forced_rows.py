@@ -25,20 +25,20 @@ def kept_rows(request):
 @claim("cot.fake-control", kind="anchor", section="4", statement="s",
        published={"correct": 20, "n": 20}, provenance="p", criterion=Every("correct"),
        holds=Holds(Every("correct"), behavioural=True))
-def test_control(judge, kept_rows):
+def test_fake_control(judge, kept_rows):
     judge({"correct": 0, "n": len(kept_rows)})
 
 
 @claim("cot.fake-identity", kind="anchor", section="6", statement="s",
        published={"identical": True}, provenance="p", criterion=Exact("identical"),
        holds=Holds(Exact("identical")))
-def test_identity(judge, kept_rows):
+def test_fake_identity(judge, kept_rows):
     judge({"identical": False})
 
 
 @claim("cot.fake-finding", kind="claim", section="7", statement="s", published={"v": 1},
        provenance="p", criterion=Exact("v"), requires=["cot.fake-identity"])
-def test_finding(judge):
+def test_fake_finding(judge):
     judge({"v": 1})
 '''
 
@@ -87,14 +87,14 @@ from harness.criteria import Every, Exact
 @claim("cot.fake-behaviour", kind="anchor", section="4", needs="cpu", statement="s",
        published={"correct": 20, "n": 20}, provenance="p", criterion=Every("correct", slack=1),
        holds=Holds(Every("correct"), behavioural=True))
-def test_behaviour(judge):
+def test_fake_behaviour(judge):
     judge({"correct": 19, "n": 20})
 
 
 @claim("cot.fake-machinery", kind="anchor", section="6", needs="cpu", statement="s",
        published={"identical": 2}, provenance="p", criterion=Exact("identical"),
        holds=Holds(Every("identical")))
-def test_machinery(judge):
+def test_fake_machinery(judge):
     judge({"identical": 2, "n": 3})
 '''
 

@@ -16,7 +16,7 @@ from harness.criteria import Exact
 @claim("heads.fake-transplant", kind="claim", section="2", statement="s",
        published={"retrieval_block": 31}, provenance="p", criterion=Exact("retrieval_block"),
        known_answer=KnownAnswer(Exact("retrieval_block"), planted="retrieval_block"))
-def test_transplant(judge):
+def test_fake_transplant(judge):
     judge({"retrieval_block": BLOCK})
 '''
 

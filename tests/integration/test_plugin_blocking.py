@@ -22,12 +22,12 @@ def test_failing_anchor_blocks_its_claim(tester):
 def test_anchor_runs_first_whatever_the_file_order(tester):
     tester.makepyfile(test_claims=ANCHOR_FAILS)
     result = tester.runpytest("-v", "--snapshot-update")
-    result.stdout.re_match_lines([r".*test_anchor FAILED", r".*test_claim_first_in_file SKIPPED"])
+    result.stdout.re_match_lines([r".*test_fake_anchor FAILED", r".*test_fake_claim SKIPPED"])
 
 
 def test_claim_selected_with_k_still_evaluates_its_anchor(tester):
     tester.makepyfile(test_claims=ANCHOR_FAILS)
-    result = tester.runpytest("-k", "claim_first_in_file", "--snapshot-update")
+    result = tester.runpytest("-k", "fake_claim", "--snapshot-update")
     result.assert_outcomes(failed=1, skipped=1)
     assert verdicts(tester)["cot.fake-claim"][0] == "blocked"
 
@@ -56,7 +56,7 @@ def test_blocking_holds_under_xdist(tester):
 @pytest.mark.meta  # three pytest processes: make test-meta (test_blocking_holds_under_xdist stays)
 def test_blocking_holds_under_xdist_with_k(tester):
     tester.makepyfile(test_claims=ANCHOR_FAILS)
-    result = tester.runpytest_subprocess("-n", "2", "-k", "claim_first_in_file", "--snapshot-update")
+    result = tester.runpytest_subprocess("-n", "2", "-k", "fake_claim", "--snapshot-update")
     result.assert_outcomes(failed=1, skipped=1)
     assert verdicts(tester)["cot.fake-claim"][0] == "blocked"
 
@@ -99,17 +99,17 @@ from harness.criteria import Exact
 
 @claim("cot.gpu-probe", kind="measurement", section="1", needs="cpu", statement="s",
        published={}, provenance="p", criterion=Exact("v"))
-def test_cot(judge):
+def test_gpu_probe(judge):
     judge({"v": 1})
 
 @claim("heads.gpu-probe", kind="measurement", section="1", needs="cpu", statement="s",
        published={}, provenance="p", criterion=Exact("v"))
-def test_heads(judge):
+def test_gpu_probe(judge):
     judge({"v": 1})
 
 @claim("lookback.gpu-probe", kind="measurement", section="1", needs="cpu", statement="s",
        published={}, provenance="p", criterion=Exact("v"))
-def test_lookback(judge):
+def test_gpu_probe(judge):
     judge({"v": 1})
 '''
 

@@ -48,7 +48,7 @@ def test_a_tiny_profile_finding_without_a_known_answer_is_not_applicable(tester)
 
 def test_a_tiny_profile_anchor_that_passes_reads_held(tester):
     tester.makepyfile(test_claims=PUBLISHED_ONLY)
-    tester.runpytest("--snapshot-update", "--claims-profile=tiny", "-k", "test_hub")
+    tester.runpytest("--snapshot-update", "--claims-profile=tiny", "-k", "test_needs_tokenizer")
     assert verdicts(tester)["lookback.needs-tokenizer"] == ("held", "")
 
 
