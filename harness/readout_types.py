@@ -19,11 +19,29 @@ READOUT = "__judged_readout__"  # a declared claim's readout (harness.claim_test
 
 
 def _resolve(node: ast.expr, scope: dict[str, Any]) -> Any:
+    """What a name, an attribute or a call's result stands for in `scope` (a parameter stands
+    for the class it is annotated with; a call, for the class it builds or returns)."""
     if isinstance(node, ast.Name) and node.id in scope:
         return scope[node.id]
     if isinstance(node, ast.Attribute):
         return getattr(_resolve(node.value, scope), node.attr)
+    if isinstance(node, ast.Call):
+        made = _resolve(node.func, scope)
+        returned = made if isinstance(made, type) else inspect.get_annotations(
+            made, eval_str=True).get("return")
+        if isinstance(returned, type):
+            return returned
     raise LookupError(f"cannot resolve {ast.unparse(node)!r}")
+
+
+def _parameters(readout: Callable[..., Any]) -> dict[str, type]:
+    """A readout's parameters annotated with a class, each standing for that class."""
+    try:
+        annotated = inspect.get_annotations(readout, eval_str=True)
+    except NameError:
+        return {}
+    return {name: cls for name, cls in annotated.items()
+            if name != "return" and isinstance(cls, type)}
 
 
 def _returns(func: ast.FunctionDef) -> list[ast.expr | None]:
@@ -76,7 +94,8 @@ def readout_type(readout: Callable[..., Any]) -> type:
     where = f"{getattr(readout, '__module__', '?')}.{getattr(readout, '__qualname__', readout)}"
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(readout))).body[0]
-        scope = {**readout.__globals__, **inspect.getclosurevars(readout).nonlocals}
+        scope = {**readout.__globals__, **inspect.getclosurevars(readout).nonlocals,
+                 **_parameters(readout)}
         returns = _returns(tree) if isinstance(tree, ast.FunctionDef) else []
         if not returns:
             raise LookupError("it returns nothing")

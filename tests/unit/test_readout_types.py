@@ -56,6 +56,35 @@ def unpacking_a_name(value: dict[str, Any]) -> dict[str, Any]:
     return {**value}
 
 
+class Counts:
+    def measured(self) -> dict[str, Any]:
+        return {"failed": 0, "checked": 1}
+
+
+def made_counts() -> Counts:
+    return Counts()
+
+
+def a_parameters_method(counts: Counts) -> dict[str, Any]:
+    return counts.measured()
+
+
+def a_calls_method() -> dict[str, Any]:
+    return made_counts().measured()
+
+
+def a_constructed_method() -> dict[str, Any]:
+    return Counts().measured()
+
+
+def an_unannotated_parameters_method(counts) -> dict[str, Any]:
+    return counts.measured()
+
+
+def recovered_shadowed(recovered: Counts) -> dict[str, Any]:
+    return recovered.measured()
+
+
 def body_with_a_readout(judge, fixture):
     judge(recovered(fixture))
 
@@ -209,3 +238,24 @@ def test_a_written_out_dicts_keys_are_what_the_claim_judges():
 def test_a_dict_whose_keys_are_not_written_out_is_refused():
     with pytest.raises(LookupError, match="not written out"):
         judged_type(body_with_an_unpacked_dict)
+
+
+def test_a_method_of_an_annotated_parameter_gives_its_keys():
+    assert required_keys(readout_type(a_parameters_method)) == {"failed", "checked"}
+
+
+def test_a_method_of_what_a_call_returns_gives_its_keys():
+    assert required_keys(readout_type(a_calls_method)) == {"failed", "checked"}
+
+
+def test_a_method_of_a_constructed_object_gives_its_keys():
+    assert required_keys(readout_type(a_constructed_method)) == {"failed", "checked"}
+
+
+def test_a_method_of_an_unannotated_parameter_is_refused():
+    with pytest.raises(LookupError, match="cannot resolve"):
+        readout_type(an_unannotated_parameters_method)
+
+
+def test_a_parameter_stands_for_its_class_over_a_global_of_its_name():
+    assert required_keys(readout_type(recovered_shadowed)) == {"failed", "checked"}

@@ -3,7 +3,7 @@ call these and judge)."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any
 
 from harness.sources.cot import tokens
 from harness.sources.cot.batched_rows import BatchedRows
@@ -275,33 +275,14 @@ def activation_patch_not_propagated(continuations: Continuations) -> ActivationP
     return {**donor, "donor_product_floor": floor, "layer": continuations.layer}
 
 
-class PromptTokens(TypedDict):
+def prompt_tokens(tokenizer: Any) -> dict[str, Any]:
     """§1: problem 0's prompt, its length, and prompts that fail to render as printed."""
-
-    first: str
-    first_tokens: int
-    n: int
-    failing: list[str]
-
-
-def prompt_tokens(tokenizer: Any) -> PromptTokens:
-    """§1: what cot.prompt-tokens judges."""
     r = tokens.prompt_tokens(tokenizer)
     return {"first": r.first, "first_tokens": r.first_tokens, "n": r.n, "failing": r.failing}
 
 
-class ForcedSuffix(TypedDict):
+def forced_suffix(tokenizer: Any) -> dict[str, Any]:
     """§1: FORCE's `</think>` ids and length, its round trip, and answers that split."""
-
-    think_close: list[int]
-    force_tokens: int
-    round_trip: bool
-    answers: int
-    failing: list[str]
-
-
-def forced_suffix(tokenizer: Any) -> ForcedSuffix:
-    """§1: what cot.forced-suffix judges."""
     r = tokens.forced_suffix(tokenizer)
     return {
         "think_close": r.think_close,
@@ -312,15 +293,7 @@ def forced_suffix(tokenizer: Any) -> ForcedSuffix:
     }
 
 
-class NumberTokens(TypedDict):
+def number_tokens(tokenizer: Any) -> dict[str, Any]:
     """§3: the first product's tokens, the values checked and those that split."""
-
-    first_product: list[str]
-    values: int
-    failing: list[str]
-
-
-def number_tokens(tokenizer: Any) -> NumberTokens:
-    """§3: what cot.number-tokens judges."""
     r = tokens.number_tokens(tokenizer)
     return {"first_product": r.first_product, "values": r.values, "failing": r.failing}

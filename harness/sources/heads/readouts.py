@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from harness.criteria.exact import NoneFailedCounts
 from harness.sources.heads.anchors import machinery
 from harness.sources.heads.anchors.layouts import prompt_layouts
 from harness.sources.heads.bootstrap import BootstrapMean
@@ -173,84 +172,78 @@ def grid(g: GridStudy, site: Site) -> Grid:
             "margin": {k: interval(g.margin[pair]) for k, pair in GRID_KEYS.items()}}
 
 
-class PromptLayoutChecks(NoneFailedCounts):
-    """§1–§3: what heads.opening-prompts and heads.main-prompts judge."""
-
-    families: int
-    prompts: int
-    positions: int
-    lengths: list[int]
-
-
-def opening_prompts(families: ProblemSets, tok) -> PromptLayoutChecks:
+def opening_prompts(families: ProblemSets, tok) -> dict[str, Any]:
     """§1–§2: every opening family's prompts laid out and checked."""
     return prompt_layouts("opening", families.opening, tok).measured()
 
 
-def main_prompts(families: ProblemSets, tok) -> PromptLayoutChecks:
+def main_prompts(families: ProblemSets, tok) -> dict[str, Any]:
     """§1 and §3: every main family's prompts laid out and checked."""
     return prompt_layouts("main", families.main, tok).measured()
 
 
-class MachineryChecks(NoneFailedCounts):
-    """§1–§4: what each machinery anchor's named exact checks give (machinery.ExactChecks)."""
-
-    all_exact: bool
-
-
-def reference_forward(checks: machinery.ExactChecks) -> MachineryChecks:
-    """§1: what heads.reference-forward judges, each failure said in words."""
+def reference_forward(checks: machinery.ExactChecks) -> dict[str, Any]:
+    """§1: whether every named exact check held, how many failed of how many, and the first
+    failures, each said in words."""
     return checks.measured(
         "under probe edit {}, the nnsight run's logits differ from the plain pre-hook reference "
         "forward's")
 
 
-def edit_receipts(checks: machinery.ExactChecks) -> MachineryChecks:
-    """§1: what heads.edit-receipts judges, each failure said in words."""
+def edit_receipts(checks: machinery.ExactChecks) -> dict[str, Any]:
+    """§1: whether every named exact check held, how many failed of how many, and the first
+    failures, each said in words."""
     return checks.measured(
         "probe edit check {} failed: an edit not consumed as requested, another cell moved, a "
         "hook left or the previous token's logits moved")
 
 
-def residual_identity(checks: machinery.ExactChecks) -> MachineryChecks:
-    """§2: what heads.residual-identity judges."""
+def residual_identity(checks: machinery.ExactChecks) -> dict[str, Any]:
+    """§2: whether every named exact check held, how many failed of how many, and the first
+    failures."""
     return checks.measured()
 
 
-def head_identity(checks: machinery.ExactChecks) -> MachineryChecks:
-    """§2: what heads.head-identity judges."""
+def head_identity(checks: machinery.ExactChecks) -> dict[str, Any]:
+    """§2: whether every named exact check held, how many failed of how many, and the first
+    failures."""
     return checks.measured()
 
 
-def av_identity(checks: machinery.ExactChecks) -> MachineryChecks:
-    """§4: what heads.av-identity judges."""
+def av_identity(checks: machinery.ExactChecks) -> dict[str, Any]:
+    """§4: whether every named exact check held, how many failed of how many, and the first
+    failures."""
     return checks.measured()
 
 
-def kv_groups(checks: machinery.ExactChecks) -> MachineryChecks:
-    """§4: what heads.kv-groups judges, each failure said in words."""
+def kv_groups(checks: machinery.ExactChecks) -> dict[str, Any]:
+    """§4: whether every named exact check held, how many failed of how many, and the first
+    failures, each said in words."""
     return checks.measured(
         "{}: O's attention with a foreign value bank differs from the plain forward that writes "
         "it into the head's KV group")
 
 
-def sweep_readback(checks: machinery.ExactChecks) -> MachineryChecks:
-    """§2: what heads.sweep-readback judges, each failure said in words."""
+def sweep_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
+    """§2: whether every named exact check held, how many failed of how many, and the first
+    failures, each said in words."""
     return checks.measured(
         "{}: what §2's sweep recorded (p(U), p(L), p(D) before that block; 'blocks': the blocks "
         "it covered) differs from the reference forward or the declared blocks")
 
 
-def screen_readback(checks: machinery.ExactChecks) -> MachineryChecks:
-    """§2–§3: what heads.screen-readback judges, each failure said in words."""
+def screen_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
+    """§2–§3: whether every named exact check held, how many failed of how many, and the first
+    failures, each said in words."""
     return checks.measured(
         "{}: the screen's recorded loss with that head zeroed in O differs from the reference "
         "forward's at the declared block, or the head went unscreened ('ranking': not every "
         "declared head by mean loss)")
 
 
-def crossing_readback(checks: machinery.ExactChecks) -> MachineryChecks:
-    """§4–§6: what heads.crossing-readback judges, each failure said in words."""
+def crossing_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
+    """§4–§6: whether every named exact check held, how many failed of how many, and the first
+    failures, each said in words."""
     return checks.measured(
         "{}: what §4–§6 recorded or summarised there differs from the plain forward writing "
         "that cell's messages, or from the recorded observations")
@@ -261,15 +254,6 @@ def native_answers(answers: dict[str, int]) -> dict[str, Any]:
     return {"native_L": answers["native_L"], "n": answers["n"]}
 
 
-class RecordCounts(NoneFailedCounts):
-    """§7: what heads.record-counts judges."""
-
-    main_records: int
-    opening_records: int
-    checks_failed: int
-    checks: dict[str, int]
-
-
-def record_counts(counts: machinery.RecordCounts) -> RecordCounts:
+def record_counts(counts: machinery.RecordCounts) -> dict[str, Any]:
     """§7: the records per study, the failed counts and checks, and the checks by kind."""
     return counts.measured()

@@ -258,14 +258,6 @@ def single_token_entities(entities: positions.SingleTokenEntities) -> SingleToke
     return entities.measured()
 
 
-class InterventionTokens(NoneFailedCounts):
-    """§4–§6: what lookback.intervention-tokens judges."""
-
-    prompts: int
-    positions: int
-    after_drink_tokens: list[str]
-
-
-def intervention_tokens(tokens: positions.InterventionTokens) -> InterventionTokens:
+def intervention_tokens(tokens: positions.InterventionTokens) -> dict[str, Any]:
     """§4–§6: the prompts and positions checked, and the tokens after the reference's drinks."""
     return tokens.measured()

@@ -16,29 +16,14 @@ from harness.sources.patching.experiments import (
 )
 
 
-class SingleTokenWords(TypedDict):
+def single_token_words(tokenizer: Any) -> dict[str, Any]:
     """Code cell: the words checked, and those that are not one token."""
-
-    words: int
-    multi_token: list[str]
-
-
-def single_token_words(tokenizer: Any) -> SingleTokenWords:
-    """§code cell: what patching.single-token-words judges."""
     r = tokens.single_token_words(tokenizer)
     return {"words": r.words, "multi_token": r.multi_token}
 
 
-class AlignedPairs(TypedDict):
+def aligned_pairs(tokenizer: Any) -> dict[str, Any]:
     """Code cell: the pairs checked, the positions each differs at, and the misaligned."""
-
-    pairs: int
-    differing: dict[str, list[int]]
-    misaligned: list[str]
-
-
-def aligned_pairs(tokenizer: Any) -> AlignedPairs:
-    """§code cell: what patching.aligned-pairs judges."""
     r = tokens.aligned_pairs(tokenizer)
     return {"pairs": r.pairs, "differing": r.differing, "misaligned": r.misaligned}
 
