@@ -3,7 +3,6 @@ body, judged type and name (and so its snapshot's) derive from the declaration."
 from __future__ import annotations
 
 import inspect
-import sys
 from typing import Any, Callable
 
 from harness.private import place_at
@@ -33,7 +32,6 @@ def judging_test(claim_id: str, readout: Callable[..., Any],
     test.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [inspect.Parameter(name, parameter) for name in (JUDGE, *reads)])
     test.__name__ = test.__qualname__ = test_name(claim_id)
-    test.__doc__ = f"{claim_id}: judge {readout.__qualname__} of {', '.join(reads) or 'nothing'}."
     setattr(test, READOUT, readout)
     declared = _declaring_frame()
     if declared is not None:
@@ -43,7 +41,7 @@ def judging_test(claim_id: str, readout: Callable[..., Any],
 
 def _declaring_frame() -> Any:
     """The module-level statement the declaration runs in (its test file's), if any."""
-    frame = sys._getframe(1)
+    frame = inspect.currentframe()
     while frame is not None and frame.f_code.co_name != "<module>":
         frame = frame.f_back
     return frame
