@@ -40,7 +40,7 @@ class Step:
     - `forced`: `run` returns a `Filtered`; the step is its kept rows, or on a profile that
       forces rows (the rehearsal's random weights) the first offered ones, noted in the record.
     - `unit`: a spare xdist worker may run it on its own; `shared`: the steps units read, kept
-      in the on-disk step store (harness/steps.py)."""
+      in the on-disk step store (harness/step_store.py)."""
 
     name: str
     run: Callable[..., Any]

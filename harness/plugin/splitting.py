@@ -1,6 +1,6 @@
 """More xdist workers than sources: each source's independent experiment fixtures (its `units`)
 also run as items of their own (claims/<source>/test_units.py), which the scheduler gives to
-spare workers, and the steps they share go through an on-disk store (harness/steps.py). Every
+spare workers, and the steps they share go through an on-disk store (harness/step_store.py). Every
 anchor and claim still runs in its source's worker, anchors first; a claim whose step a spare
 worker computed reads it from the store (docs/cost-and-scaling.md, "Beyond one GPU")."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from harness.plugin.state import SPEC, claims_session
 from harness.registry import registered
-from harness.steps import STORED, StepStore
+from harness.step_store import STORED, StepStore
 
 STORE_INPUT = "interp_claims_step_store"  # the workerinput key carrying the store's directory
 UNITS_FILE = "test_units.py"

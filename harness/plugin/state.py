@@ -13,7 +13,7 @@ from harness.models.backends import Backend
 from harness.claims import ClaimSpec
 from harness.profiles import Mode, Profile
 from harness.snapshots import ClaimSnapshot, SnapshotCheck, session_extension
-from harness.steps import StepStore
+from harness.step_store import StepStore
 from harness.verdicts import Failure
 
 RECORD_PROPERTY = "interp_claims"

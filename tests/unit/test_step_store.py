@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import torch
 
-from harness.steps import StepStore
+from harness.step_store import StepStore
 
 
 @dataclass
