@@ -134,7 +134,7 @@ class Profile:
         return name
 
     @property
-    def published(self) -> bool:
+    def published_values_apply(self) -> bool:
         """Whether this profile runs the published weights, so published values apply."""
         return self.rules.published_values
 

@@ -111,7 +111,7 @@ def source_steps(root: Path, profile: Profile, mode: Mode, name: str,
     if pinned:
         basis = "pinned ledger"
         steps = {k: (w, basis) for k, w in pinned.items()}
-    elif profile.published:
+    elif profile.published_values_apply:
         tiny = read_ledger(ledger_path(root, get_profile("tiny").snapshot_name(mode), name,
                                        mode.value))
         plan_module = source(name).part("plan")
@@ -193,7 +193,7 @@ def build(root: Path, profile: Profile, uses: list[ClaimUse], a: Assumptions,
                 replace(s, claims=tuple(sorted(u.id for u in uses
                                                if u.source == name and s.step in u.fixtures)))
                 for s in steps))
-        cpu = cpu_runs.measured(root, name, spec) if spec and profile.published else None
+        cpu = cpu_runs.measured(root, name, spec) if spec and profile.published_values_apply else None
         sources[name] = SourcePlan(spec.label if spec else None, shape, modes, cpu)
     return Plan(profile.name.value, a, calibration, sources, tuple(uses))
 

@@ -19,7 +19,7 @@ from harness.verdicts import Drift, Failure, Verdict, verdict_for
 def applies_published(prof: Profile, spec: ClaimSpec) -> bool:
     """Published values apply on the published profile, and to model-free [cpu] checks anywhere;
     a test with no published value has nothing to apply."""
-    return bool(spec.published) and (prof.published or spec.needs is Needs.CPU)
+    return bool(spec.published) and (prof.published_values_apply or spec.needs is Needs.CPU)
 
 
 def peak_gpu_bytes() -> int | None:

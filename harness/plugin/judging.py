@@ -168,7 +168,7 @@ class Judge:
     def _compare_snapshot(self, state: TestState) -> str | None:
         # Recorded on every profile: a snapshot compares within it, and so do two runs (the
         # canary, the meta tests' paired runs), pinned or not.
-        floats, why = self.spec.float_tolerance(self.profile.published)
+        floats, why = self.spec.float_tolerance(self.profile.published_values_apply)
         state.tolerance = {"floats": floats.as_record(), "why": why,
                            "exact": "counts, token ids, booleans and strings"}
         if self.profile.rules.pinning is Pinning.NONE:

@@ -122,7 +122,7 @@ def retarget(config: pytest.Config, profile: Profile) -> tuple[Profile, dict[str
     overrides = [Override.parse(text) for text in config.getoption("model")]
     if not overrides:
         return profile, {}
-    if not profile.published:
+    if not profile.published_values_apply:
         raise pytest.UsageError("--model re-runs published claims: use it with the published "
                                 "profile (--claims-profile=published, or -m gpu/hub)")
     return generalised(profile, overrides)

@@ -46,7 +46,7 @@ def seed_crosscheck(profile: Profile, model: Loaded, pair: PairIds, runs: PairRu
                     layer: int) -> TransformerLensCrosscheck:
     """The seed's own library on the seed's pair, where it can run: the published weights, with
     transformer-lens installed."""
-    if not profile.published:
+    if not profile.published_values_apply:
         ours = ("seeded random weights in the published GPT-2's files"
                 if profile.rules.published_files else "the tiny organism")
         raise NothingToRun(
