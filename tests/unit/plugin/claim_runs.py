@@ -95,11 +95,11 @@ def verdict(tester: pytest.Pytester, body: str, claim_id: str, *args: str) -> tu
     return entry["verdict"], entry["message"]
 
 
-def pin(tester: pytest.Pytester, profile: str, claim_id: str, test: str,
-        measured: dict[str, Any]) -> None:
-    """A snapshot pinned as --snapshot-update writes it."""
+def pin(tester: pytest.Pytester, profile: str, claim_id: str, measured: dict[str, Any]) -> None:
+    """A snapshot pinned as --snapshot-update writes it, named by the claim's id."""
+    from harness.claim_tests import test_name
     from harness.snapshots import snapshot_path, snapshot_payload
 
-    path = snapshot_path(Path(tester.path), profile, claim_id.split(".")[0], test)
+    path = snapshot_path(Path(tester.path), profile, claim_id.split(".")[0], test_name(claim_id))
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(snapshot_payload(claim_id, profile, measured)))

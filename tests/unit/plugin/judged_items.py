@@ -6,6 +6,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from harness.claim_tests import test_name
 from harness.claims import ClaimSpec, Kind, Needs
 from harness.criteria import Exact
 from harness.models.backends import Backend
@@ -29,7 +30,7 @@ def item(spec: ClaimSpec, profile: str | Profile = "micro", mode: Mode = Mode.FA
                             mode=mode, backend=Backend.LOCAL, retarget_reasons={})
     config = SimpleNamespace(stash={SESSION: session}, rootpath=Path("/nowhere"),
                              getoption=lambda name, default=None: options.get(name, default))
-    name = "test_" + spec.id.split(".", 1)[1].replace("-", "_")
+    name = test_name(spec.id)
     return SimpleNamespace(config=config, stash={SPEC: spec, STATE: TestState()},
                            nodeid=f"claims/test_x.py::{name}", name=name,
                            fixturenames=fixturenames)

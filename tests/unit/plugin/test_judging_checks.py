@@ -18,10 +18,8 @@ def test_drifts(judge):
 
 
 def drifted(tester, body: str, claim_id: str, *args: str, pinned_in: str = "tiny") -> dict:
-    """The entry of `claim_id` (its test test_<name>) in a run given `args`, pinned at v = 3 in
-    snapshots/<pinned_in>/."""
-    name = "test_" + claim_id.split(".", 1)[1].replace("-", "_")
-    pin(tester, pinned_in, claim_id, name, {"v": 3})
+    """The entry of `claim_id` in a run given `args`, pinned at v = 3 in snapshots/<pinned_in>/."""
+    pin(tester, pinned_in, claim_id, {"v": 3})
     return entries(tester, body, "--no-update", *args)[claim_id]
 
 
@@ -47,7 +45,7 @@ def test_a_finding_not_replicated_and_drifted_is_not_replicated(pytester):
 def test_a_float_within_the_organisms_tolerance_of_its_pin_has_not_drifted(pytester):
     body = ('@finding("near", needs="gpu")\ndef test_near(judge):\n'
             '    judge(measured(0.5 + 1e-7))\n')
-    pin(pytester, "tiny", "cot.near", "test_near", {"v": 0.5})
+    pin(pytester, "tiny", "cot.near", {"v": 0.5})
     entry = entries(pytester, body, "--no-update")["cot.near"]
     assert (entry["outcome"], entry["snapshot"], entry["drift"]) == ("passed", "within tolerance",
                                                                     "no drift")
