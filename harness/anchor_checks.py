@@ -5,7 +5,6 @@ where a step it reads is batched, again in fast mode. The claims modules and the
 imported afresh each time, so that they bind the modules a breakage edited."""
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import inspect
 from dataclasses import dataclass
@@ -19,9 +18,9 @@ from harness.profile_variants import with_sizes
 from harness.values import plain
 
 if TYPE_CHECKING:
-    from harness.catalogue import Checks
     from harness.source import Source
 
+Checks = dict[str, Callable[[], list[str]]]  # anchor id -> a callable returning its failures
 FAST = " (fast mode)"  # the suffix of an anchor's check on the batched graph
 
 
@@ -120,7 +119,7 @@ def derived(source: Source, groups: Sequence[Checked], folder: Path, model: Any,
     (`at` of the profile's declared `sizes`) and forced rows: each on the faithful graph, then
     (named with FAST) on the batched one where it reads a batched step, in its group's modes.
     Groups at the same sizes and forced rows share their graphs."""
-    steps = importlib.import_module(f"{source.package}.steps").STEPS
+    steps = source.steps
     tests = claims_tests(folder)
     missing = [a for g in groups for a in g.anchors if a not in tests]
     if missing:

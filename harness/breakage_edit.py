@@ -1,16 +1,47 @@
-"""A breakage applied (issue 25): its module's edited copy written to a file of its own and
-imported in place of the original, with every other module of the source (and of the source whose
-code it reads) freshly imported around it, and the originals put back after."""
+"""A breakage (issue 25), declared and applied: the edit, then its module's edited copy written to a
+file of its own and imported in place of the original, with every other module of the source (and
+of the source whose code it reads) freshly imported around it, and the originals put back after.
+A source's breakages.py imports its declaration from here, beneath the catalogue that runs them."""
 from __future__ import annotations
 
 import importlib.util
 import sys
 from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
-if TYPE_CHECKING:
-    from harness.catalogue import Breakage
+
+class Part(StrEnum):
+    """What a breakage edits: a write into the model, a study's logic over what was measured, a
+    readout of what a forward returned, or the mapping of a batched (fast-mode) forward's rows."""
+
+    WRITE = "write"
+    STUDY = "study"
+    READOUT = "readout"
+    BATCHING = "batching"
+
+
+@dataclass(frozen=True)
+class Breakage:
+    """One edit: in `module`, the text `old` (found exactly once) becomes `new`; `kind` says
+    what it breaks (write nothing, wrong layer, wrong position, wrong row or head, wrong step,
+    zero size, …) and `part` what it edits. `crashes` declares that the edit is caught by an
+    exception rather than a check's failure; `gap`, when set, says why no anchor can see it."""
+
+    name: str
+    kind: str
+    module: str
+    old: str
+    new: str
+    gap: str = ""
+    part: Part = Part.WRITE
+    crashes: bool = False
+
+    def null(self) -> Breakage:
+        """The control: the same module through the same temporary copy, its text unchanged."""
+        return Breakage(f"null edit of {self.module}", "none", self.module, self.old, self.old)
 
 
 def source_text(module: str) -> str:

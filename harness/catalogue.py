@@ -11,50 +11,14 @@ from __future__ import annotations
 
 import tempfile
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping, TypedDict
+from typing import Any, Callable, Mapping, TypedDict
 
-from harness.anchor_checks import derived
-from harness.breakage_edit import broken, source_text
+from harness.anchor_checks import Checks, derived
+from harness.breakage_edit import Breakage, Part, broken, source_text
 from harness.catalogue_order import in_order
+from harness.source import Source, SourcePart
 from harness.standard_anchors import StandardAnchor
-
-if TYPE_CHECKING:
-    from harness.source import Source
-
-Checks = dict[str, Callable[[], list[str]]]
-
-
-class Part(StrEnum):
-    """What a breakage edits: a write into the model, a study's logic over what was measured, a
-    readout of what a forward returned, or the mapping of a batched (fast-mode) forward's rows."""
-
-    WRITE = "write"
-    STUDY = "study"
-    READOUT = "readout"
-    BATCHING = "batching"
-
-
-@dataclass(frozen=True)
-class Breakage:
-    """One edit: in `module`, the text `old` (found exactly once) becomes `new`; `kind` says
-    what it breaks (write nothing, wrong layer, wrong position, wrong row or head, wrong step,
-    zero size, …) and `part` what it edits. `crashes` declares that the edit is caught by an
-    exception rather than a check's failure; `gap`, when set, says why no anchor can see it."""
-
-    name: str
-    kind: str
-    module: str
-    old: str
-    new: str
-    gap: str = ""
-    part: Part = Part.WRITE
-    crashes: bool = False
-
-    def null(self) -> Breakage:
-        """The control: the same module through the same temporary copy, its text unchanged."""
-        return Breakage(f"null edit of {self.module}", "none", self.module, self.old, self.old)
 
 
 @dataclass
@@ -117,7 +81,7 @@ def _outcome(b: Breakage, checks: Checks, every: bool = False,
 
 def declared(source: Source) -> tuple[Breakage, ...]:
     """The source's BREAKAGES, from the `breakages` module of its registered package."""
-    module = source.part("breakages")
+    module = source.part(SourcePart.BREAKAGES)
     if module is None:
         raise ValueError(f"the source {source.name} has no breakages module "
                          f"({source.package}.breakages)")
@@ -136,7 +100,7 @@ def anchored(source: Source, folder: Path, model: Any, sizes: Any,
     """The checks of the anchors the source's `breakages.py` lists (ANCHORS), derived afresh each
     time from the anchors' tests in the claims `folder` (harness.anchor_checks), so that they bind
     the modules a breakage edited: on `model`, at `sizes` (the profile's declared ones)."""
-    anchors = source.part("breakages").ANCHORS
+    anchors = source.part(SourcePart.BREAKAGES).ANCHORS
     return lambda: derived(source, anchors, folder, model, sizes, profile)
 
 
@@ -166,7 +130,7 @@ def run(source: Source, checks: Callable[[], Checks],
 
 
 class CatalogueRecord(TypedDict):
-    """What a catalogue anchor judges (`measured`)."""
+    """What a catalogue anchor judges (`readout`)."""
 
     clean_failures: dict[str, str]
     breakages: int
@@ -181,7 +145,7 @@ class CatalogueRecord(TypedDict):
     gaps: dict[str, str]
 
 
-def measured(catalogue: Catalogue) -> CatalogueRecord:
+def readout(catalogue: Catalogue) -> CatalogueRecord:
     """The catalogue's record: the catch rate, each breakage's outcome with its catching check
     and message, the null edit's failures, the parts it covers and the known gaps."""
     outcomes = catalogue.outcomes
@@ -212,7 +176,7 @@ PROVENANCE = ("the suite's breakage rule: each edit of the intervention code in 
 
 
 RULE = StandardAnchor(
-    {"missed": [], "clean_failures": {}, "stale": [], "null_edit_failures": {}}, readout=measured,
+    {"missed": [], "clean_failures": {}, "stale": [], "null_edit_failures": {}}, readout=readout,
     headline="{caught}/{breakages} breakages caught by an anchor; missed: {missed}",
     provenance=PROVENANCE,
     decisions=("each edit is applied to a temporary copy of its module; the checks run on the "

@@ -8,8 +8,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping
 
+from harness.breakage_edit import Breakage, Part
+
 if TYPE_CHECKING:
-    from harness.catalogue import Breakage, Checks
+    from harness.anchor_checks import Checks
 
 
 def pinned_catches(folder: Path, claim_id: str) -> dict[str, str]:
@@ -32,8 +34,6 @@ def in_order(b: Breakage, checks: Checks, first: Mapping[str, str] | None = None
              ) -> list[tuple[str, Callable[[], list[str]]]]:
     """`checks` in the order breakage `b` tries them: `first[b.name]` (the pinned catch) ahead of
     the rest; then, for a study or readout breakage, the reference anchors; the declared order."""
-    from harness.catalogue import Part
-
     items = list(checks.items())
     if b.part in (Part.STUDY, Part.READOUT):
         items.sort(key=lambda item: "-reference" not in item[0])

@@ -191,7 +191,7 @@ def failures(result: FireOnce | dict[str, FireOnce]) -> list[str]:
 
 
 class FireOnceRecord(TypedDict):
-    """What a fire-once anchor judges (`measured`)."""
+    """What a fire-once anchor judges (`readout`)."""
 
     site_holds_value: bool
     untouched_identical: bool
@@ -201,7 +201,7 @@ class FireOnceRecord(TypedDict):
     failures: list[str]
 
 
-def measured(result: FireOnce | dict[str, FireOnce]) -> FireOnceRecord:
+def readout(result: FireOnce | dict[str, FireOnce]) -> FireOnceRecord:
     """What a fire-once anchor records: the four checks, the sites it checked (per part where
     there are several; the forwards they fall in depend on the mode's batching, so are left out)
     and the first failures."""
@@ -212,7 +212,7 @@ def measured(result: FireOnce | dict[str, FireOnce]) -> FireOnceRecord:
 
 # The rule: the four checks true and no failure recorded (any failure fails it, as each sets a
 # check false too).
-RULE = StandardAnchor({**FIRES_ONCE, "failures": []}, readout=measured, headline=(
+RULE = StandardAnchor({**FIRES_ONCE, "failures": []}, readout=readout, headline=(
     "written value there: {site_holds_value}; nothing else moved: {untouched_identical}; output "
     "moved: {output_changed}; plain-hook reference equal: {reference_equal}"))
 claim_fields = RULE.fields  # a fire-once anchor's fields: claim_fields(statement, provenance)

@@ -134,7 +134,7 @@ def failures(found: Comparison) -> list[str]:
 
 
 class ReferenceRecord(TypedDict):
-    """What a reference anchor judges (`measured`)."""
+    """What a reference anchor judges (`readout`)."""
 
     agrees: bool
     rows: list[str]
@@ -144,7 +144,7 @@ class ReferenceRecord(TypedDict):
     mismatches: list[str]
 
 
-def measured(found: Comparison | Mapping[str, Comparison]) -> ReferenceRecord:
+def readout(found: Comparison | Mapping[str, Comparison]) -> ReferenceRecord:
     """What a reference anchor records, over one study or several (each row label prefixed with
     its study's name where there are several); the first mismatches."""
     parts = [found] if isinstance(found, Comparison) else list(found.values())
@@ -168,5 +168,5 @@ def claim_fields(statement: str, provenance: str, why: str = "") -> dict[str, An
             "holds": Holds(NoneOf("mismatches", of="values")),
             "headline": ("{values} values on rows {rows} against the plain reference; max |Δ| "
                          "{max_abs_diff:.2g} (allowed {tolerance:.2g}); mismatched: {mismatches}"),
-            "decisions": (why or Agreement.why,), "readout": measured}
+            "decisions": (why or Agreement.why,), "readout": readout}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping
@@ -18,13 +19,24 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 BUILT_IN_ORGANISMS = REPO_ROOT / "fixtures" / "organisms"
 
 
+class SourcePart(StrEnum):
+    """The modules of a source's package that the harness beneath it reads by name, through
+    `Source.part` alone (tests/test_layers.py finds every such read and the cycles it could close)."""
+
+    STEPS = "steps"  # STEPS, its declared experiment steps
+    ORGANISM = "organism"  # make, build_tokenizer, build_model
+    ORGANISM_NOTES = "organism_notes"  # CLAIM_NOTES: what the organism forces in each finding
+    FIGURES = "figures"  # FIGURES, FIGURES_OF_RUN
+    BREAKAGES = "breakages"  # BREAKAGES and the ANCHORS that must catch them
+    PLAN = "plan"  # its cost plan's work per step
+
+
 @dataclass(frozen=True)
 class Source:
     """One seed notebook: its file and title, and per profile its model and experiment sizes.
 
-    `package` holds the source's task and experiments and, by convention, optional `organism`
-    (make, build_tokenizer, build_model) and `figures` (FIGURES, FIGURES_OF_RUN) modules; its
-    folder holds its register rows and how its claims read them (harness.register).
+    `package` holds the source's task and experiments and the optional modules `SourcePart` names;
+    its folder holds its register rows and how its claims read them (harness.register).
     `seed_file` names its notebook's text and `seed_sha256` pins that text.
     `organisms_dir` holds its organism's weights and manifest (<organisms_dir>/<organism>/);
     its snapshots are pinned under the rootdir its claims run from (snapshots/<profile>/<name>/)."""
@@ -72,7 +84,7 @@ class Source:
     @property
     def steps(self) -> tuple[Step, ...]:
         """Its declared experiment steps (its `steps` module's STEPS; none without one)."""
-        module = self.part("steps")
+        module = self.part(SourcePart.STEPS)
         return module.STEPS if module is not None else ()
 
     @property
@@ -85,9 +97,9 @@ class Source:
         """The steps units read, computed once and shared through the on-disk step store."""
         return tuple(s.name for s in self.steps if s.shared)
 
-    def part(self, name: str) -> ModuleType | None:
-        """The source's module `name` (e.g. organism, figures), or None if it has none."""
-        dotted = f"{self.package}.{name}"
+    def part(self, name: SourcePart) -> ModuleType | None:
+        """The source's module `name` (one `SourcePart` names), or None if it has none."""
+        dotted = f"{self.package}.{SourcePart(name)}"
         try:
             return importlib.import_module(dotted)
         except ModuleNotFoundError as exc:

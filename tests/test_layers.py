@@ -87,3 +87,134 @@ def test_a_reference_may_read_its_own_other_parts_but_no_other_source(tmp_path):
     assert reference_imports_beyond_its_task(module) == [
         "harness.sources.cot.readback", "harness.sources.cot.readback.redraw",
         "harness.sources.patching.reference", "harness.sources.patching.reference.sweep"]
+
+
+# A module of the harness reads a source's module by name through Source.part (issue 46): an
+# import no statement shows. Where the module read imports the reader back, the two form a cycle
+# that only the lateness of the read keeps from failing. The ground floor, which every source
+# imports to declare itself, is the door the others read through, so its own reads are not cycles.
+GROUND_FLOOR = ("harness.source", "harness.registry")
+# The modules that import others by name for a reason of their own (every other read of a module
+# by name is a source's, through Source.part): the CLI's verbs, the plugin's lazy suite, the
+# sensitivity table's claim files, the offline check's imports of each installed module.
+IMPORT_BY_NAME = ("harness.source", "harness.registry", "harness.cli", "harness.plugin",
+                  "harness.reporting.sensitivity_table", "harness.offline")
+
+
+def module_names(root: Path) -> dict[str, Path]:
+    """Every module under root/harness by its dotted name (a package by its own)."""
+    found = {}
+    for path in sorted((root / "harness").rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def parts_read(path: Path) -> set[str]:
+    """The source modules the file reads through `.part(...)`: a SourcePart member or its value."""
+    from harness.source import SourcePart
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "part" and node.args:
+            arg = node.args[0]
+            if isinstance(arg, ast.Attribute) and arg.attr in SourcePart.__members__:
+                found.add(SourcePart[arg.attr].value)
+            elif isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.add(arg.value)
+    return found
+
+
+def imports_by_name(path: Path) -> bool:
+    """Whether the file calls importlib.import_module or __import__."""
+    return any(isinstance(node, ast.Call) and (
+        (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+        or (isinstance(node.func, ast.Name) and node.func.id in ("import_module", "__import__")))
+        for node in ast.walk(ast.parse(path.read_text())))
+
+
+def reached(graph: dict[str, set[str]], start: str) -> dict[str, str | None]:
+    """Every module `start` imports at any remove, each with the module it was reached from."""
+    came_from: dict[str, str | None] = {start: None}
+    frontier = [start]
+    while frontier:
+        module = frontier.pop()
+        for target in sorted(graph.get(module, ())):
+            if target not in came_from:
+                came_from[target] = module
+                frontier.append(target)
+    return came_from
+
+
+def cycles_through_parts(root: Path) -> list[str]:
+    """Each read of a source's module through Source.part, outside the ground floor and the
+    sources, whose module imports the reader back, with the chain of imports that does."""
+    modules = module_names(root)
+    graph = {name: {m for m in imported(path) if m in modules} for name, path in modules.items()}
+    found = []
+    for reader, path in modules.items():
+        if reader in GROUND_FLOOR or reader.startswith(f"{SOURCES_PACKAGE}."):
+            continue
+        for part in sorted(parts_read(path)):
+            for target in (m for m in modules if m.startswith(f"{SOURCES_PACKAGE}.")
+                           and m.count(".") == 3 and m.endswith(f".{part}")):
+                came_from = reached(graph, target)
+                if reader in came_from:
+                    chain, at = [], reader
+                    while at is not None:
+                        chain.append(at)
+                        at = came_from[at]
+                    found.append(f"{reader} reads {target}, which imports it back: "
+                                 f"{' -> '.join(reversed(chain))}")
+    return found
+
+
+def test_no_read_of_a_source_module_closes_an_import_cycle():
+    assert cycles_through_parts(ROOT) == []
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return root
+
+
+READER = "from harness.source import SourcePart\n\ndef f(src):\n    return src.part(SourcePart.BREAKAGES)\n"
+
+
+def test_a_read_whose_module_imports_the_reader_back_is_found(tmp_path):
+    root = _tree(tmp_path, {"harness/catalogue.py": READER,
+                            "harness/sources/x/breakages.py": "from harness.edits import Edit\n",
+                            "harness/edits.py": "from harness.catalogue import Edit\n"})
+    assert cycles_through_parts(root) == [
+        "harness.catalogue reads harness.sources.x.breakages, which imports it back: "
+        "harness.sources.x.breakages -> harness.edits -> harness.catalogue"]
+
+
+def test_a_read_whose_module_stays_beneath_the_reader_is_no_cycle(tmp_path):
+    root = _tree(tmp_path, {"harness/catalogue.py": READER,
+                            "harness/sources/x/breakages.py": "from harness.edits import Edit\n",
+                            "harness/edits.py": "import json\n"})
+    assert cycles_through_parts(root) == []
+
+
+def test_a_read_by_the_parts_value_is_found_too(tmp_path):
+    root = _tree(tmp_path, {"harness/low.py": "def f(src):\n    return src.part('plan')\n",
+                            "harness/sources/x/plan.py": "import harness.low\n"})
+    assert cycles_through_parts(root) == [
+        "harness.low reads harness.sources.x.plan, which imports it back: "
+        "harness.sources.x.plan -> harness.low"]
+
+
+def test_only_the_declared_modules_import_by_name():
+    assert [name for name, path in module_names(ROOT).items()
+            if not name.startswith(f"{SOURCES_PACKAGE}.") and name not in IMPORT_BY_NAME
+            and imports_by_name(path)] == []
+
+
+def test_an_import_by_name_is_found(tmp_path):
+    module = tmp_path / "reader.py"
+    module.write_text("import importlib\n\ndef f(p):\n    return importlib.import_module(p + '.steps')\n")
+    assert imports_by_name(module)

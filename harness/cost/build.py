@@ -20,6 +20,7 @@ from harness.cost.plan import (Assumptions, Gpu, Measured, ModePlan, Scale, Shap
 from harness.profiles import Mode, ModelSpec, Profile
 from harness.models.resources import published_cache_default, snapshot_dir
 from harness.registry import get_profile, source
+from harness.source import SourcePart
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def source_steps(root: Path, profile: Profile, mode: Mode, name: str,
     elif profile.published_values_apply:
         tiny = read_ledger(ledger_path(root, get_profile("tiny").snapshot_name(mode), name,
                                        mode.value))
-        plan_module = source(name).part("plan")
+        plan_module = source(name).part(SourcePart.PLAN)
         scales = plan_module.published_scales(context(mode)) if plan_module else {}
         basis = "projected from the organism's ledger"
         steps = {k: (project(w, scales.get(k, Scale()), mode is Mode.FAST),
@@ -193,7 +194,7 @@ def build(root: Path, profile: Profile, uses: list[ClaimUse], a: Assumptions,
                 replace(s, claims=tuple(sorted(u.id for u in uses
                                                if u.source == name and s.step in u.fixtures)))
                 for s in steps))
-        cpu = cpu_runs.measured(root, name, spec) if spec and profile.published_values_apply else None
+        cpu = cpu_runs.last_run(root, name, spec) if spec and profile.published_values_apply else None
         sources[name] = SourcePlan(spec.label if spec else None, shape, modes, cpu)
     return Plan(profile.name.value, a, calibration, sources, tuple(uses))
 

@@ -29,7 +29,7 @@ def _cpu_run(path: Path, source: str) -> RunRecord | None:
     return record if published and on_cpu and steps else None
 
 
-def measured(root: Path, source: str, spec: ModelSpec) -> dict[str, Any] | None:
+def last_run(root: Path, source: str, spec: ModelSpec) -> dict[str, Any] | None:
     """For a published model declared on the CPU: the seconds its steps took in the last published
     CPU run on record, with the run's mode, machine and threads; else why there is none. None for a
     model declared on another device."""

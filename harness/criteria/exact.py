@@ -103,7 +103,7 @@ class NoneFailed:
     of: str = "checked"
 
     @staticmethod
-    def measured(names: list[str], checked: int, first: int = 8) -> NoneFailedCounts:
+    def counts(names: list[str], checked: int, first: int = 8) -> NoneFailedCounts:
         """The measured entries this criterion reads by default: the failures' count and first
         names, and how many cases were checked."""
         return {"failed": len(names), "first_failed": names[:first], "checked": checked}

@@ -3,50 +3,19 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 import torch
 
 from harness.models.backends import Backend, routed
-from harness.private import wrapped_module
+from harness.models.handle import Loaded
 from harness.profiles import ModelSpec
 from harness.registry import registered, source
+from harness.source import SourcePart
 from harness.models.work import METER
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
-
-
-@dataclass
-class Loaded:
-    """An nnsight-wrapped model with its tokenizer and where it came from (the run record's
-    `model` block)."""
-
-    nn: Any
-    tok: Any
-    spec: ModelSpec
-    provenance: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def hf(self) -> torch.nn.Module:
-        """The plain transformers module: the live one, which a model built by name swaps in
-        when its weights load."""
-        return wrapped_module(self.nn)
-
-    def local(self) -> torch.nn.Module:
-        """The transformers module running in this process, its weights here: a model built by
-        name for nnsight's simulation loads them now rather than at its first trace."""
-        if getattr(self.nn, "dispatched", True) is False:
-            self.nn.dispatch()
-        return self.hf
-
-    @property
-    def device(self) -> torch.device:
-        """Where inputs are made: the weights' device, or the CPU while the weights are not
-        here (on NDIF, or before a model built by name loads them; nnsight moves inputs)."""
-        found = next(self.hf.parameters()).device
-        return torch.device("cpu") if found.type == "meta" else found
 
 
 def load(spec: ModelSpec, backend: Backend = Backend.LOCAL) -> Loaded:
@@ -173,7 +142,7 @@ def organism_module(spec: ModelSpec) -> Any:
     """What builds the organism: its source's organism module, or, for an organism the source
     borrows, that of the source the organism is named after (ioi_tutorial runs patching's)."""
     for name in dict.fromkeys((spec.source, spec.organism)):
-        module = source(name).part("organism") if name in registered() else None
+        module = source(name).part(SourcePart.ORGANISM) if name in registered() else None
         if module is not None:
             return module
     raise LookupError(f"source {spec.source!r} names organism {spec.organism!r}, and neither "

@@ -13,6 +13,7 @@ from harness.organisms import MKL_BRANCH
 os.environ.setdefault("MKL_CBWR", MKL_BRANCH)  # before torch loads: MKL reads it once
 
 from harness.registry import registered  # noqa: E402 (after MKL's branch is set)
+from harness.source import SourcePart  # noqa: E402
 
 
 def trainable() -> dict[str, str]:
@@ -21,7 +22,7 @@ def trainable() -> dict[str, str]:
 
     return {name: src.models[ProfileName.TINY].organism for name, src in registered().items()
             if ProfileName.TINY in src.models and src.models[ProfileName.TINY].organism
-            and src.part("organism") is not None}
+            and src.part(SourcePart.ORGANISM) is not None}
 
 
 def main() -> None:
@@ -32,7 +33,7 @@ def main() -> None:
                              "(default: the source's organisms folder)")
     args = parser.parse_args()
     src = registered()[args.name]
-    print(json.dumps(src.part("organism").make(root=args.root or src.organisms_dir), indent=2))
+    print(json.dumps(src.part(SourcePart.ORGANISM).make(root=args.root or src.organisms_dir), indent=2))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,6 @@
 made where the model's activations are; a factory call without one fails the test it ran in."""
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -42,7 +41,7 @@ def source_roots() -> tuple[str, ...]:
     """The folders holding every registered source's code."""
     from harness.registry import registered
 
-    return tuple(str(Path(importlib.import_module(s.package).__file__).parent) + "/"
+    return tuple(f"{s.folder}/"
                  for s in registered().values())
 
 

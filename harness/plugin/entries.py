@@ -13,6 +13,7 @@ from harness.plugin.forcing import forced_notes
 from harness.plugin.state import AUDIT, TestState, claims_session
 from harness.profiles import Profile
 from harness.reporting.record import Entry
+from harness.source import SourcePart
 from harness.verdicts import Drift, Failure, Verdict, verdict_for
 
 
@@ -37,7 +38,7 @@ def organism_note(prof: Profile, spec: ClaimSpec) -> str | None:
     """On a profile that runs its source's organism: what the organism's construction forces in
     this finding and what it leaves to training (the source's optional organism_notes module)."""
     model = prof.models.get(spec.source_name)
-    notes = spec.source.part("organism_notes") if model is not None and model.organism else None
+    notes = spec.source.part(SourcePart.ORGANISM_NOTES) if model is not None and model.organism else None
     return getattr(notes, "CLAIM_NOTES", {}).get(spec.id)
 
 

@@ -10,7 +10,8 @@ from harness.models.backends import Backend, register_trace_code
 from harness.claims import Kind, Needs, spec_of
 from harness.generalisation import Override
 from harness.profile_variants import RehearsalAsks, generalised, rehearsal
-from harness.models.loaded import Loaded, load
+from harness.models.handle import Loaded
+from harness.models.loaded import load
 from harness.plugin.splitting import UNITS_FILE, make_store, remove_store, worker_count
 from harness.plugin.state import SESSION, SPEC, ClaimsSession, claims_session
 from harness.profiles import Mode, Profile, ProfileName

@@ -3,6 +3,7 @@ harness.plotting)."""
 from __future__ import annotations
 
 from harness.plotting import EntryJSON
+from harness.source import SourcePart
 
 
 def figure_for(entry: EntryJSON, run: dict[str, EntryJSON]) -> str | None:
@@ -13,7 +14,7 @@ def figure_for(entry: EntryJSON, run: dict[str, EntryJSON]) -> str | None:
     from harness.registry import registered
 
     src = registered().get(entry["id"].split(".", 1)[0])
-    module = src.part("figures") if src is not None else None
+    module = src.part(SourcePart.FIGURES) if src is not None else None
     if module is None:
         return None
     if entry["id"] in getattr(module, "FIGURES_OF_RUN", {}):

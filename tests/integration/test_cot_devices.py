@@ -12,7 +12,8 @@ import dataclasses
 import pytest
 import torch
 
-from harness.models.loaded import Loaded, load
+from harness.models.handle import Loaded
+from harness.models.loaded import load
 from harness.registry import get_profile
 from harness.sources.cot.decode import bump_audit, post_answer_specificity
 from harness.sources.cot.runner import CotRunner

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import breakage_edit, catalogue
-from harness.models.loaded import Loaded, load
+from harness import breakage_edit
+from harness.models.handle import Loaded
+from harness.models.loaded import load
 from harness.registry import get_profile, source
 from harness.sources.heads.anchors import groups
 from harness.sources.heads.breakages import BREAKAGES
@@ -67,7 +68,7 @@ def test_the_crossing_equals_the_plain_forward_exactly(model, family):
 def test_a_crossing_into_the_wrong_group_fails_kv_groups_but_not_av_identity(model, family,
                                                                               tmp_path: Path):
     breakage = next(b for b in BREAKAGES if b.name == WRONG_GROUP)
-    assert breakage.part is catalogue.Part.WRITE
+    assert breakage.part is breakage_edit.Part.WRITE
     with breakage_edit.broken(breakage, tmp_path, source("heads").package):
         fresh = importlib.import_module("harness.sources.heads.anchors.groups")
         failed = fresh.kv_groups(model, family).failed

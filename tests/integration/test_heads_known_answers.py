@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from harness import breakage_edit
-from harness.models.loaded import Loaded, load
+from harness.models.handle import Loaded
+from harness.models.loaded import load
 from harness.organisms.common import read_manifest
 from harness.registry import get_profile, source
 from harness.sources.heads.breakages import BREAKAGES

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from harness.breakage_edit import broken
-from harness.catalogue import Breakage
+from harness.breakage_edit import Breakage
 
 
 def test_a_breakage_outside_every_source_package_is_refused(tmp_path: Path):

@@ -11,11 +11,12 @@ from typing import Callable
 import pytest
 
 from harness import catalogue
-from harness.catalogue import Breakage
+from harness.anchor_checks import Checks
+from harness.breakage_edit import Breakage
 from harness.source import Source
 
 BREAKAGES = '''
-from harness.catalogue import Breakage
+from harness.breakage_edit import Breakage
 
 M = "{package}.double"
 BREAKAGES = (
@@ -27,10 +28,10 @@ BREAKAGES = (
 '''
 
 
-def doubling(package: str, log: Path) -> Callable[[], catalogue.Checks]:
+def doubling(package: str, log: Path) -> Callable[[], Checks]:
     """The fake source's one check, on its `double` module as imported when the checks are made,
     each run logged."""
-    def checks() -> catalogue.Checks:
+    def checks() -> Checks:
         double = importlib.import_module(f"{package}.double")
 
         def doubles() -> list[str]:
@@ -65,7 +66,7 @@ def fake_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, twice: str) -> 
 @pytest.fixture
 def record(fake_source: Source, tmp_path: Path) -> dict:
     checks = doubling(fake_source.package, tmp_path / "checks.log")
-    return catalogue.measured(catalogue.run(fake_source, checks))
+    return catalogue.readout(catalogue.run(fake_source, checks))
 
 
 def test_a_check_that_reports_a_failure_catches_the_breakage_with_its_message(record):

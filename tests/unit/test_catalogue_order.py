@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from harness import catalogue
-from harness.catalogue import Breakage, Part
+from harness.anchor_checks import Checks
+from harness.breakage_edit import Breakage, Part
 from harness.catalogue_order import in_order, pinned_catches
 from harness.source import Source
 
@@ -59,17 +60,17 @@ def test_a_pinned_catch_that_no_longer_fails_falls_back_to_the_others(tmp_path, 
     (folder / "__init__.py").write_text("")
     (folder / "double.py").write_text("def twice(x):\n    return 2 * x\n")
     (folder / "breakages.py").write_text(
-        "from harness.catalogue import Breakage\n"
+        "from harness.breakage_edit import Breakage\n"
         f"BREAKAGES = (Breakage('triples', 'wrong value', '{package}.double', 'return 2 * x',"
         " 'return 3 * x'),)\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     __import__(package)
     fake = Source(name="fake", package=package, seed_file="none", title="fake", models={})
 
-    def checks() -> catalogue.Checks:
+    def checks() -> Checks:
         double = importlib.import_module(f"{package}.double")
         return {"holds": lambda: [], "doubles": lambda: [] if double.twice(2) == 4 else ["6"]}
-    record = catalogue.measured(catalogue.run(fake, checks, first={"triples": "holds"}))
+    record = catalogue.readout(catalogue.run(fake, checks, first={"triples": "holds"}))
     assert record["outcomes"]["triples"]["check"] == "doubles" and record["missed"] == []
 
 

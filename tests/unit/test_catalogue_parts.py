@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from harness import catalogue
+from harness.breakage_edit import Part
 from harness.registry import registered, source
 
 
@@ -19,5 +20,5 @@ def test_a_sources_catalogue_covers_every_part_it_has(name: str):
 
 
 def test_batching_is_owed_only_by_a_source_with_a_batched_step():
-    assert catalogue.Part.BATCHING in catalogue.owed(source("patching"))
-    assert catalogue.Part.BATCHING not in catalogue.owed(source("heads"))
+    assert Part.BATCHING in catalogue.owed(source("patching"))
+    assert Part.BATCHING not in catalogue.owed(source("heads"))

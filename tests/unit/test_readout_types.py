@@ -57,7 +57,7 @@ def unpacking_a_name(value: dict[str, Any]) -> dict[str, Any]:
 
 
 class Counts:
-    def measured(self) -> dict[str, Any]:
+    def readout(self) -> dict[str, Any]:
         return {"failed": 0, "checked": 1}
 
 
@@ -66,23 +66,23 @@ def made_counts() -> Counts:
 
 
 def a_parameters_method(counts: Counts) -> dict[str, Any]:
-    return counts.measured()
+    return counts.readout()
 
 
 def a_calls_method() -> dict[str, Any]:
-    return made_counts().measured()
+    return made_counts().readout()
 
 
 def a_constructed_method() -> dict[str, Any]:
-    return Counts().measured()
+    return Counts().readout()
 
 
 def an_unannotated_parameters_method(counts) -> dict[str, Any]:
-    return counts.measured()
+    return counts.readout()
 
 
 def recovered_shadowed(recovered: Counts) -> dict[str, Any]:
-    return recovered.measured()
+    return recovered.readout()
 
 
 def body_with_a_readout(judge, fixture):

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.reference import Agreement, Comparison, compare, measured, sampled
+from harness.reference import Agreement, Comparison, compare, readout, sampled
 
 
 def test_equal_rows_agree():
@@ -70,14 +70,14 @@ def test_a_tolerance_needs_its_reason():
 
 def test_several_studies_are_measured_together_naming_each():
     ok, bad = compare("a", {0: 1.0}, {0: 1.0}), compare("b", {0: 1.0}, {0: 2.0})
-    record = measured({"a": ok, "b": bad})
+    record = readout({"a": ok, "b": bad})
     assert record["agrees"] is False and record["rows"] == ["a:0", "b:0"]
     assert record["mismatches"] == ["b: 0: study 1.0, reference 2.0"]
-    assert measured(ok)["agrees"] is True
+    assert readout(ok)["agrees"] is True
 
 
 def test_an_empty_comparison_does_not_agree():
-    assert measured(Comparison("a", []))["agrees"] is False
+    assert readout(Comparison("a", []))["agrees"] is False
 
 
 @given(st.integers(min_value=0, max_value=10_000), st.integers(min_value=0, max_value=20))

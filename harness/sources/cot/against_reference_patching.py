@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.profiles import Profile
 from harness.reference import Agreement, Comparison, compare, sampled
 from harness.sources.cot import reference_mistakes, reference_patching, traces

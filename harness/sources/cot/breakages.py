@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from harness.anchor_checks import Checked
-from harness.catalogue import Breakage, Part
+from harness.breakage_edit import Breakage, Part
 from harness.sources.cot.batched_rows import TOKENS
 from harness.sources.cot.reference_patching import SCREEN_TOKENS
 from harness.sources.cot.sizes import CotSizes

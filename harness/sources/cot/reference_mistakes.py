@@ -7,7 +7,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.reference import sampled
 from harness.sources.cot.reference_plain import (Given, answer, count, digest, encode, greedy,
                                                  prompt, statement, tail)

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import pandas as pd
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.cot.reference_plain import (Given, Writes, answer, count, digest, greedy,
                                                  prompt, statement)
 from harness.sources.cot.task import Problem, donor_for, label, product, solution

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.cot.task import Problem, question
 
 # A guessed token is the greedy one where it lies this close to one plain forward's best logit:

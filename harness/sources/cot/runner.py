@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.progress import progress
 from harness.sources.cot.rows import Row
 from harness.sources.cot.sizes import CotSizes

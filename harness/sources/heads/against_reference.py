@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Mapping, Sequence
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.reference import EXACTLY, Comparison, compare, sampled
 from harness.sources.heads import reference, reference_summaries
 from harness.sources.heads.anchors.machinery import RecordCounts

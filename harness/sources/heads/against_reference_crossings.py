@@ -10,7 +10,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.reference import EXACTLY, Comparison, compare
 from harness.sources.heads import reference, reference_summaries
 from harness.sources.heads.against_reference import (Rows, column, families_side_by_side,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from harness.anchor_checks import Checked
-from harness.catalogue import Breakage, Part
+from harness.breakage_edit import Breakage, Part
 from harness.sources.heads.compiled import RETRIEVAL
 from harness.sources.heads.sizes import HeadsSizes
 

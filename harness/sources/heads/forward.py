@@ -8,7 +8,7 @@ from typing import Sequence
 import torch
 from torch.overrides import TorchFunctionMode
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.private import hook_ids
 from harness.sources.heads.patches import Patch, same, tensor_sha
 

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from harness.criteria import Every, Exact, IsPlanted, KnownAnswer, all_of
 from harness.criteria.planted import known_answer_checks
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.heads import readouts, steps
 from harness.sources.heads.sizes import MICRO, HeadsSizes
 

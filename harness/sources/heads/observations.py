@@ -9,7 +9,7 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.heads.bootstrap import BootstrapMean, bootstrap_mean
 from harness.sources.heads.forward import (ForwardRun, Geometry, Indices, Receipt, every,
                                            reference_forward, run_forward)

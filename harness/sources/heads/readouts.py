@@ -174,18 +174,18 @@ def grid(g: GridStudy, site: Site) -> Grid:
 
 def opening_prompts(families: ProblemSets, tok) -> dict[str, Any]:
     """§1–§2: every opening family's prompts laid out and checked."""
-    return prompt_layouts("opening", families.opening, tok).measured()
+    return prompt_layouts("opening", families.opening, tok).readout()
 
 
 def main_prompts(families: ProblemSets, tok) -> dict[str, Any]:
     """§1 and §3: every main family's prompts laid out and checked."""
-    return prompt_layouts("main", families.main, tok).measured()
+    return prompt_layouts("main", families.main, tok).readout()
 
 
 def reference_forward(checks: machinery.ExactChecks) -> dict[str, Any]:
     """§1: whether every named exact check held, how many failed of how many, and the first
     failures, each said in words."""
-    return checks.measured(
+    return checks.readout(
         "under probe edit {}, the nnsight run's logits differ from the plain pre-hook reference "
         "forward's")
 
@@ -193,7 +193,7 @@ def reference_forward(checks: machinery.ExactChecks) -> dict[str, Any]:
 def edit_receipts(checks: machinery.ExactChecks) -> dict[str, Any]:
     """§1: whether every named exact check held, how many failed of how many, and the first
     failures, each said in words."""
-    return checks.measured(
+    return checks.readout(
         "probe edit check {} failed: an edit not consumed as requested, another cell moved, a "
         "hook left or the previous token's logits moved")
 
@@ -201,25 +201,25 @@ def edit_receipts(checks: machinery.ExactChecks) -> dict[str, Any]:
 def residual_identity(checks: machinery.ExactChecks) -> dict[str, Any]:
     """§2: whether every named exact check held, how many failed of how many, and the first
     failures."""
-    return checks.measured()
+    return checks.readout()
 
 
 def head_identity(checks: machinery.ExactChecks) -> dict[str, Any]:
     """§2: whether every named exact check held, how many failed of how many, and the first
     failures."""
-    return checks.measured()
+    return checks.readout()
 
 
 def av_identity(checks: machinery.ExactChecks) -> dict[str, Any]:
     """§4: whether every named exact check held, how many failed of how many, and the first
     failures."""
-    return checks.measured()
+    return checks.readout()
 
 
 def kv_groups(checks: machinery.ExactChecks) -> dict[str, Any]:
     """§4: whether every named exact check held, how many failed of how many, and the first
     failures, each said in words."""
-    return checks.measured(
+    return checks.readout(
         "{}: O's attention with a foreign value bank differs from the plain forward that writes "
         "it into the head's KV group")
 
@@ -227,7 +227,7 @@ def kv_groups(checks: machinery.ExactChecks) -> dict[str, Any]:
 def sweep_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
     """§2: whether every named exact check held, how many failed of how many, and the first
     failures, each said in words."""
-    return checks.measured(
+    return checks.readout(
         "{}: what §2's sweep recorded (p(U), p(L), p(D) before that block; 'blocks': the blocks "
         "it covered) differs from the reference forward or the declared blocks")
 
@@ -235,7 +235,7 @@ def sweep_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
 def screen_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
     """§2–§3: whether every named exact check held, how many failed of how many, and the first
     failures, each said in words."""
-    return checks.measured(
+    return checks.readout(
         "{}: the screen's recorded loss with that head zeroed in O differs from the reference "
         "forward's at the declared block, or the head went unscreened ('ranking': not every "
         "declared head by mean loss)")
@@ -244,7 +244,7 @@ def screen_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
 def crossing_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
     """§4–§6: whether every named exact check held, how many failed of how many, and the first
     failures, each said in words."""
-    return checks.measured(
+    return checks.readout(
         "{}: what §4–§6 recorded or summarised there differs from the plain forward writing "
         "that cell's messages, or from the recorded observations")
 
@@ -256,4 +256,4 @@ def native_answers(answers: dict[str, int]) -> dict[str, Any]:
 
 def record_counts(counts: machinery.RecordCounts) -> dict[str, Any]:
     """§7: the records per study, the failed counts and checks, and the checks by kind."""
-    return counts.measured()
+    return counts.readout()

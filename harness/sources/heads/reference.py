@@ -10,7 +10,7 @@ from typing import Mapping, Sequence
 
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.heads.task import Family, Question, Rendered, render
 
 # §1: every call reads the final position, and keeps the last two positions' logits as the studies

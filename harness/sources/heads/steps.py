@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from harness.declared_steps import NothingToRun, Resolved, Step
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.reference import NEEDS_LOCAL_WEIGHTS
 from harness.sources.heads import against_reference as ref
 from harness.sources.heads import against_reference_crossings as xref

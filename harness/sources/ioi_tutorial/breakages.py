@@ -4,7 +4,7 @@ seed 004's patches are broken by seed 004's catalogue."""
 from __future__ import annotations
 
 from harness.anchor_checks import Checked
-from harness.catalogue import Breakage, Part
+from harness.breakage_edit import Breakage, Part
 
 E = "harness.sources.ioi_tutorial.experiments"
 R = "harness.sources.ioi_tutorial.readouts"

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.patching.experiments import PairIds, PairRuns, blocks, ids_tensor, n_layers
 from harness.sources.ioi_tutorial import TutorialSizes
 

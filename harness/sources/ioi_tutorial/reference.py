@@ -8,7 +8,7 @@ from typing import Any
 
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.reference import sampled
 
 DECIMALS = 4  # the study records the heatmap's values to 4 places (the suite's declaration)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from harness.anchor_checks import Checked
-from harness.catalogue import Breakage, Part
+from harness.breakage_edit import Breakage, Part
 from harness.sources.lookback.breakages_wrong_quantity import WRONG_QUANTITY
 from harness.sources.lookback.known_answers import CHECK_ROWS
 from harness.sources.lookback.sizes import LookbackSizes

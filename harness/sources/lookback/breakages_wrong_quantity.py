@@ -5,7 +5,7 @@ study's rows, basis, seeds and scoring), and on the organism none moves a curve 
 read: the reference anchors (against_reference*.py) catch them."""
 from __future__ import annotations
 
-from harness.catalogue import Breakage, Part
+from harness.breakage_edit import Breakage, Part
 
 INTERCHANGE, LOW_RANK = "harness.sources.lookback.interchange", "harness.sources.lookback.low_rank"
 RUNNER, TASK = "harness.sources.lookback.runner", "harness.sources.lookback.task"

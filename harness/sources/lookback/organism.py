@@ -96,7 +96,7 @@ def recovered_iia(model, tok) -> dict[str, float]:
     (known_answers.curves), for the manifest's re-measured IIA."""
     from nnsight import TransformersModel
 
-    from harness.models.loaded import Loaded
+    from harness.models.handle import Loaded
     from harness.profiles import ProfileName
     from harness.registry import source
 

@@ -17,11 +17,11 @@ class SingleTokenEntities:
     single: dict[str, int]
     multi: dict[str, list[str]]
 
-    def measured(self) -> dict[str, Any]:
+    def readout(self) -> dict[str, Any]:
         multi = [f"{pool}:{w}" for pool, words in self.multi.items() for w in words]
         checked = sum(self.single.values()) + len(multi)
         return {**self.single, "all_single_token": not multi,
-                **NoneFailed.measured(multi, checked)}
+                **NoneFailed.counts(multi, checked)}
 
 
 def single_token_entities(tok) -> SingleTokenEntities:
@@ -62,9 +62,9 @@ class InterventionTokens:
     after_drinks: list[str]
     failures: list[str]
 
-    def measured(self) -> dict[str, Any]:
+    def readout(self) -> dict[str, Any]:
         return {"prompts": self.prompts, "positions": self.positions,
-                "after_drink_tokens": self.after_drinks, **NoneFailed.measured(self.failures, self.prompts)}
+                "after_drink_tokens": self.after_drinks, **NoneFailed.counts(self.failures, self.prompts)}
 
 
 def _mismatches(tok, ids: list[int], ref: Layout, ents: tuple[Pair, Pair, Pair],

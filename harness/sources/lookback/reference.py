@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.lookback.task import CHARACTERS, OBJECTS, STATES
 
 # The seed's sample sets as its cells draw them, (rows, seed): §2's build_eval(200, seed=0) and

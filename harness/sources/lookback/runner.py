@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 import nnsight
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.lookback.sizes import LookbackSizes
 from harness.sources.lookback.task import INSTRUCTION, Counterfactual
 

@@ -3,7 +3,7 @@ must catch, and the anchors run after each."""
 from __future__ import annotations
 
 from harness.anchor_checks import Checked
-from harness.catalogue import Breakage, Part
+from harness.breakage_edit import Breakage, Part
 
 E = "harness.sources.patching.experiments"
 NORMALISED = "norm = [[round((r - ld_corrupt) / span, 4) if span else None for r in row] for row in raw]"

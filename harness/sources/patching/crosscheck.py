@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from harness.declared_steps import NothingToRun
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.profiles import Profile
 from harness.sources.patching.experiments import PairIds, PairRuns, patched_logits
 from harness.sources.patching.task import CLEAN, CORRUPTED

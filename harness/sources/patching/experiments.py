@@ -7,7 +7,7 @@ from typing import Sequence
 import nnsight
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.fire_once import FireOnce, Reference, Site, fire_once
 from harness.replay import reading
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.patching.experiments import (PairIds, full_patch_identity, layer_flip,
                                                   n_layers, pair_runs, sweep)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.snapshots import Tolerance
 from harness.sources.patching.experiments import (Behaviour, PairIds, PairRuns, Sweep,
                                                   patched_logits)

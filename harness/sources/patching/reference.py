@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.reference import sampled
 from harness.sources.patching.task import PAIRS
 

@@ -114,16 +114,16 @@ def test_length_counts_a_lists_items():
 
 @given(st.lists(st.text(min_size=1), max_size=20), st.integers(min_value=1, max_value=50))
 def test_none_failed_holds_exactly_when_no_case_failed(names, checked):
-    check = NoneFailed().judge(NoneFailed.measured(names, checked), {})
+    check = NoneFailed().judge(NoneFailed.counts(names, checked), {})
     assert check.ok == (not names)
 
 
 def test_none_failed_fails_when_no_case_was_checked():
-    assert not NoneFailed().judge(NoneFailed.measured([], 0), {}).ok
+    assert not NoneFailed().judge(NoneFailed.counts([], 0), {}).ok
 
 
 def test_none_failed_names_the_first_failures():
-    check = NoneFailed().judge(NoneFailed.measured([f"case {i}" for i in range(10)], 10), {})
+    check = NoneFailed().judge(NoneFailed.counts([f"case {i}" for i in range(10)], 10), {})
     assert "failed: 10" in check.detail and "case 7" in check.detail and "case 8" not in check.detail
 
 

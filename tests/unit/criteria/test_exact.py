@@ -70,12 +70,12 @@ def test_at_most_rejects_the_nearest_value_above_the_bound():
 
 
 def test_none_failed_shows_the_count_checked():
-    check = NoneFailed().judge(NoneFailed.measured([], 5), {})
+    check = NoneFailed().judge(NoneFailed.counts([], 5), {})
     assert check == Check(True, "failed: 0 of 5 checked")
 
 
 def test_none_failed_shows_the_first_failures():
-    check = NoneFailed().judge(NoneFailed.measured(["a", "b"], 5), {})
+    check = NoneFailed().judge(NoneFailed.counts(["a", "b"], 5), {})
     assert check == Check(False, "failed: 2 of 5 checked, first ['a', 'b']")
 
 

@@ -37,7 +37,7 @@ def judge_of(test):
 
 def test_a_fire_once_write_that_held_is_judged_held():
     test = fire_once_anchor()
-    judge_of(test)(fire_once.measured(WRITTEN))
+    judge_of(test)(fire_once.readout(WRITTEN))
     assert state(test).holds_check["ok"] is True
 
 
@@ -45,7 +45,7 @@ def test_a_fire_once_write_that_moved_something_else_fails_its_holds_and_keeps_i
     test = fire_once_anchor()
     moved = FireOnce(3, True, False, True, True, ["forward 0: block 2 moved at position 4"])
     with pytest.raises(Judged, match="untouched_identical: measured False"):
-        judge_of(test)(fire_once.measured(moved))
+        judge_of(test)(fire_once.readout(moved))
     assert state(test).judged is Failure.CRITERION
     assert state(test).measured["failures"] == ["forward 0: block 2 moved at position 4"]
 
@@ -53,7 +53,7 @@ def test_a_fire_once_write_that_moved_something_else_fails_its_holds_and_keeps_i
 def test_a_fire_once_failure_alone_fails_its_holds():
     test = fire_once_anchor()
     with pytest.raises(Judged, match="failures"):
-        judge_of(test)(fire_once.measured(FireOnce(3, True, True, True, True, ["x"])))
+        judge_of(test)(fire_once.readout(FireOnce(3, True, True, True, True, ["x"])))
     assert state(test).judged is Failure.CRITERION
 
 

@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.heads.anchors.groups import kv_head_of, plain_values, reference_message
 from harness.sources.heads.anchors.machinery import ExactChecks
 from harness.sources.heads.anchors.readback import TOLERANCE

@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.heads.anchors.machinery import ExactChecks
 from harness.sources.heads.forward import Geometry, Indices, every, run_forward
 from harness.sources.heads.observations import compose_head_message

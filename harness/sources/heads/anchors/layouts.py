@@ -23,9 +23,9 @@ class PromptLayouts:
     lengths: list[int]
     failed: list[str]
 
-    def measured(self) -> dict[str, Any]:
+    def readout(self) -> dict[str, Any]:
         return {"families": self.families, "prompts": self.prompts, "positions": self.positions,
-                "lengths": self.lengths, **NoneFailed.measured(self.failed, self.prompts)}
+                "lengths": self.lengths, **NoneFailed.counts(self.failed, self.prompts)}
 
 
 def _final_box(r: Rendered, tok) -> list[str]:

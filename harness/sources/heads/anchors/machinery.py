@@ -8,7 +8,7 @@ from typing import Any
 import torch
 
 from harness.criteria import NoneFailed
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.heads.forward import (Geometry, Indices, every, reference_forward,
                                            run_forward)
 from harness.sources.heads.patches import Patch, head_output_patch, residual_patch, same
@@ -34,10 +34,10 @@ class ExactChecks:
     def n(self) -> int:
         return len(self.results)
 
-    def measured(self, means: str = "{}") -> dict[str, Any]:
+    def readout(self, means: str = "{}") -> dict[str, Any]:
         """All exact, and the failed count and first failures, each said by `means`."""
         return {"all_exact": not self.failed,
-                **NoneFailed.measured([means.format(k) for k in self.failed], self.n)}
+                **NoneFailed.counts([means.format(k) for k in self.failed], self.n)}
 
 
 def _ids(model: Loaded, family: Family, key: str) -> list[int]:
@@ -168,11 +168,11 @@ class RecordCounts:
                  if n != expected] + ([] if self.grid_recorded else ["a grid cell is unrecorded"])
                 + self.failed_checks)
 
-    def measured(self) -> dict[str, Any]:
+    def readout(self) -> dict[str, Any]:
         kinds = sorted({k.split(":")[0] for k in self.checks})
         return {"main_records": self.main, "opening_records": self.opening,
                 "checks_failed": len(self.failed_checks),
-                **NoneFailed.measured(self.failed, len(self.checks)),
+                **NoneFailed.counts(self.failed, len(self.checks)),
                 "checks": {kind: sum(k.startswith(kind + ":") for k in self.checks)
                            for kind in kinds}}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import torch
 
-from harness.models.loaded import Loaded
+from harness.models.handle import Loaded
 from harness.sources.heads.anchors.machinery import ExactChecks
 from harness.sources.heads.forward import Geometry, reference_forward
 from harness.sources.heads.observations import HeadsLab
