@@ -12,6 +12,8 @@ import textwrap
 from typing import (TYPE_CHECKING, Any, Callable, NotRequired, Required, TypedDict,
                     get_origin, get_type_hints, is_typeddict)
 
+from harness.attribute_readout import Attributes
+
 if TYPE_CHECKING:
     from harness.claims import ClaimSpec
 
@@ -86,7 +88,10 @@ def _split(typed: type) -> tuple[set[str], set[str]]:
 
 def readout_type(readout: Callable[..., Any]) -> type:
     """The TypedDict a readout returns: its declared return type where that is one; else read
-    from its returns, a key every return gives required and one some give optional."""
+    from its returns, a key every return gives required and one some give optional; an
+    attribute readout's, the keys it declares."""
+    if isinstance(readout, Attributes):
+        return _typed(readout.__name__, [(set(readout.paths), set())])
     typed = getattr(readout, "__annotations__", {}).get("return")
     typed = eval(typed, readout.__globals__) if isinstance(typed, str) else typed  # noqa: S307
     if isinstance(typed, type) and is_typeddict(typed):

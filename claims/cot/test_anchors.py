@@ -6,6 +6,7 @@ intervention claim requires.
 from __future__ import annotations
 
 from claims.cot.shared import NB, PATCHED, PROBLEMS
+from harness.attribute_readout import attributes
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import Every, Exact, Length, NoneFailed, Same, all_of
@@ -56,7 +57,8 @@ test_think_token = claim("cot.think-token", reads="cot_think_template", readout=
     holds=Holds(all_of(Length("close_ids", 1), Exact("template_tail"))))
 
 
-test_step0_is_prefill = claim("cot.step0-is-prefill", reads="cot_step_shapes", readout=readouts.step0_is_prefill,
+test_step0_is_prefill = claim("cot.step0-is-prefill", reads="cot_step_shapes",
+    readout=attributes("shapes", "prompt_len", "prefill_then_single"),
     kind="anchor", section="6",
     statement="tracer.iter step 0 is the prefill over the whole prompt; later steps are one token.",
     headline="step 0 {shapes[0]}, then {shapes[1]} per step",
@@ -79,7 +81,8 @@ test_noop_every_step = claim("cot.noop-every-step", reads="cot_noop", readout=re
                "for, which a run that compared nothing would echo",))
 
 
-test_fire_once = claim("cot.fire-once", reads="cot_fire_once", readout=readouts.fire_once,
+test_fire_once = claim("cot.fire-once", reads="cot_fire_once",
+    readout=attributes("nonzero_steps", "delta_at_step", "tokens_changed"),
     kind="anchor", section="6",
     statement="A +100 bump on dim 0 requested at step 5 shows at step 5 and at no other step.",
     headline="Δ {delta_at_step:.1f} at step(s) {nonzero_steps} only",
@@ -95,7 +98,10 @@ test_fire_once = claim("cot.fire-once", reads="cot_fire_once", readout=readouts.
                "weights too"))
 
 
-test_post_answer_specificity = claim("cot.post-answer-specificity", reads="cot_specificity", readout=readouts.post_answer_specificity,
+test_post_answer_specificity = claim("cot.post-answer-specificity", reads="cot_specificity",
+    readout=attributes("answer_unchanged_after", "diverges_after_answer", "answer_done",
+                       late_diverges_at="late.diverges_at", tokens="baseline_tokens",
+                       early_diverges_at="early.diverges_at", early_answer="early.answer"),
     kind="anchor", section="6",
     statement="Noise ×30 after the boxed answer leaves the answer and the trace up to it unchanged.",
     headline="answer done at token {answer_done}, noise diverges at {late_diverges_at}; answer unchanged: {answer_unchanged_after}",
@@ -111,7 +117,8 @@ test_post_answer_specificity = claim("cot.post-answer-specificity", reads="cot_s
                "the noise is seeded (torch.Generator seed 0); the notebook's was unseeded"))
 
 
-test_resplice_last_control = claim("cot.resplice-last-control", reads="cot_last_answer", readout=readouts.resplice_last_control,
+test_resplice_last_control = claim("cot.resplice-last-control", reads="cot_last_answer",
+    readout=attributes("control_correct", "n"),
     kind="anchor", section="4",
     statement="Re-splicing the true answer at its last statement, closing and forcing gives the true answer.",
     headline="{control_correct}/{n} forced answers correct",
@@ -120,7 +127,8 @@ test_resplice_last_control = claim("cot.resplice-last-control", reads="cot_last_
     guards=("cot_last_answer",), decisions=(BF16_FLIP,))
 
 
-test_verbatim_block_control = claim("cot.verbatim-block-control", reads="cot_full_corruption", readout=readouts.verbatim_block_control,
+test_verbatim_block_control = claim("cot.verbatim-block-control", reads="cot_full_corruption",
+    readout=attributes("control_correct", "n"),
     kind="anchor", section="4",
     statement="The decoded thinking block, re-tokenised, closed and forced, gives the true answer.",
     headline="{control_correct}/{n} forced answers correct",
@@ -129,7 +137,8 @@ test_verbatim_block_control = claim("cot.verbatim-block-control", reads="cot_ful
     guards=("cot_full_corruption",), decisions=(BF16_FLIP,))
 
 
-test_self_patch = claim("cot.self-patch", reads="cot_self_patch", readout=readouts.self_patch,
+test_self_patch = claim("cot.self-patch", reads="cot_self_patch",
+    readout=attributes("reproduced", "unpatched", "n", "layer"),
     kind="anchor", section="7",
     statement="Patching a recipient with its own residuals at its 3 product steps reproduces its product.",
     headline="{reproduced}/{n} products reproduced ({unpatched}/{n} without the patch)",

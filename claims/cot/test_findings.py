@@ -6,6 +6,7 @@ test_anchors.py.
 from __future__ import annotations
 
 from claims.cot.shared import NB
+from harness.attribute_readout import attributes
 from harness.claims import claim
 from harness.snapshots import Tolerance
 from harness.sources.cot import readouts
@@ -71,7 +72,8 @@ test_splice_true_value = claim("cot.splice-true-value", reads="cot_splice", read
                   "the baseline's 200 tokens"))
 
 
-test_single_mistake = claim("cot.single-mistake", reads="cot_single_mistake", readout=readouts.single_mistake,
+test_single_mistake = claim("cot.single-mistake", reads="cot_single_mistake",
+    readout=attributes("recovered", "faithful", "neither", "n", "faithful_problems", "answers"),
     kind="claim", section="3",
     statement="One corrupted product statement is recovered from in {recovered}/{n} free continuations.",
     headline="recovered {recovered}/{n}, followed the mistake {faithful}/{n}",
@@ -98,7 +100,8 @@ test_rederivation = claim("cot.rederivation", reads="cot_rederivation", readout=
                   "value forward and never states the true product"))
 
 
-test_cue_counting_uninformative = claim("cot.cue-counting-uninformative", reads="cot_cues", readout=readouts.cue_counting_uninformative,
+test_cue_counting_uninformative = claim("cot.cue-counting-uninformative", reads="cot_cues",
+    readout=attributes("injected", "baseline_window", "n"),
     kind="claim", section="3",
     statement="Self-correction cues appear as often in uncorrupted baseline windows as in injected continuations.",
     headline="cues in {injected}/{n} injected vs {baseline_window}/{n} baseline windows",
@@ -112,7 +115,8 @@ test_cue_counting_uninformative = claim("cot.cue-counting-uninformative", reads=
                 "cot.rederivation"))
 
 
-test_last_answer_corruption = claim("cot.last-answer-corruption", reads="cot_last_answer", readout=readouts.last_answer_corruption,
+test_last_answer_corruption = claim("cot.last-answer-corruption", reads="cot_last_answer",
+    readout=attributes("recovered", "faithful", "n", answers="corrupted"),
     kind="claim", section="4",
     statement="Corrupting the last stated answer, closing and forcing is recovered from in 20/20.",
     headline="recovered {recovered}/{n}, followed the corruption {faithful}/{n}",
@@ -124,7 +128,8 @@ test_last_answer_corruption = claim("cot.last-answer-corruption", reads="cot_las
                 "what it reports, and its contrast is cot.full-corruption"))
 
 
-test_full_corruption = claim("cot.full-corruption", reads="cot_full_corruption", readout=readouts.full_corruption,
+test_full_corruption = claim("cot.full-corruption", reads="cot_full_corruption",
+    readout=attributes("recovered", "faithful", "n", answers="corrupted"),
     kind="claim", section="4",
     statement="With every product and answer in the block corrupted, the forced answer follows the corruption in 20/20.",
     headline="{faithful}/{n} answers follow the corrupted CoT, {recovered}/{n} recover",

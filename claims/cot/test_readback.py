@@ -5,6 +5,7 @@ screen's coverage, its random control re-drawn and where its residuals came from
 from __future__ import annotations
 
 from claims.cot.shared import NB, PATCHED
+from harness.attribute_readout import attributes
 from harness.claims import Holds, claim
 from harness.criteria import Every, NoneFailed, NoneOf
 from harness.sources.cot import readouts
@@ -94,7 +95,8 @@ test_true_product_preferred = claim("cot.true-product-preferred", reads="cot_pre
                "up to its first product statement"))
 
 
-test_screen_coverage = claim("cot.screen-coverage", reads="cot_screen_coverage", readout=readouts.screen_coverage,
+test_screen_coverage = claim("cot.screen-coverage", reads="cot_screen_coverage",
+    readout=attributes("declared", "covered", "pairs", "gaps"),
     kind="anchor", section="7",
     statement="The §7 screen wrote one row per pair at every declared layer, in order, and its summary holds each layer once.",
     headline="layers {covered} of declared {declared}, {pairs} pairs; gaps: {gaps}",
@@ -107,7 +109,8 @@ test_screen_coverage = claim("cot.screen-coverage", reads="cot_screen_coverage",
                "were written at",))
 
 
-test_random_control_redrawn = claim("cot.random-control-redrawn", reads="cot_random_redrawn", readout=readouts.random_control_redrawn,
+test_random_control_redrawn = claim("cot.random-control-redrawn", reads="cot_random_redrawn",
+    readout=attributes("layer", "pairs", "mismatched"),
     kind="anchor", section="7",
     statement="Each pair's §7 random control is its own residual plus a seed-i normal draw scaled to the donor-minus-own norm per step, re-drawn here.",
     headline="{pairs} controls at layer {layer} re-drawn; mismatched: {mismatched}",
@@ -121,7 +124,8 @@ test_random_control_redrawn = claim("cot.random-control-redrawn", reads="cot_ran
                "within " + REDRAW_REASON))
 
 
-test_residual_sources = claim("cot.residual-sources", reads="cot_residual_sources", readout=readouts.residual_sources,
+test_residual_sources = claim("cot.residual-sources", reads="cot_residual_sources",
+    readout=attributes("pairs", "layers", "mismatched"),
     kind="anchor", section="7",
     statement="Each pair's donor residuals are its donor problem's, and its own residuals its recipient's: plain forwards of their prompts and traces give them bit for bit at the steps that emit each product.",
     headline="{pairs} pairs at layers {layers} re-read; mismatched: {mismatched}",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from claims.lookback.shared import (BINDING_KEPT, BOUND, NB, RATE, REVERSED, REVERSED_PEAK,
                                     REVERSED_PEAK_LAYER)
+from harness.attribute_readout import attributes
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import Binomial, BinomialRate, CurveBinomial, Exact, PeakLayer, all_of
@@ -32,7 +33,8 @@ test_belief_accuracy = claim("lookback.belief-accuracy", reads="lookback_behavio
                   "on no other-container one: 0.50 overall"))
 
 
-test_visibility_fails = claim("lookback.visibility-fails", reads="lookback_visibility", readout=readouts.visibility_fails,
+test_visibility_fails = claim("lookback.visibility-fails", reads="lookback_visibility",
+    readout=attributes("observer", "non_observer", "paired", "n"),
     kind="claim", section="2",
     statement="In the visibility condition each question is near chance and both are right for {paired} of stories.",
     headline="observer {observer:.3f}, non-observer {non_observer:.3f}, both right {paired:.3f} of {n}",
@@ -105,7 +107,8 @@ test_opaque_control = claim("lookback.opaque-control", reads="lookback_opaque", 
                 "is lookback.binding-iia, the same swap at the drink tokens"))
 
 
-test_reversed_curve = claim("lookback.reversed-curve", reads="lookback_reversed", readout=readouts.reversed_curve,
+test_reversed_curve = claim("lookback.reversed-curve", reads="lookback_reversed",
+    readout=attributes("iia", "peak_layer", "n", "clean_survives"),
     kind="claim", section="4",
     statement="The whole reversed-swap IIA curve: zero to layer 7, a plateau near 0.75 at layers 12–16, back to zero.",
     headline="IIA curve peaks at layer {peak_layer} (n={n})",

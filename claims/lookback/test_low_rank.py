@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from claims.lookback.shared import BINDING_ANSWERED, LOW_RANK_READBACK, RATE, REGISTER
+from harness.attribute_readout import attributes
 from harness.claims import Holds, claim
 from harness.criteria import BinomialRate, CurveBinomial, Same, all_of
 from harness.nulls import AsMeasured, Null
-from harness.sources.lookback import readouts
 from harness.sources.lookback.known_answers import KNOWN
 
 
-test_low_rank_anchor = claim("lookback.low-rank-anchor", reads="lookback_low_rank", readout=readouts.low_rank_anchor,
+test_low_rank_anchor = claim("lookback.low-rank-anchor", reads="lookback_low_rank",
+    readout=attributes("unrestricted", "interchange", n="held_out", layer="layer"),
     kind="anchor", section="7",
     statement="The unrestricted reversed swap at the peak layer on the held-out half gives IIA {unrestricted}.",
     headline="unrestricted IIA {unrestricted:.3f} on {n} held-out samples",
@@ -26,7 +27,9 @@ test_low_rank_anchor = claim("lookback.low-rank-anchor", reads="lookback_low_ran
                "score exactly as the barrier interchange does on the same samples",))
 
 
-test_low_rank = claim("lookback.low-rank", reads="lookback_low_rank", readout=readouts.low_rank,
+test_low_rank = claim("lookback.low-rank", reads="lookback_low_rank",
+    readout=attributes("ranks", "fitted", "random", "directions", "difference_vectors",
+                       n="held_out", layer="layer"),
     kind="claim", section="7",
     statement="A rank-2 fitted subspace of the swap differences carries the ordering ID; random subspaces carry nothing.",
     headline="rank {ranks[1]}: fitted IIA {fitted[1]:.3f}, random {random[1]:.3f} (n={n})",

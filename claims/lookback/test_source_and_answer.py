@@ -4,6 +4,7 @@ swap and the answer lookback.
 from __future__ import annotations
 
 from claims.lookback.shared import ANSWER_KEPT, RATE, REGISTER, SOURCE_KEPT, SWAPPED
+from harness.attribute_readout import attributes
 from harness.claims import Holds, claim
 from harness.criteria import (Binomial, BinomialAtMost, BinomialRate, CurveBinomial, Exact,
                               PeakLayer, all_of)
@@ -77,7 +78,8 @@ test_answer_pointer = claim("lookback.answer-pointer", reads=("lookback_answer",
                   "story's own drink, never its other drink: 0 at every layer"))
 
 
-test_answer_payload = claim("lookback.answer-payload", reads="lookback_answer", readout=readouts.answer_payload,
+test_answer_payload = claim("lookback.answer-payload", reads="lookback_answer",
+    readout=attributes("payload", "n"),
     kind="claim", section="6",
     statement="From layer 23 on the final token carries the payload: the counterfactual-only drink (0.95 at L27, 1.00 at L30–31).",
     headline="payload curve over {n} samples",

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from claims.patching.shared import PAIRS, PATCHES
+from harness.attribute_readout import attributes
 from harness.claims import Holds, claim
 from harness.snapshots import Tolerance
 from harness.criteria import AtMost, Every, Exact, NoneOf, Recorded, all_of
@@ -62,7 +63,8 @@ test_hook_reference = claim("patching.hook-reference", reads="seed_hook_referenc
     criterion=Recorded(), holds=Holds(Every("equal")))
 
 
-test_transformerlens_crosscheck = claim("patching.transformerlens-crosscheck", reads="seed_transformerlens", readout=readouts.transformerlens_crosscheck,
+test_transformerlens_crosscheck = claim("patching.transformerlens-crosscheck", reads="seed_transformerlens",
+    readout=attributes("max_abs_logit_diff"),
     kind="anchor", section="code cell", needs="hub",
     statement="TransformerLens' run_with_hooks patch agrees with ours within float tolerance.",
     headline="max |Δlogit| {max_abs_logit_diff:.2g}",

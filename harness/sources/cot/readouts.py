@@ -8,12 +8,11 @@ from typing import Any
 from harness.sources.cot import tokens
 from harness.sources.cot.batched_rows import BatchedRows
 from harness.sources.cot.chat import ThinkTemplate
-from harness.sources.cot.decode import BumpAudit, NoopRuns, Specificity, StepShapes
+from harness.sources.cot.decode import NoopRuns
 from harness.sources.cot.forcing import ForcedPair
-from harness.sources.cot.mistakes import CueCounts, Rederivation, SingleMistake, SpliceControl
-from harness.sources.cot.patching import (ConditionRates, Continuations, LayerScreen, Pair,
-                                          SelfPatch)
-from harness.sources.cot.readback import Preference, Redrawn, ResidualSources, ScreenCoverage
+from harness.sources.cot.mistakes import Rederivation, SpliceControl
+from harness.sources.cot.patching import (ConditionRates, Continuations, LayerScreen, Pair)
+from harness.sources.cot.readback import Preference
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.step_rows import StepRows
 from harness.sources.cot.task import PROBLEMS, donor_listing
@@ -36,59 +35,11 @@ def think_token(template: ThinkTemplate) -> dict[str, Any]:
             "template_tail": template.tail, "force_tokens": template.force_tokens}
 
 
-def step0_is_prefill(shapes: StepShapes) -> dict[str, Any]:
-    """§6: layers[0]'s output shape per step, and the shapes a prefill then single tokens give."""
-    return {"shapes": shapes.shapes, "prompt_len": shapes.prompt_len,
-            "prefill_then_single": shapes.prefill_then_single}
-
-
 def noop_every_step(noop: NoopRuns) -> dict[str, Any]:
     """§6: how many +0.0 runs are bit-identical, of how many, each run's steps, and the decode
     steps whose token is the reference's, of those either run decoded."""
     return {"identical": noop.identical, "n": len(noop.runs), "steps": noop.steps,
             "identical_steps": noop.identical_steps, "checked_steps": noop.checked_steps}
-
-
-def fire_once(cot_fire_once: BumpAudit) -> dict[str, Any]:
-    """§6: the steps the bump shows at, its size there, and whether tokens changed."""
-    return {
-        "nonzero_steps": cot_fire_once.nonzero_steps,
-        "delta_at_step": cot_fire_once.delta_at_step,
-        "tokens_changed": cot_fire_once.tokens_changed,
-    }
-
-
-def post_answer_specificity(specificity: Specificity) -> dict[str, Any]:
-    """§6: where each noised arm diverges from the baseline, and the answer after it."""
-    return {
-        "answer_unchanged_after": specificity.answer_unchanged_after,
-        "diverges_after_answer": specificity.diverges_after_answer,
-        "answer_done": specificity.answer_done,
-        "late_diverges_at": specificity.late.diverges_at,
-        "tokens": specificity.baseline_tokens,
-        "early_diverges_at": specificity.early.diverges_at,
-        "early_answer": specificity.early.answer,
-    }
-
-
-def resplice_last_control(last_answer: ForcedPair) -> dict[str, Any]:
-    """§4: forced controls that are correct, of n."""
-    return {"control_correct": last_answer.control_correct, "n": last_answer.n}
-
-
-def verbatim_block_control(full_corruption: ForcedPair) -> dict[str, Any]:
-    """§4: forced controls that are correct, of n."""
-    return {"control_correct": full_corruption.control_correct, "n": full_corruption.n}
-
-
-def self_patch(cot_self_patch: SelfPatch) -> dict[str, Any]:
-    """§7: recipients that write their own product patched and unpatched, of n, at a layer."""
-    return {
-        "reproduced": cot_self_patch.reproduced,
-        "unpatched": cot_self_patch.unpatched,
-        "n": cot_self_patch.n,
-        "layer": cot_self_patch.layer,
-    }
 
 
 class RandomDirectionNull(ConditionRates):
@@ -132,22 +83,6 @@ def true_product_preferred(preference: Preference) -> dict[str, Any]:
             "min_margin": round(min(margins), 3) if margins else None}
 
 
-def screen_coverage(coverage: ScreenCoverage) -> dict[str, Any]:
-    """§7: the screen's declared and covered layers, its pairs, and every gap."""
-    return {"declared": coverage.declared, "covered": coverage.covered,
-            "pairs": coverage.pairs, "gaps": coverage.gaps}
-
-
-def random_control_redrawn(redrawn: Redrawn) -> dict[str, Any]:
-    """§7: the random controls re-drawn from their seeds, at a layer, and those that differ."""
-    return {"layer": redrawn.layer, "pairs": redrawn.pairs, "mismatched": redrawn.mismatched}
-
-
-def residual_sources(found: ResidualSources) -> dict[str, Any]:
-    """§7: the pairs and layers whose residuals were re-read, and those that differ."""
-    return {"pairs": found.pairs, "layers": found.layers, "mismatched": found.mismatched}
-
-
 def baseline_accuracy(baseline: Baseline) -> dict[str, Any]:
     """§1: correct traces of n, mean lengths, and how many are usable."""
     return {
@@ -184,18 +119,6 @@ def splice_true_value(splice: SpliceControl) -> dict[str, Any]:
     return {"exact": splice.exact, "n": len(splice.identical)}
 
 
-def single_mistake(cot_single_mistake: SingleMistake) -> dict[str, Any]:
-    """§3: injected continuations that recover, follow the mistake, or neither."""
-    return {
-        "recovered": cot_single_mistake.recovered,
-        "faithful": cot_single_mistake.faithful,
-        "neither": cot_single_mistake.neither,
-        "n": cot_single_mistake.n,
-        "faithful_problems": cot_single_mistake.faithful_problems,
-        "answers": cot_single_mistake.answers,
-    }
-
-
 def rederivation(cot_rederivation: Rederivation) -> dict[str, Any]:
     """§3: how often each continuation states the true versus the injected product."""
     return {
@@ -206,31 +129,6 @@ def rederivation(cot_rederivation: Rederivation) -> dict[str, Any]:
         "n": len(cot_rederivation.says_true),
         "says_true": cot_rederivation.says_true,
         "says_injected": cot_rederivation.says_injected,
-    }
-
-
-def cue_counting_uninformative(cues: CueCounts) -> dict[str, Any]:
-    """§3: continuations with a self-correction cue, injected against baseline."""
-    return {"injected": cues.injected, "baseline_window": cues.baseline_window, "n": cues.n}
-
-
-def last_answer_corruption(last_answer: ForcedPair) -> dict[str, Any]:
-    """§4: forced answers after the last answer is corrupted, scored."""
-    return {
-        "recovered": last_answer.recovered,
-        "faithful": last_answer.faithful,
-        "n": last_answer.n,
-        "answers": last_answer.corrupted,
-    }
-
-
-def full_corruption(cot_full_corruption: ForcedPair) -> dict[str, Any]:
-    """§4: forced answers after the whole block is corrupted, scored."""
-    return {
-        "recovered": cot_full_corruption.recovered,
-        "faithful": cot_full_corruption.faithful,
-        "n": cot_full_corruption.n,
-        "answers": cot_full_corruption.corrupted,
     }
 
 

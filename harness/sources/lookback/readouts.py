@@ -8,10 +8,9 @@ from typing import Any, TypedDict
 from harness.criteria.exact import NoneFailedCounts
 from harness.sources.lookback import direction, positions
 from harness.sources.lookback.answers import AnswerSweep
-from harness.sources.lookback.behaviour import Behaviour, FilterAnswers, VisibilityScores
+from harness.sources.lookback.behaviour import Behaviour, FilterAnswers
 from harness.sources.lookback.identity import SelfPatch
 from harness.sources.lookback.interchange import SourceSweep, Sweep
-from harness.sources.lookback.low_rank import LowRank as LowRankStudy
 from harness.sources.lookback.readback import Readback
 from harness.sources.lookback.task import Counterfactual, sample_summary
 
@@ -61,12 +60,6 @@ def belief_accuracy(behaviour: dict[str, Behaviour]) -> BeliefAccuracy:
     }
 
 
-def visibility_fails(visibility: VisibilityScores) -> dict[str, Any]:
-    """§2: the observer's, the non-observer's and the paired scores, of n."""
-    return {"observer": visibility.observer, "non_observer": visibility.non_observer,
-            "paired": visibility.paired, "n": visibility.n}
-
-
 def error_filter(kept: list[Counterfactual], binding_rows: list[Counterfactual]) -> dict[str, Any]:
     """§4: the rows the error filter kept, of n."""
     return {"kept": len(kept), "n": len(binding_rows)}
@@ -95,40 +88,6 @@ def same_position(lookback_same_position: Sweep) -> dict[str, Any]:
 def opaque_control(opaque: Sweep) -> dict[str, Any]:
     """§4: the opaque control sweep's peak."""
     return _peak(opaque)
-
-
-def reversed_curve(lookback_reversed: Sweep) -> dict[str, Any]:
-    """§4: the reversed sweep's IIA and clean-answer curves, its peak layer, of n rows."""
-    return {
-        "iia": lookback_reversed.iia,
-        "peak_layer": lookback_reversed.peak_layer,
-        "n": lookback_reversed.n,
-        "clean_survives": lookback_reversed.clean_survives,
-    }
-
-
-def low_rank_anchor(low_rank: LowRankStudy) -> dict[str, Any]:
-    """§7: the unrestricted swap's and the interchange's IIA at the layer, on n held-out rows."""
-    return {
-        "unrestricted": low_rank.unrestricted,
-        "interchange": low_rank.interchange,
-        "n": low_rank.held_out,
-        "layer": low_rank.layer,
-    }
-
-
-def low_rank(lookback_low_rank: LowRankStudy) -> dict[str, Any]:
-    """§7: IIA per rank, fitted and random, the directions and difference vectors fitted on, on
-    n held-out rows at the layer."""
-    return {
-        "ranks": lookback_low_rank.ranks,
-        "fitted": lookback_low_rank.fitted,
-        "random": lookback_low_rank.random,
-        "directions": lookback_low_rank.directions,
-        "difference_vectors": lookback_low_rank.difference_vectors,
-        "n": lookback_low_rank.held_out,
-        "layer": lookback_low_rank.layer,
-    }
 
 
 class Samples(TypedDict):
@@ -216,11 +175,6 @@ def answer_pointer(
         "kept": len(answer_kept),
         "rows": len(answer_rows),
     }
-
-
-def answer_payload(answer: AnswerSweep) -> dict[str, Any]:
-    """§6: the payload rate per layer, of n."""
-    return {"payload": answer.payload, "n": answer.n}
 
 
 def readback(found: Readback) -> dict[str, Any]:

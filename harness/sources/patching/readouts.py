@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from harness.sources.patching import readback, tokens
-from harness.sources.patching.crosscheck import TransformerLensCrosscheck
 from harness.sources.patching.experiments import (
     Behaviour,
     FullPatchIdentity,
@@ -40,13 +39,6 @@ def full_patch_identity(full_patch: FullPatchIdentity) -> dict[str, Any]:
 def hook_reference(seed_hook_reference: HookReference) -> dict[str, Any]:
     """Code cell: patches whose logits equal the hook reference's, of n."""
     return {"equal": sum(seed_hook_reference.equal), "n": len(seed_hook_reference.equal)}
-
-
-def transformerlens_crosscheck(
-    transformerlens: TransformerLensCrosscheck,
-) -> dict[str, Any]:
-    """Code cell: the largest logit difference from TransformerLens' patch."""
-    return {"max_abs_logit_diff": transformerlens.max_abs_logit_diff}
 
 
 class MinimalPairBehaviour(TypedDict):
