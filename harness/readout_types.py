@@ -22,11 +22,18 @@ READOUT = "__judged_readout__"  # a declared claim's readout (harness.claim_test
 
 def _resolve(node: ast.expr, scope: dict[str, Any]) -> Any:
     """What a name, an attribute or a call's result stands for in `scope` (a parameter stands
-    for the class it is annotated with; a call, for the class it builds or returns)."""
+    for the class it is annotated with, and its field for the class that field is annotated
+    with; a call, for the class it builds or returns)."""
     if isinstance(node, ast.Name) and node.id in scope:
         return scope[node.id]
     if isinstance(node, ast.Attribute):
-        return getattr(_resolve(node.value, scope), node.attr)
+        owner = _resolve(node.value, scope)
+        try:
+            field = get_type_hints(owner).get(node.attr) if dataclasses.is_dataclass(owner) \
+                else None
+        except NameError:  # a field annotated with a name imported only for type checkers
+            field = None
+        return field if isinstance(field, type) else getattr(owner, node.attr)
     if isinstance(node, ast.Call):
         made = _resolve(node.func, scope)
         returned = made if isinstance(made, type) else inspect.get_annotations(
@@ -62,10 +69,10 @@ def _returns(func: ast.FunctionDef) -> list[ast.expr | None]:
 
 def _keys_given(value: ast.expr | None, scope: dict[str, Any]) -> tuple[set[str], set[str]]:
     """The (required, optional) keys one returned value holds: a dict display's written-out keys
-    with those of each readout it unpacks (`**chosen(site)`), or the keys of the readout it
-    returns (`return _peak(sweep)`)."""
+    with those of each readout it unpacks (`**chosen(site)`) or dataclass it spreads
+    (`**vars(flip)`), or the keys of the readout it returns (`return _peak(sweep)`)."""
     if isinstance(value, ast.Call):
-        return _split(readout_type(_resolve(value.func, scope)))
+        return _called(value, scope)
     if not isinstance(value, ast.Dict):
         raise LookupError("a return gives neither a dict display nor a readout's call")
     required: set[str] = set()
@@ -74,11 +81,21 @@ def _keys_given(value: ast.expr | None, scope: dict[str, Any]) -> tuple[set[str]
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             required.add(key.value)
         elif key is None and isinstance(part, ast.Call):
-            unpacked = _split(readout_type(_resolve(part.func, scope)))
+            unpacked = _called(part, scope)
             required, optional = required | unpacked[0], optional | unpacked[1]
         else:
             raise LookupError(f"a key that is not written out: {ast.unparse(part)!r}")
     return required, optional - required
+
+
+def _called(call: ast.Call, scope: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The keys a call gives: `vars(x)` of a dataclass, each of its fields; a readout's, its keys."""
+    if isinstance(call.func, ast.Name) and call.func.id == "vars" and len(call.args) == 1:
+        made = _resolve(call.args[0], scope)
+        if not dataclasses.is_dataclass(made):
+            raise LookupError(f"vars() of {ast.unparse(call.args[0])!r}, not a dataclass")
+        return {f.name for f in dataclasses.fields(made)}, set()
+    return _split(readout_type(_resolve(call.func, scope)))
 
 
 def _split(typed: type) -> tuple[set[str], set[str]]:

@@ -2,6 +2,7 @@
 declaration."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
 import pytest
@@ -83,6 +84,34 @@ def an_unannotated_parameters_method(counts) -> dict[str, Any]:
 
 def recovered_shadowed(recovered: Counts) -> dict[str, Any]:
     return recovered.readout()
+
+
+@dataclass
+class Flip:
+    layer: int
+    flipped: bool
+
+
+@dataclass
+class Sweep:
+    first: Flip
+    tokens: list[str]
+
+
+def spreading_a_dataclass(flip: Flip) -> dict[str, Any]:
+    return {**vars(flip), "extra": 1}
+
+
+def returning_a_dataclasss_vars(flip: Flip) -> dict[str, Any]:
+    return vars(flip)
+
+
+def spreading_a_field(sweep: Sweep) -> dict[str, Any]:
+    return {**vars(sweep.first), "tokens": sweep.tokens}
+
+
+def spreading_a_counter(counts: Counts) -> dict[str, Any]:
+    return {**vars(counts)}
 
 
 def body_with_a_readout(judge, fixture):
@@ -259,3 +288,20 @@ def test_a_method_of_an_unannotated_parameter_is_refused():
 
 def test_a_parameter_stands_for_its_class_over_a_global_of_its_name():
     assert required_keys(readout_type(recovered_shadowed)) == {"failed", "checked"}
+
+
+def test_a_spread_dataclass_gives_its_fields():
+    assert required_keys(readout_type(spreading_a_dataclass)) == {"layer", "flipped", "extra"}
+
+
+def test_a_returned_dataclasss_vars_give_its_fields():
+    assert required_keys(readout_type(returning_a_dataclasss_vars)) == {"layer", "flipped"}
+
+
+def test_a_spread_field_gives_the_fields_of_its_annotated_class():
+    assert required_keys(readout_type(spreading_a_field)) == {"layer", "flipped", "tokens"}
+
+
+def test_the_vars_of_what_is_no_dataclass_are_refused():
+    with pytest.raises(LookupError, match="not a dataclass"):
+        readout_type(spreading_a_counter)

@@ -52,11 +52,11 @@ def notebook_line(line: NotebookLine) -> dict[str, Any]:
             "position": line.position, "errors": line.errors}
 
 
-def clean_preferred(behaviour: Behaviour) -> patching.CleanPreferred:
+def clean_preferred(behaviour: Behaviour) -> dict[str, Any]:
     """In[7]: what ioi_tutorial.clean-preferred judges, as seed 004 reads it."""
     return patching.clean_preferred({"tutorial": behaviour})
 
 
-def sweep_rows(rows: SoloRows) -> patching.SweepRows:
+def sweep_rows(rows: SoloRows) -> dict[str, Any]:
     """In[7]: what ioi_tutorial.sweep-rows judges, as seed 004 reads it."""
     return patching.sweep_rows({"tutorial": rows})

@@ -90,36 +90,12 @@ def opaque_control(opaque: Sweep) -> dict[str, Any]:
     return _peak(opaque)
 
 
-class Samples(TypedDict):
-    """§1–4: what lookback.samples judges (task.sample_summary)."""
-
-    worked_example: list[list[str]]
-    own: int
-    other: int
-    binding_row0: list[list[str]]
-    binding_queried: int
-    binding_target: str
-
-
-def samples() -> Samples:
+def samples() -> dict[str, Any]:
     """§1–4: what lookback.samples judges."""
     return sample_summary()
 
 
-class AlignedPrompts(TypedDict):
-    """§4: what lookback.aligned-prompts judges (the first prompt's Layout, and the check)."""
-
-    length: int
-    names: list[int]
-    objects: list[int]
-    drinks: list[int]
-    after_drinks: list[int]
-    opaque: list[int]
-    all_aligned: bool
-    prompts_checked: int
-
-
-def aligned_prompts(alignment: positions.PromptAlignment) -> AlignedPrompts:
+def aligned_prompts(alignment: positions.PromptAlignment) -> dict[str, Any]:
     """§4: what lookback.aligned-prompts judges."""
     return {
         **vars(alignment.first),

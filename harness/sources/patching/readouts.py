@@ -3,7 +3,7 @@ call these and judge)."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any
 
 from harness.sources.patching import readback, tokens
 from harness.sources.patching.experiments import (
@@ -41,37 +41,12 @@ def hook_reference(seed_hook_reference: HookReference) -> dict[str, Any]:
     return {"equal": sum(seed_hook_reference.equal), "n": len(seed_hook_reference.equal)}
 
 
-class MinimalPairBehaviour(TypedDict):
-    """Code cell: each prompt's top-1 token and logit difference."""
-
-    clean_top1: str
-    corrupted_top1: str
-    clean_logit_diff: float
-    corrupted_logit_diff: float
-
-
-def minimal_pair_behaviour(behaviour: Behaviour) -> MinimalPairBehaviour:
+def minimal_pair_behaviour(behaviour: Behaviour) -> dict[str, Any]:
     """§code cell: what patching.minimal-pair-behaviour judges."""
     return vars(behaviour)
 
 
-class LayerFlipJudged(TypedDict):
-    """Code cell: the seed's layer patch (LayerFlip's fields) and the sweep it sits in."""
-
-    layer: int
-    positions: list[int]
-    corrupted_logit_diff: float
-    patched_logit_diff: float
-    clean_logit_diff: float
-    normalised: float | None
-    patched_top1: str
-    moves_toward_clean: bool
-    flips_to_clean_name: bool
-    sweep_normalised: list[list[float | None]]
-    sweep_tokens: list[str]
-
-
-def layer_flip(seed_layer_flip: LayerFlip, sweep: Sweep) -> LayerFlipJudged:
+def layer_flip(seed_layer_flip: LayerFlip, sweep: Sweep) -> dict[str, Any]:
     """§code cell: what patching.layer-flip judges."""
     return {
         **vars(seed_layer_flip),
@@ -80,30 +55,12 @@ def layer_flip(seed_layer_flip: LayerFlip, sweep: Sweep) -> LayerFlipJudged:
     }
 
 
-class IoiPair(TypedDict):
-    """Issue: the corrected pair's behaviour (Behaviour's fields) and its sweep."""
-
-    clean_top1: str
-    corrupted_top1: str
-    clean_logit_diff: float
-    corrupted_logit_diff: float
-    tokens: list[str]
-    normalised: list[list[float | None]]
-
-
-def ioi_pair(ioi_behaviour: Behaviour, ioi_sweep: Sweep) -> IoiPair:
+def ioi_pair(ioi_behaviour: Behaviour, ioi_sweep: Sweep) -> dict[str, Any]:
     """§issue: corrected pair: what patching.ioi-pair judges."""
     return {**vars(ioi_behaviour), "tokens": ioi_sweep.tokens, "normalised": ioi_sweep.normalised}
 
 
-class CleanPreferred(TypedDict):
-    """Code cell: each pair's two logit differences, and the pairs where clean is not higher."""
-
-    pairs: dict[str, dict[str, float]]
-    reversed: list[str]
-
-
-def clean_preferred(behaviours: dict[str, Behaviour]) -> CleanPreferred:
+def clean_preferred(behaviours: dict[str, Behaviour]) -> dict[str, Any]:
     """§code cell: what patching.clean-preferred judges."""
     return readback.reversed_pairs(behaviours)
 
@@ -114,15 +71,7 @@ def sweep_coverage(gaps: dict[str, list[str]]) -> dict[str, Any]:
                                             for g in found]}
 
 
-class SweepRows(TypedDict):
-    """Code cell: the cells re-run alone, their largest difference, and the mismatched."""
-
-    cells: int
-    max_abs_diff: float | None
-    mismatched: list[str]
-
-
-def sweep_rows(rows: dict[str, readback.SoloRows]) -> SweepRows:
+def sweep_rows(rows: dict[str, readback.SoloRows]) -> dict[str, Any]:
     """§code cell: what patching.sweep-rows judges."""
     diffs = [d for r in rows.values() for d in r.diffs]
     return {"cells": sum(len(r.cells) for r in rows.values()),

@@ -1,20 +1,13 @@
 """Seed 001 §1's set-up anchors: opening family 0's tables, set disjointness, main family 0's prompt."""
 from __future__ import annotations
 
-from typing import Callable, TypedDict
+from typing import Any, Callable
 
-from harness.sources.heads.task import (OBJECTS, OPENING, Bindings, ProblemSets, binding_tables,
+from harness.sources.heads.task import (OBJECTS, OPENING, ProblemSets, binding_tables,
                                         generate_family, render)
 
 
-class OpeningTables(TypedDict):
-    """§2: what heads.problem-sets judges."""
-
-    questions: dict[str, list[str]]
-    rows: dict[str, Bindings]
-
-
-def opening_tables() -> OpeningTables:
+def opening_tables() -> dict[str, Any]:
     """§2's printout of opening family 0: each question's object and answer, and the R and D
     rows at every queried row."""
     family = generate_family(OPENING, 0)
@@ -24,36 +17,14 @@ def opening_tables() -> OpeningTables:
             "rows": {str(r): [family.R.bindings[r - 1], family.D.bindings[r - 1]] for r in rows}}
 
 
-class Disjointness(TypedDict):
-    """§1: what heads.disjoint-sets judges."""
-
-    disjoint: bool
-    opening: int
-    main: int
-    single_token_objects: int
-    objects: int
-
-
-def disjointness(sets: ProblemSets, single_token: Callable[[str], bool]) -> Disjointness:
+def disjointness(sets: ProblemSets, single_token: Callable[[str], bool]) -> dict[str, Any]:
     """§1's assertion that no R or D table is shared, with the set sizes and the filter's reach."""
     return {"disjoint": binding_tables(sets.opening).isdisjoint(binding_tables(sets.main)),
             "opening": len(sets.opening), "main": len(sets.main),
             "single_token_objects": sum(map(single_token, OBJECTS)), "objects": len(OBJECTS)}
 
 
-class MainExample(TypedDict):
-    """§1: what heads.main-example judges."""
-
-    first_row: list[str]
-    last_row: list[str]
-    query: str
-    answer_L: str
-    last8_ids: list[int]
-    last8_positions: list[int]
-    last8_tokens: list[str]
-
-
-def main_example(sets: ProblemSets, tok) -> MainExample:
+def main_example(sets: ProblemSets, tok) -> dict[str, Any]:
     """§1's printout of main family 0: its table's ends, question, answer and last eight tokens
     (rendering asserts single-token labels and the 'Box' extension)."""
     family = sets.main[0]
