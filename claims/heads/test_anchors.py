@@ -9,7 +9,7 @@ from claims.heads.declarations import (ANCHOR_SITES, CROSSED, EVERY_CHECK, MACHI
 from harness.claims import Holds, claim
 from harness.criteria import Binomial, Every, Exact, all_of
 from harness.sources.heads import readouts
-from harness.sources.heads.anchors import setup
+from harness.sources.heads.anchors import machinery, setup
 from harness.sources.heads.anchors.readback import TOLERANCE as SCREEN_TOLERANCE
 
 ASSERTED = ("seed 001 notebook, §1–§3: its assertions on every prompt it renders "
@@ -111,7 +111,7 @@ test_edit_receipts = claim("heads.edit-receipts", reads="heads_edit_receipts", r
                ANCHOR_SITES))
 
 
-test_residual_identity = claim("heads.residual-identity", reads="heads_residual_identity", readout=readouts.residual_identity,
+test_residual_identity = claim("heads.residual-identity", reads="heads_residual_identity", readout=machinery.ExactChecks.readout,
     kind="anchor", section="2",
     statement="R's own final residual patched into a block input leaves the logits identical.",
     headline="logits identical: {all_exact} over {checked} blocks",
@@ -121,7 +121,7 @@ test_residual_identity = claim("heads.residual-identity", reads="heads_residual_
                ANCHOR_SITES))
 
 
-test_head_identity = claim("heads.head-identity", reads="heads_head_identity", readout=readouts.head_identity,
+test_head_identity = claim("heads.head-identity", reads="heads_head_identity", readout=machinery.ExactChecks.readout,
     kind="anchor", section="2",
     statement="A head's own final-position output patched back, in H and in O, leaves the logits identical.",
     headline="logits identical: {all_exact} over {checked} heads",
@@ -132,7 +132,7 @@ test_head_identity = claim("heads.head-identity", reads="heads_head_identity", r
                ANCHOR_SITES))
 
 
-test_av_identity = claim("heads.av-identity", reads="heads_av_identity", readout=readouts.av_identity,
+test_av_identity = claim("heads.av-identity", reads="heads_av_identity", readout=machinery.ExactChecks.readout,
     kind="anchor", section="4",
     statement="O-attention with O-values recomposes a head's Z slice and the logits exactly.",
     headline="recomposition exact: {all_exact} over {checked} heads",
@@ -232,7 +232,7 @@ test_crossing_readback = claim("heads.crossing-readback", reads="heads_crossing_
                "every main family's recorded observations"))
 
 
-test_record_counts = claim("heads.record-counts", reads="heads_record_counts", readout=readouts.record_counts,
+test_record_counts = claim("heads.record-counts", reads="heads_record_counts", readout=machinery.RecordCounts.readout,
     kind="anchor", section="7",
     statement="Every condition was recorded once: 61 per main family and 72 per opening family, and every check held.",
     headline="{main_records} main and {opening_records} opening records",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from claims.lookback.shared import SAMPLED, WRITES
 from harness.claims import Holds, claim
 from harness.criteria import Exact, NoneFailed, all_of
-from harness.sources.lookback import readouts
+from harness.sources.lookback import positions, readouts
 
 
 test_samples = claim("lookback.samples", readout=readouts.samples,
@@ -49,7 +49,7 @@ test_aligned_prompts = claim("lookback.aligned-prompts", reads="lookback_alignme
     holds=Holds(Exact("all_aligned")))
 
 
-test_intervention_tokens = claim("lookback.intervention-tokens", reads="lookback_intervention_tokens", readout=readouts.intervention_tokens,
+test_intervention_tokens = claim("lookback.intervention-tokens", reads="lookback_intervention_tokens", readout=positions.InterventionTokens.readout,
     kind="anchor", section="4–6", needs="hub",
     guards=WRITES,
     statement="In every binding, source and answer prompt, each position an intervention writes holds that prompt's own one-token entity, '.'/'.\\n' after each drink, 'opaque', BOS first and ':' last.",

@@ -305,3 +305,8 @@ def test_a_spread_field_gives_the_fields_of_its_annotated_class():
 def test_the_vars_of_what_is_no_dataclass_are_refused():
     with pytest.raises(LookupError, match="not a dataclass"):
         readout_type(spreading_a_counter)
+
+
+def test_a_classs_own_readout_declared_as_the_readout_gives_its_keys():
+    test = judging_test("cot.typed-probe", Counts.readout, ("fixture",))
+    assert required_keys(judged_type(test)) == {"failed", "checked"}

@@ -198,24 +198,6 @@ def edit_receipts(checks: machinery.ExactChecks) -> dict[str, Any]:
         "hook left or the previous token's logits moved")
 
 
-def residual_identity(checks: machinery.ExactChecks) -> dict[str, Any]:
-    """§2: whether every named exact check held, how many failed of how many, and the first
-    failures."""
-    return checks.readout()
-
-
-def head_identity(checks: machinery.ExactChecks) -> dict[str, Any]:
-    """§2: whether every named exact check held, how many failed of how many, and the first
-    failures."""
-    return checks.readout()
-
-
-def av_identity(checks: machinery.ExactChecks) -> dict[str, Any]:
-    """§4: whether every named exact check held, how many failed of how many, and the first
-    failures."""
-    return checks.readout()
-
-
 def kv_groups(checks: machinery.ExactChecks) -> dict[str, Any]:
     """§4: whether every named exact check held, how many failed of how many, and the first
     failures, each said in words."""
@@ -252,8 +234,3 @@ def crossing_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
 def native_answers(answers: dict[str, int]) -> dict[str, Any]:
     """§3–§6: the main families' native O answers that are L, of how many."""
     return {"native_L": answers["native_L"], "n": answers["n"]}
-
-
-def record_counts(counts: machinery.RecordCounts) -> dict[str, Any]:
-    """§7: the records per study, the failed counts and checks, and the checks by kind."""
-    return counts.readout()

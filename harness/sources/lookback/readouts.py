@@ -186,8 +186,3 @@ class SingleTokenEntities(NoneFailedCounts):
 def single_token_entities(entities: positions.SingleTokenEntities) -> SingleTokenEntities:
     """§1: each pool's one-token entities, and those that are not."""
     return entities.readout()
-
-
-def intervention_tokens(tokens: positions.InterventionTokens) -> dict[str, Any]:
-    """§4–§6: the prompts and positions checked, and the tokens after the reference's drinks."""
-    return tokens.readout()
