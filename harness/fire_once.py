@@ -122,13 +122,24 @@ def outside(sites: Sequence[Site], refs: list[Reference], n_blocks: int) -> None
                               f"make the forward its sites describe")
 
 
-def fire_once(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
-              run: Callable[[], Any],
+def decoder_blocks(hf: nn.Module) -> nn.ModuleList:
+    """A transformers causal LM's decoder blocks: the one module list under its base model as
+    long as its config's layer count (GPT-2's transformer.h, Llama's and Qwen's model.layers)."""
+    n = hf.config.num_hidden_layers
+    found = [m for m in hf.base_model.children() if isinstance(m, nn.ModuleList) and len(m) == n]
+    if len(found) != 1:
+        raise ValueError(f"{type(hf).__name__} holds {len(found)} module lists of its {n} blocks "
+                         f"under its base model, not one")
+    return found[0]
+
+
+def fire_once(hf: nn.Module, run: Callable[[], Any],
               sites_for: Callable[[list[Reference]], list[Site]]) -> FireOnce:
-    """Run the experiment (`run`) once under hooks recording its inputs and block outputs, build
-    its intended sites from the unedited replay of its forwards, compare every recorded block
-    with that replay, and replay once more with the sites written by plain forward hooks for the
-    reference output."""
+    """Run the experiment (`run`) once on the transformers model `hf` (the one it runs on, in
+    this process) under hooks recording its inputs and block outputs, build its intended sites
+    from the unedited replay of its forwards, compare every recorded block with that replay,
+    and replay once more with the sites written by plain forward hooks for the reference output."""
+    root, blocks, head = hf, decoder_blocks(hf), hf.get_output_embeddings()
     recorded = record_run(root, blocks, head, run)
     refs = replay(root, blocks, head, recorded.forwards)
     try:

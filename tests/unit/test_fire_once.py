@@ -6,9 +6,9 @@ from contextlib import contextmanager
 
 import pytest
 import torch
-from transformers import GPT2Config, GPT2LMHeadModel
+from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
 
-from harness.fire_once import FireOnce, Site, fire_once
+from harness.fire_once import FireOnce, Site, decoder_blocks, fire_once
 
 IDS = torch.tensor([[1, 2, 3, 4, 5], [5, 4, 3, 2, 1]], device="cpu")
 VALUE = torch.full((1, 1, 16), 3.0, device="cpu")
@@ -47,7 +47,7 @@ def check(model, wrote_at: tuple[int, int, int] | None, asked_at: tuple[int, int
             model(input_ids=IDS)
 
     layer, row, position = asked_at
-    return fire_once(model, model.transformer.h, model.lm_head, run,
+    return fire_once(model, run,
                      lambda refs: [Site(0, layer, (row,), (position,), value)])
 
 
@@ -82,7 +82,7 @@ def test_a_value_already_there_cannot_prove_a_write(model):
     def same(refs):
         return [Site(0, 0, (1,), (2,), refs[0].value(0, [1], [2]))]
 
-    result = fire_once(model, model.transformer.h, model.lm_head, lambda: model(input_ids=IDS),
+    result = fire_once(model, lambda: model(input_ids=IDS),
                        same)
     assert not result.site_holds_value
     assert "already there" in result.failures[-1]
@@ -101,7 +101,7 @@ def test_the_experiment_runs_once(model):
         with writing(model, 0, 1, 2):
             model(input_ids=IDS)
 
-    fire_once(model, model.transformer.h, model.lm_head, run,
+    fire_once(model, run,
               lambda refs: [Site(0, 0, (1,), (2,), VALUE)])
     assert calls == [1]
 
@@ -124,7 +124,7 @@ def test_a_forward_that_never_reached_the_head_fails_output_and_reference(model)
         finally:
             handle.remove()
 
-    result = fire_once(model, model.transformer.h, model.lm_head, run,
+    result = fire_once(model, run,
                        lambda refs: [Site(0, 0, (1,), (2,), VALUE)])
     assert (result.site_holds_value, result.output_changed, result.reference_equal) == (
         True, False, False)
@@ -134,3 +134,31 @@ def test_a_site_outside_the_forward_is_a_failure_naming_the_forward_it_expected(
     result = check(model, (0, 1, 2), (0, 2, 2))
     assert not result.site_holds_value and "outside that forward (2 rows, 5 positions)" in \
         result.failures[0]
+
+
+def test_gpt2s_blocks_are_its_transformer_h(model):
+    assert decoder_blocks(model) is model.transformer.h
+
+
+def test_llamas_blocks_are_its_model_layers():
+    config = LlamaConfig(num_hidden_layers=2, hidden_size=16, intermediate_size=32,
+                         num_attention_heads=2, num_key_value_heads=2, vocab_size=11)
+    llama = LlamaForCausalLM(config)
+    assert decoder_blocks(llama) is llama.model.layers
+
+
+def test_a_model_with_two_lists_of_its_blocks_is_refused(model):
+    model.transformer.extra = torch.nn.ModuleList([torch.nn.Identity(), torch.nn.Identity()])
+    try:
+        with pytest.raises(ValueError, match="2 module lists"):
+            decoder_blocks(model)
+    finally:
+        del model.transformer.extra
+
+
+def test_a_list_of_another_length_is_not_taken_for_its_blocks(model):
+    model.transformer.extra = torch.nn.ModuleList([torch.nn.Identity()] * 3)
+    try:
+        assert decoder_blocks(model) is model.transformer.h
+    finally:
+        del model.transformer.extra

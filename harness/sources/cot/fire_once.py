@@ -3,8 +3,6 @@ through the experiment's own edits on a few prompts of any model, write exactly 
 their steps only (harness.fire_once, which replays a decode loop on its own cache)."""
 from __future__ import annotations
 
-from typing import Callable
-
 import torch
 
 from harness.fire_once import FireOnce, Reference, Site, fire_once
@@ -22,12 +20,6 @@ VECTOR_SEED = 0      # §7's written vectors: seeded normal draws, one per promp
 
 def _prompts(runner: CotRunner) -> list[list[int]]:
     return [runner.prompt_ids(p) for p in PROBLEMS[:FIRE_PROMPTS]]
-
-
-def _check(runner: CotRunner, run: Callable[[], object],
-           sites_for: Callable[[list[Reference]], list[Site]]) -> FireOnce:
-    hf = runner.model.local()
-    return fire_once(hf, hf.model.layers, hf.lm_head, run, sites_for)
 
 
 def loop_rows(refs: list[Reference], prompts: list[list[int]]) -> list[tuple[int, dict[int, int]]]:
@@ -75,7 +67,7 @@ def noise_fires(runner: CotRunner) -> FireOnce:
                                       before + noise.to(device=before.device, dtype=before.dtype)))
         return sites
 
-    return _check(runner, lambda: runner.generate_many(
+    return fire_once(runner.model.local(), lambda: runner.generate_many(
         prompts, steps, "cot §6 noise fire-once",
         noise_edit(runner, noise_vector(runner, NOISE_SEED), NOISE_ARMS)), sites_for)
 
@@ -93,5 +85,5 @@ def vector_fires(runner: CotRunner) -> FireOnce:
                 for start, rows in loop_rows(refs, prompts) for r, i in rows.items()
                 for step in range(K)]
 
-    return _check(runner, lambda: runs_with_patch(runner, prompts, layer, vectors,
-                                                  K + AFTER_WRITES, "cot §7 fire-once"), sites_for)
+    return fire_once(runner.model.local(), lambda: runs_with_patch(
+        runner, prompts, layer, vectors, K + AFTER_WRITES, "cot §7 fire-once"), sites_for)

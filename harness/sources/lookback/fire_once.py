@@ -121,11 +121,6 @@ def read_values(refs: Sequence[Reference], ids: Sequence[Sequence[int]],
     return value
 
 
-def _check(runner: LookbackRunner, run, sites_for) -> FireOnce:
-    hf = runner.model.local()
-    return fire_once(hf, hf.model.layers, hf.lm_head, run, sites_for)
-
-
 def sweep_layers(runner: LookbackRunner) -> list[int]:
     """The layers an anchor sweeps: the first, the middle and the last (every kind of block:
     one with nothing before it, one with blocks on both sides, one with nothing after it)."""
@@ -165,8 +160,9 @@ def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dic
     rows = rows[:FIRE_ROWS]
     positions = binding_positions(row_layout(runner, rows[0]))
     layers = sweep_layers(runner)
-    return {name: _check(runner, lambda name=name: binding_sweep(runner, rows, name, layers),
-                         _sweep_sites(runner, rows, layers, *positions[name]))
+    return {name: fire_once(runner.model.local(),
+                            lambda name=name: binding_sweep(runner, rows, name, layers),
+                            _sweep_sites(runner, rows, layers, *positions[name]))
             for name in SWEEPS}
 
 
@@ -174,8 +170,8 @@ def answer_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce
     """§6: the counterfactual's final-token residual written at each of the anchor's layers in
     its own forward."""
     rows, layers = rows[:FIRE_ROWS], sweep_layers(runner)
-    return _check(runner, lambda: answer_sweep(runner, rows, layers),
-                  _sweep_sites(runner, rows, layers, [-1], [-1]))
+    return fire_once(runner.model.local(), lambda: answer_sweep(runner, rows, layers),
+                     _sweep_sites(runner, rows, layers, [-1], [-1]))
 
 
 def _source_layers(runner: LookbackRunner) -> list[int]:
@@ -207,7 +203,8 @@ def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: boo
                           for j in range(runner.n_layers)]
         return sites
 
-    return _check(runner, lambda: source_sweep(runner, rows, layers, freeze), sites_for)
+    return fire_once(runner.model.local(), lambda: source_sweep(runner, rows, layers, freeze),
+                     sites_for)
 
 
 def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce:
@@ -239,4 +236,4 @@ def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOn
         return [Site(written[0], layer, rows_of(refs, written[0], clean_ids, "clean"),
                      tuple(state), value)]
 
-    return _check(runner, run, sites_for)
+    return fire_once(runner.model.local(), run, sites_for)

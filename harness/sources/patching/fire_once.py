@@ -12,11 +12,6 @@ from harness.sources.patching.experiments import (PairIds, full_patch_identity, 
 PATCHED = 2  # forwards 0 and 1 run the two prompts unpatched, the patches from 2 on
 
 
-def _check(model: Loaded, run, sites_for) -> FireOnce:
-    hf = model.local()
-    return fire_once(hf, hf.transformer.h, hf.lm_head, run, sites_for)
-
-
 def whole_stream_fires(model: Loaded, pair: PairIds) -> FireOnce:
     """Forward 2 + L holds the clean run's every position at block L, and nothing upstream moved."""
     length = len(pair.clean)
@@ -26,8 +21,8 @@ def whole_stream_fires(model: Loaded, pair: PairIds) -> FireOnce:
                      reading(refs, pair.clean).value(layer, [0], range(length)))
                 for layer in range(n_layers(model))]
 
-    return _check(model, lambda: full_patch_identity(model, pair, pair_runs(model, pair)),
-                  sites_for)
+    return fire_once(model.local(), lambda: full_patch_identity(model, pair, pair_runs(model, pair)),
+                     sites_for)
 
 
 def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnce:
@@ -43,7 +38,8 @@ def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnc
         return [Site(PATCHED + layer * length + p, layer, (0,), (p,), clean.value(layer, [0], [p]))
                 for layer in range(n_layers(model)) for p in range(length)]
 
-    return _check(model, lambda: sweep(model, pair, pair_runs(model, pair), batched), sites_for)
+    return fire_once(model.local(), lambda: sweep(model, pair, pair_runs(model, pair), batched),
+                     sites_for)
 
 
 def layer_flip_fires(model: Loaded, pair: PairIds, layer: int) -> FireOnce:
@@ -55,4 +51,5 @@ def layer_flip_fires(model: Loaded, pair: PairIds, layer: int) -> FireOnce:
         return [Site(PATCHED, layer, (0,), tuple(differing),
                      reading(refs, pair.clean).value(layer, [0], differing))]
 
-    return _check(model, lambda: layer_flip(model, pair, pair_runs(model, pair), layer), sites_for)
+    return fire_once(model.local(), lambda: layer_flip(model, pair, pair_runs(model, pair), layer),
+                     sites_for)
