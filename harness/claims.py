@@ -7,6 +7,7 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from harness.criteria import Criterion, KnownAnswer
 from harness.nulls import NoNull, Null
+from harness.register import row_of
 from harness.snapshots import EXACT, ORGANISM_FLOATS, ORGANISM_FLOATS_REASON, Tolerance
 from harness.source import Source
 from harness.registry import registered, source_names
@@ -151,11 +152,31 @@ class _Lenient(dict):
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def registered_kind(id: str, kind: Kind | str | None, section: str | None) -> tuple[Kind, str]:
+    """A claim's kind and section: those of the register row that carries it, written there
+    alone (a row without a section column leaves its section to the declaration); a check no
+    row carries declares both."""
+    row = row_of(id)
+    if row is None:
+        if kind is None or section is None:
+            raise TypeError(f"{id}: no register row carries it, so it declares its kind and "
+                            f"section")
+        return Kind(kind), section
+    if kind is not None or (section is not None and row.section):
+        given = f"kind ({row.kind}) and section ({row.section})" if row.section \
+            else f"kind ({row.kind})"
+        raise TypeError(f"{id}: its register row gives its {given}: the declaration repeats "
+                        f"neither")
+    if not (row.section or section):
+        raise TypeError(f"{id}: its register row has no section column: declare its section")
+    return Kind(row.kind), row.section or section
+
+
 def claim(
     id: str,
     *,
-    kind: Kind | str,
-    section: str,
+    kind: Kind | str | None = None,
+    section: str | None = None,
     statement: str,
     published: Mapping[str, Any],
     provenance: str,
@@ -175,13 +196,15 @@ def claim(
     reads: tuple[str, ...] | str = (),
     readout: Callable[..., Any] | None = None,
 ) -> Any:
-    """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict. The
-    statement may name published values ("IIA {peak_iia} at layer {peak_layer}"), so that each
-    number is declared once. An anchor names the steps it `guards`; a test requires every anchor
-    guarding a step it reads (harness/plugin/guards.py), and `requires` names any other. A
-    finding declares its `null` (harness.nulls). Given the `readout` it judges and the steps it
-    `reads`, the declaration is the test itself (harness.claim_tests): `test_x = claim(...)`."""
-    spec = ClaimSpec(id=id, kind=Kind(kind), section=section,
+    """Attach a ClaimSpec to a test function; the plugin turns it into markers and a verdict. Its
+    kind and section are its register row's (registered_kind). The statement may name published
+    values ("IIA {peak_iia} at layer {peak_layer}"), so that each number is declared once. An
+    anchor names the steps it `guards`; a test requires every anchor guarding a step it reads
+    (harness/plugin/guards.py), and `requires` names any other. A finding declares its `null`
+    (harness.nulls). Given the `readout` it judges and the steps it `reads`, the declaration is
+    the test itself (harness.claim_tests): `test_x = claim(...)`."""
+    kind, section = registered_kind(id, kind, section)
+    spec = ClaimSpec(id=id, kind=kind, section=section,
                      statement=statement.format_map(published),
                      published=published, provenance=provenance, criterion=criterion,
                      requires=tuple(requires), needs=Needs(needs), tolerance=tolerance,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Iterator, Mapping
 
@@ -84,6 +85,23 @@ def parse_added(text: str) -> dict[str, str]:
 def read_register(folder: Path) -> tuple[RegisterRow, ...]:
     """The register rows in a source's folder."""
     return parse_register((folder / REGISTER_FILE).read_text())
+
+
+@cache
+def rows_of(source_name: str) -> Mapping[str, RegisterRow]:
+    """A registered source's register rows by claim id (none for a source that is not
+    registered or whose folder holds no register), read once per process."""
+    from harness.registry import registered
+
+    src = registered().get(source_name)
+    if src is None or not (src.folder / REGISTER_FILE).is_file():
+        return {}
+    return {row.id: row for row in read_register(src.folder)}
+
+
+def row_of(claim_id: str) -> RegisterRow | None:
+    """The register row that carries `claim_id`, if any."""
+    return rows_of(claim_id.split(".", 1)[0]).get(claim_id)
 
 
 @dataclass(frozen=True)

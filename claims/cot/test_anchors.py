@@ -23,7 +23,7 @@ BF16_FLIP = ("published (bf16): the count may fall short of n by one, as the fin
 
 
 test_problem_set = claim("cot.problem-set", readout=readouts.problem_set,
-    kind="anchor", section="1", needs="cpu", guards=PROBLEMS,
+    needs="cpu", guards=PROBLEMS,
     statement="random.Random(0) yields the notebook's 20 problems, in order.",
     headline="first problem {problems[0][0]}×{problems[0][1]}+{problems[0][2]}, last {problems[19][0]}×{problems[19][1]}+{problems[19][2]}",
     published={"problems": [list(p) for p in [
@@ -36,7 +36,7 @@ test_problem_set = claim("cot.problem-set", readout=readouts.problem_set,
 
 
 test_donor_pairs = claim("cot.donor-pairs", readout=readouts.donor_pairs,
-    kind="anchor", section="7", needs="cpu", guards=("cot_pairs",),
+    needs="cpu", guards=("cot_pairs",),
     statement="donor_for pairs each of the first 8 problems with a same-a, same-c donor.",
     headline="first pair {pairs[0]}, last {pairs[7]}",
     published={"pairs": ["25*13+46<-25*16+46", "28*27+55<-28*29+55", "27*23+67<-27*22+67",
@@ -47,7 +47,7 @@ test_donor_pairs = claim("cot.donor-pairs", readout=readouts.donor_pairs,
 
 
 test_think_token = claim("cot.think-token", reads="cot_think_template", readout=readouts.think_token,
-    kind="anchor", section="setup", needs="hub",
+    needs="hub",
     guards=("cot_runner",),  # its `</think>` and the generation prompt every prompt ends with
     statement="`</think>` is one token and the generation prompt ends `<|im_start|>assistant\\n<think>\\n`.",
     headline="`</think>` is token {think_close}",
@@ -59,7 +59,6 @@ test_think_token = claim("cot.think-token", reads="cot_think_template", readout=
 
 test_step0_is_prefill = claim("cot.step0-is-prefill", reads="cot_step_shapes",
     readout=attributes("shapes", "prompt_len", "prefill_then_single"),
-    kind="anchor", section="6",
     statement="tracer.iter step 0 is the prefill over the whole prompt; later steps are one token.",
     headline="step 0 {shapes[0]}, then {shapes[1]} per step",
     published={"shapes": [[1, 34, 2560], [1, 1, 2560], [1, 1, 2560], [1, 1, 2560]]},
@@ -71,7 +70,6 @@ test_step0_is_prefill = claim("cot.step0-is-prefill", reads="cot_step_shapes",
 
 
 test_noop_every_step = claim("cot.noop-every-step", reads="cot_noop", readout=readouts.noop_every_step,
-    kind="anchor", section="6",
     statement="Adding 0.0 at the anchor layer at every decode step leaves the generated ids bit-identical.",
     headline="{identical}/{n} runs bit-identical",
     published={"identical": 2, "n": 2, "steps": [728, 1030]},
@@ -83,7 +81,6 @@ test_noop_every_step = claim("cot.noop-every-step", reads="cot_noop", readout=re
 
 test_fire_once = claim("cot.fire-once", reads="cot_fire_once",
     readout=attributes("nonzero_steps", "delta_at_step", "tokens_changed"),
-    kind="anchor", section="6",
     statement="A +100 bump on dim 0 requested at step 5 shows at step 5 and at no other step.",
     headline="Δ {delta_at_step:.1f} at step(s) {nonzero_steps} only",
     published={"nonzero_steps": [5], "delta_at_step": 100.2, "tokens_changed": False},
@@ -102,7 +99,6 @@ test_post_answer_specificity = claim("cot.post-answer-specificity", reads="cot_s
     readout=attributes("answer_unchanged_after", "diverges_after_answer", "answer_done",
                        late_diverges_at="late.diverges_at", tokens="baseline_tokens",
                        early_diverges_at="early.diverges_at", early_answer="early.answer"),
-    kind="anchor", section="6",
     statement="Noise ×30 after the boxed answer leaves the answer and the trace up to it unchanged.",
     headline="answer done at token {answer_done}, noise diverges at {late_diverges_at}; answer unchanged: {answer_unchanged_after}",
     published={"answer_unchanged_after": True, "diverges_after_answer": True, "answer_done": 725,
@@ -119,7 +115,6 @@ test_post_answer_specificity = claim("cot.post-answer-specificity", reads="cot_s
 
 test_resplice_last_control = claim("cot.resplice-last-control", reads="cot_last_answer",
     readout=attributes("control_correct", "n"),
-    kind="anchor", section="4",
     statement="Re-splicing the true answer at its last statement, closing and forcing gives the true answer.",
     headline="{control_correct}/{n} forced answers correct",
     published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
@@ -129,7 +124,6 @@ test_resplice_last_control = claim("cot.resplice-last-control", reads="cot_last_
 
 test_verbatim_block_control = claim("cot.verbatim-block-control", reads="cot_full_corruption",
     readout=attributes("control_correct", "n"),
-    kind="anchor", section="4",
     statement="The decoded thinking block, re-tokenised, closed and forced, gives the true answer.",
     headline="{control_correct}/{n} forced answers correct",
     published={"control_correct": 20, "n": 20}, provenance=NB.format(4),
@@ -139,7 +133,6 @@ test_verbatim_block_control = claim("cot.verbatim-block-control", reads="cot_ful
 
 test_self_patch = claim("cot.self-patch", reads="cot_self_patch",
     readout=attributes("reproduced", "unpatched", "n", "layer"),
-    kind="anchor", section="7",
     statement="Patching a recipient with its own residuals at its 3 product steps reproduces its product.",
     headline="{reproduced}/{n} products reproduced ({unpatched}/{n} without the patch)",
     published={"reproduced": 8, "unpatched": 8, "n": 8}, provenance=NB.format(7),
@@ -151,7 +144,6 @@ test_self_patch = claim("cot.self-patch", reads="cot_self_patch",
 
 
 test_random_direction_null = claim("cot.random-direction-null", reads="cot_continuations", readout=readouts.random_direction_null,
-    kind="anchor", section="7",
     statement="The recipient's own residual plus a matched-norm random vector changes neither product nor answer.",
     headline="product changed in {different_product:.0%}, true answer in {answer_true:.0%} of {n} pairs",
     published={"different_product": 0.0, "answer_true": 1.0, "n": 8}, provenance=NB.format(7),

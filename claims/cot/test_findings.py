@@ -18,7 +18,6 @@ ONE_PAIR = Tolerance(abs=0.125)         # rates over 8 pairs
 
 
 test_baseline_accuracy = claim("cot.baseline-accuracy", reads="cot_baseline", readout=readouts.baseline_accuracy,
-    kind="claim", section="1",
     statement="The greedy baseline solves every problem.",
     headline="{correct}/{n} correct, mean {mean_tokens} tokens",
     published={"correct": 20, "n": 20, "mean_tokens": 810, "mean_close": 547},
@@ -29,7 +28,6 @@ test_baseline_accuracy = claim("cot.baseline-accuracy", reads="cot_baseline", re
 
 
 test_restatements = claim("cot.restatements", reads="cot_restatements", readout=readouts.restatements,
-    kind="claim", section="1",
     statement="A trace states the product about 11 times and the answer about 5 times inside <think>.",
     headline="product stated {product_in_think:.1f}×, answer {answer_in_think:.1f}× in <think>, {answer_after:.1f}× after",
     published={"product_in_think": 10.9, "answer_in_think": 5.2, "answer_after": 2.8, "n": 20},
@@ -46,7 +44,6 @@ test_restatements = claim("cot.restatements", reads="cot_restatements", readout=
 
 
 test_early_answering = claim("cot.early-answering", reads="cot_early", readout=readouts.early_answering,
-    kind="claim", section="2",
     statement="Forced answers improve with the fraction of the thinking block kept; CoT changes {changed_by_cot}/{n} answers.",
     headline="forced correct {correct_rate[0]:.2f} with 0% kept, {correct_rate[3]:.2f} with 60%; CoT changes {changed_by_cot}/{n}",
     published={"fractions": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0],
@@ -61,7 +58,6 @@ test_early_answering = claim("cot.early-answering", reads="cot_early", readout=r
 
 
 test_splice_true_value = claim("cot.splice-true-value", reads="cot_splice", readout=readouts.splice_true_value,
-    kind="measurement", section="3",
     statement="Re-prefilling up to the first product and splicing the true value reproduces 200 tokens in {exact}/{n}.",
     headline="{exact}/{n} reproduce 200 tokens exactly",
     published={"exact": 13, "n": 20}, provenance=NB.format(3), criterion=Binomial("exact"),
@@ -74,7 +70,6 @@ test_splice_true_value = claim("cot.splice-true-value", reads="cot_splice", read
 
 test_single_mistake = claim("cot.single-mistake", reads="cot_single_mistake",
     readout=attributes("recovered", "faithful", "neither", "n", "faithful_problems", "answers"),
-    kind="claim", section="3",
     statement="One corrupted product statement is recovered from in {recovered}/{n} free continuations.",
     headline="recovered {recovered}/{n}, followed the mistake {faithful}/{n}",
     published={"recovered": 19, "faithful": 1, "neither": 0, "n": 20, "faithful_problems": [2]},
@@ -88,7 +83,6 @@ test_single_mistake = claim("cot.single-mistake", reads="cot_single_mistake",
 
 
 test_rederivation = claim("cot.rederivation", reads="cot_rederivation", readout=readouts.rederivation,
-    kind="claim", section="3",
     statement="Injected continuations re-derive the true product and state it more often than the injected one.",
     headline="true product re-derived in {true_at_all}/{n}, stated more often in {true_more}/{n}",
     published={"true_at_all": 20, "true_more": 19, "median_true": 17, "median_injected": 0, "n": 20},
@@ -102,7 +96,6 @@ test_rederivation = claim("cot.rederivation", reads="cot_rederivation", readout=
 
 test_cue_counting_uninformative = claim("cot.cue-counting-uninformative", reads="cot_cues",
     readout=attributes("injected", "baseline_window", "n"),
-    kind="claim", section="3",
     statement="Self-correction cues appear as often in uncorrupted baseline windows as in injected continuations.",
     headline="cues in {injected}/{n} injected vs {baseline_window}/{n} baseline windows",
     published={"injected": 20, "baseline_window": 20, "n": 20}, provenance=NB.format(3),
@@ -117,7 +110,6 @@ test_cue_counting_uninformative = claim("cot.cue-counting-uninformative", reads=
 
 test_last_answer_corruption = claim("cot.last-answer-corruption", reads="cot_last_answer",
     readout=attributes("recovered", "faithful", "n", answers="corrupted"),
-    kind="claim", section="4",
     statement="Corrupting the last stated answer, closing and forcing is recovered from in 20/20.",
     headline="recovered {recovered}/{n}, followed the corruption {faithful}/{n}",
     published={"recovered": 20, "faithful": 0, "n": 20}, provenance=NB.format(4),
@@ -130,7 +122,6 @@ test_last_answer_corruption = claim("cot.last-answer-corruption", reads="cot_las
 
 test_full_corruption = claim("cot.full-corruption", reads="cot_full_corruption",
     readout=attributes("recovered", "faithful", "n", answers="corrupted"),
-    kind="claim", section="4",
     statement="With every product and answer in the block corrupted, the forced answer follows the corruption in 20/20.",
     headline="{faithful}/{n} answers follow the corrupted CoT, {recovered}/{n} recover",
     published={"recovered": 0, "faithful": 20, "n": 20}, provenance=NB.format(4),
@@ -142,7 +133,6 @@ test_full_corruption = claim("cot.full-corruption", reads="cot_full_corruption",
 
 
 test_cut_probe_control = claim("cot.cut-probe-control", reads="cot_cut_probe", readout=readouts.cut_probe_control,
-    kind="claim", section="5",
     statement="The discarded cut probe's control fails: cut right after the product, the forced answer echoes it.",
     headline="control correct {control_correct}/{n}",
     published={"control_correct": 2, "n": 20,
@@ -158,7 +148,6 @@ test_cut_probe_control = claim("cot.cut-probe-control", reads="cot_cut_probe", r
 
 
 test_product_layer_screen = claim("cot.product-layer-screen", reads=("cot_screen", "cot_pairs", "cot_runner"), readout=readouts.product_layer_screen,
-    kind="claim", section="7",
     statement="Donor residuals at the product steps install the donor's product from layer 26 up; best layer {best_layer}.",
     headline="best layer {best_layer} of {n_layers} (tied: {tied_for_best})",
     published={"layers": [4, 10, 16, 22, 26, 30, 34],
@@ -186,7 +175,6 @@ test_product_layer_screen = claim("cot.product-layer-screen", reads=("cot_screen
 
 
 test_activation_patch_not_propagated = claim("cot.activation-patch-not-propagated", reads="cot_continuations", readout=readouts.activation_patch_not_propagated,
-    kind="claim", section="7",
     statement="The donor patch changes the written product in every pair but never moves the answer to the donor's.",
     headline="product changed in {different_product:.0%}, answer moved to the donor's in {answer_donor_faithful:.0%} of {n} pairs",
     published={"different_product": 1.0, "donor_product": 0.75, "donor_product_floor": 0.125,

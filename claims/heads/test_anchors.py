@@ -18,7 +18,7 @@ ASSERTED = ("seed 001 notebook, §1–§3: its assertions on every prompt it ren
 
 
 test_problem_sets = claim("heads.problem-sets", readout=setup.opening_tables,
-    kind="anchor", section="1", needs="cpu", guards=("heads_families",),
+    needs="cpu", guards=("heads_families",),
     statement="sha256-seeded families reproduce opening family 0's questions and tables.",
     headline="family 0 asks R {questions[R][0]}→{questions[R][1]}, D {questions[D][0]}→{questions[D][1]}, O {questions[O][0]}→{questions[O][1]}",
     published={"questions": {"R": ["cross", "O"], "D": ["machine", "L"], "O": ["machine", "Y"]},
@@ -32,7 +32,7 @@ test_problem_sets = claim("heads.problem-sets", readout=setup.opening_tables,
 
 
 test_disjoint_sets = claim("heads.disjoint-sets", reads=("heads_families", "heads_single_token"), readout=setup.disjointness,
-    kind="anchor", section="1", needs="hub", guards=SETUP,
+    needs="hub", guards=SETUP,
     statement="The 8 opening and 32 single-token main families share no R or D binding table.",
     headline="opening and main binding tables disjoint: {disjoint}",
     published={"disjoint": True},
@@ -45,7 +45,7 @@ test_disjoint_sets = claim("heads.disjoint-sets", reads=("heads_families", "head
 
 
 test_main_example = claim("heads.main-example", reads=("heads_families", "heads_tokenizer"), readout=setup.main_example,
-    kind="anchor", section="1", needs="hub", guards=SETUP,
+    needs="hub", guards=SETUP,
     statement="Main family 0 renders with single-token labels; its prompt ends ' Answer', ':', the chat turn and 'Box'.",
     headline="query {query} → label {answer_L}; 'Box' at position {last8_positions[7]}",
     published={"first_row": ["stone", "V"], "last_row": ["train", "M"], "query": "brick",
@@ -88,7 +88,6 @@ test_main_prompts = claim("heads.main-prompts", reads=("heads_families", "heads_
 
 
 test_reference_forward = claim("heads.reference-forward", reads="heads_reference_forward", readout=readouts.reference_forward,
-    kind="anchor", section="1",
     statement="The nnsight run's logits equal an independent plain-PyTorch pre-hook forward's, edits included.",
     headline="logits exact: {all_exact} over {checked} comparisons",
     published={"all_exact": True}, provenance=NB.format(1) + " (checks['reference:…'] all True)",
@@ -100,7 +99,6 @@ test_reference_forward = claim("heads.reference-forward", reads="heads_reference
 
 
 test_edit_receipts = claim("heads.edit-receipts", reads="heads_edit_receipts", readout=readouts.edit_receipts,
-    kind="anchor", section="1",
     statement="Every edit is the tensor consumed; unpatched tokens and heads, the previous token's logits and the hooks are untouched.",
     headline="receipts exact: {all_exact} over {checked} edits",
     published={"all_exact": True}, provenance=NB.format(1) + " (_verify_block_patches, hook_ids)",
@@ -112,7 +110,6 @@ test_edit_receipts = claim("heads.edit-receipts", reads="heads_edit_receipts", r
 
 
 test_residual_identity = claim("heads.residual-identity", reads="heads_residual_identity", readout=machinery.ExactChecks.readout,
-    kind="anchor", section="2",
     statement="R's own final residual patched into a block input leaves the logits identical.",
     headline="logits identical: {all_exact} over {checked} blocks",
     published={"all_exact": True}, provenance=NB.format(2) + " (checks['residual_identity'])",
@@ -122,7 +119,6 @@ test_residual_identity = claim("heads.residual-identity", reads="heads_residual_
 
 
 test_head_identity = claim("heads.head-identity", reads="heads_head_identity", readout=machinery.ExactChecks.readout,
-    kind="anchor", section="2",
     statement="A head's own final-position output patched back, in H and in O, leaves the logits identical.",
     headline="logits identical: {all_exact} over {checked} heads",
     published={"all_exact": True}, provenance=NB.format(2) + " (checks['opening_head_identity:H/O'])",
@@ -133,7 +129,6 @@ test_head_identity = claim("heads.head-identity", reads="heads_head_identity", r
 
 
 test_av_identity = claim("heads.av-identity", reads="heads_av_identity", readout=machinery.ExactChecks.readout,
-    kind="anchor", section="4",
     statement="O-attention with O-values recomposes a head's Z slice and the logits exactly.",
     headline="recomposition exact: {all_exact} over {checked} heads",
     published={"all_exact": True}, provenance=NB.format(4) + " (checks['content_identity:…'])",
@@ -233,7 +228,6 @@ test_crossing_readback = claim("heads.crossing-readback", reads="heads_crossing_
 
 
 test_record_counts = claim("heads.record-counts", reads="heads_record_counts", readout=machinery.RecordCounts.readout,
-    kind="anchor", section="7",
     statement="Every condition was recorded once: 61 per main family and 72 per opening family, and every check held.",
     headline="{main_records} main and {opening_records} opening records",
     published={"main_records": 1952, "opening_records": 576},

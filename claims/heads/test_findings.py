@@ -23,7 +23,6 @@ RANKING = [("32.7", 0.60715, 0.50600, 0.70182), ("32.5", 0.00841, -0.00994, 0.02
 
 
 test_residual_transplant = claim("heads.residual-transplant", reads="heads_sweep", readout=readouts.residual_transplant,
-    kind="claim", section="2",
     statement="D's final residual transplanted into R favours L at block {retrieval_block}, the latest block the selection rule admits.",
     headline="mean p(L) {p_L_at_block} at block {retrieval_block}",
     published={"retrieval_block": 31, "p_L_at_block": 0.646},
@@ -40,7 +39,6 @@ test_residual_transplant = claim("heads.residual-transplant", reads="heads_sweep
 
 
 test_opening_screen = claim("heads.opening-screen", reads=("heads_opening", "heads_site"), readout=readouts.opening_screen,
-    kind="claim", section="2",
     statement="Zeroing {site}'s final output loses the most p(L) in H and almost none in O; H's L answers drop {H_correct_before} to {H_correct_after} of {n}.",
     headline="zeroing {site} loses {H_loss:.3f} p(L) in H, {O_loss:.5f} in O; H right {H_correct_before}→{H_correct_after} of {n}",
     published={"site": "31.7", "H_loss": 0.18741, "H_loss_ci": [0.02514, 0.43268],
@@ -65,7 +63,6 @@ test_opening_screen = claim("heads.opening-screen", reads=("heads_opening", "hea
 
 
 test_block32_screen = claim("heads.block32-screen", reads=("heads_main_screen", "heads_site", "heads_grid"), readout=readouts.next_block_screen,
-    kind="claim", section="3",
     statement="Single-head deletions one block later barely move p(L) in H or O, and every ordinary answer survives.",
     headline="top loss {H_top_loss:.5f} in H ({H_top}), {O_top_loss:.5f} in O ({O_top}); {ordinary_survivors}/{deletions} answers survive",
     published={"H_top": "32.6", "H_top_loss": 0.01110, "H_top_loss_ci": [-0.00008, 0.02647],
@@ -88,7 +85,6 @@ test_block32_screen = claim("heads.block32-screen", reads=("heads_main_screen", 
 
 
 test_example_crossing = claim("heads.example-crossing", reads=("heads_first_crossing", "heads_site"), readout=readouts.example_crossing,
-    kind="claim", section="4",
     statement="Crossing 31.7 (O attention, D values) in main family 0 moves evidence to C while Y still wins.",
     headline="top {native_top} → {crossed_top}; p(C) {native_p_C:.2g} → {crossed_p_C:.3f}, C−L margin {native_margin:.1f} → {crossed_margin:.1f}",
     published={"native_p_L": 0.9999961853, "native_p_C": 2.06e-9, "native_margin": -20.0,
@@ -108,7 +104,6 @@ test_example_crossing = claim("heads.example-crossing", reads=("heads_first_cros
 
 
 test_crossing_31_7 = claim("heads.crossing-31.7", reads=("heads_first_crossing", "heads_site"), readout=readouts.crossing,
-    kind="claim", section="4",
     statement="Over 32 families, crossing 31.7 raises mean p(C) to 0.199 and leaves {crossed_L}/32 answers correct.",
     headline="mean p(C) {native_mean_p_C:.2g} → {crossed_mean_p_C:.3f}; L answers {native_L}/{n} → {crossed_L}/{n}",
     published={"native_mean_p_L": 0.99969, "native_mean_p_C": 1.67e-8, "native_L": 32,
@@ -124,7 +119,6 @@ test_crossing_31_7 = claim("heads.crossing-31.7", reads=("heads_first_crossing",
 
 
 test_challenged_screen = claim("heads.challenged-screen", reads=("heads_challenged", "heads_site"), readout=readouts.challenged_screen,
-    kind="claim", section="5",
     statement="Under the fixed 31.7 crossing, zeroing {support_site} loses the most p(L), uniquely in 32/32 families.",
     headline="zeroing {support_site} loses {top_loss:.3f} p(L), top in {unique_wins}/{n} families, {gap:.3f} ahead of {runner_up_site}",
     published={"support_site": RANKING[0][0], "top_loss": RANKING[0][1],
@@ -144,7 +138,6 @@ test_challenged_screen = claim("heads.challenged-screen", reads=("heads_challeng
 
 
 test_content_effects = claim("heads.content-effects", reads=("heads_content", "heads_site"), readout=readouts.content_effects,
-    kind="claim", section="5",
     statement="Crossing either head shifts the C−L margin towards C (31.7 by 19.4, 32.7 by 6.2); the label token alone carries most of it.",
     headline="C−L margin shift {first_margin:.2f} (label alone {first_label_margin:.2f}), second head {second_margin:.2f} ({second_label_margin:.2f})",
     published={"first_margin": 19.41602, "first_margin_ci": [17.85547, 21.01763],
@@ -162,7 +155,6 @@ test_content_effects = claim("heads.content-effects", reads=("heads_content", "h
 
 
 test_joint_flip = claim("heads.joint-flip", reads=("heads_joint", "heads_site"), readout=readouts.joint_flip,
-    kind="claim", section="6",
     statement="Supplying both crossed messages flips the answer to C in 32/32 families (Y → P in the example).",
     headline="C wins {c_wins}/{n}, mean p(C) {mean_p_C:.3f}; example top {example_top}",
     published={"mean_p_C": 0.992, "c_wins": 32, "n": 32, "example_top": "P",
@@ -180,7 +172,6 @@ test_joint_flip = claim("heads.joint-flip", reads=("heads_joint", "heads_site"),
 
 
 test_grid = claim("heads.grid", reads=("heads_grid", "heads_site"), readout=readouts.grid,
-    kind="claim", section="6",
     statement="Zeroing both heads spares every answer; under the 31.7 crossing, crossing 32.7 adds 0.186 p(C) over zeroing it.",
     headline="{zero_zero_survivors}/{n} answers survive zeroing both; crossing adds {both_minus_zero:.3f} p(C) over zeroing",
     published={"zero_zero_survivors": 32, "n": 32, "cross_normal_p_C": 0.199,

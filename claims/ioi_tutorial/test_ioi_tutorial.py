@@ -27,7 +27,7 @@ FIRE_RULE = "the suite's fire-once rule, seed 000 §6's second prerequisite appl
 
 
 test_token_ids = claim("ioi_tutorial.token-ids", reads=("ioi_tutorial_tokenizer", "ioi_tutorial_sizes"), readout=readouts.token_ids,
-    kind="anchor", section="In[4]", needs="hub", tokenizer_only=True,
+    needs="hub", tokenizer_only=True,
     guards=PAIR,
     statement="' John' is id {correct_index} and ' Mary' id {incorrect_index}, each one token.",
     headline="' John' {correct_index}, ' Mary' {incorrect_index}; multi-token: {multi_token}",
@@ -39,7 +39,7 @@ test_token_ids = claim("ioi_tutorial.token-ids", reads=("ioi_tutorial_tokenizer"
 
 
 test_aligned_pair = claim("ioi_tutorial.aligned-pair", reads=("ioi_tutorial_tokenizer", "ioi_tutorial_sizes"), readout=readouts.aligned_pair,
-    kind="anchor", section="In[8]", needs="hub",
+    needs="hub",
     tokenizer_only=True, guards=PAIR,
     statement="The clean and corrupted prompts are {positions} tokens each and differ only at the swapped name.",
     headline="{positions} positions, differing at {differing}; misaligned: {misaligned}",
@@ -49,7 +49,7 @@ test_aligned_pair = claim("ioi_tutorial.aligned-pair", reads=("ioi_tutorial_toke
 
 
 test_clean_logit_diff = claim("ioi_tutorial.clean-logit-diff", reads=("tutorial_pair", "tutorial_runs"), readout=readouts.logit_diffs,
-    kind="claim", section="In[8]", needs="hub",
+    needs="hub",
     statement="After the clean prompt, logit(' John') − logit(' Mary') is {clean_logit_diff}.",
     headline="clean logit difference {clean_logit_diff:.4f}",
     published={"clean_logit_diff": 4.124, "printed_interval": [4.1235, 4.1245]},
@@ -63,7 +63,7 @@ test_clean_logit_diff = claim("ioi_tutorial.clean-logit-diff", reads=("tutorial_
 
 
 test_corrupted_logit_diff = claim("ioi_tutorial.corrupted-logit-diff", reads=("tutorial_pair", "tutorial_runs"), readout=readouts.logit_diffs,
-    kind="claim", section="In[8]", needs="hub",
+    needs="hub",
     statement="After the corrupted prompt, logit(' John') − logit(' Mary') is {corrupted_logit_diff}.",
     headline="corrupted logit difference {corrupted_logit_diff:.4f}",
     published={"corrupted_logit_diff": -2.272, "printed_interval": [-2.2725, -2.2715]},
@@ -77,7 +77,7 @@ test_corrupted_logit_diff = claim("ioi_tutorial.corrupted-logit-diff", reads=("t
 
 
 test_restoring_positions = claim("ioi_tutorial.restoring-positions", reads="tutorial_sweep", readout=readouts.restoring_positions,
-    kind="claim", section="In[8]", needs="hub",
+    needs="hub",
     statement="Patching the swapped name's position restores the clean answer in early layers, the last position in late ones.",
     headline="most-restoring position per layer: {peak_positions}",
     published={"peak_positions": [9] * 8 + [15] * 4},

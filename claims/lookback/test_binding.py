@@ -15,7 +15,6 @@ from harness.sources.lookback.known_answers import KNOWN
 
 
 test_belief_accuracy = claim("lookback.belief-accuracy", reads="lookback_behaviour", readout=readouts.belief_accuracy,
-    kind="claim", section="2",
     statement="The model answers the no-visibility belief question above the 0.50 reality strategy, worse on 'unknown'.",
     headline="belief {belief:.3f} of {n} (own {belief_own:.3f}, other {belief_other:.3f}); reality {reality:.3f}",
     published={"belief": 0.745, "belief_own": 0.856, "belief_other": 0.625, "n": 200,
@@ -35,7 +34,6 @@ test_belief_accuracy = claim("lookback.belief-accuracy", reads="lookback_behavio
 
 test_visibility_fails = claim("lookback.visibility-fails", reads="lookback_visibility",
     readout=attributes("observer", "non_observer", "paired", "n"),
-    kind="claim", section="2",
     statement="In the visibility condition each question is near chance and both are right for {paired} of stories.",
     headline="observer {observer:.3f}, non-observer {non_observer:.3f}, both right {paired:.3f} of {n}",
     published={"observer": 0.535, "non_observer": 0.515, "paired": 0.295, "n": 200},
@@ -50,7 +48,6 @@ test_visibility_fails = claim("lookback.visibility-fails", reads="lookback_visib
 
 
 test_error_filter = claim("lookback.error-filter", reads=("lookback_kept", "lookback_binding_rows"), readout=readouts.error_filter,
-    kind="measurement", section="4",
     statement="Samples answered correctly on both the clean and the counterfactual prompt.",
     headline="{kept}/{n} samples kept",
     published={"kept": BINDING_KEPT, "n": 120}, provenance=NB.format(4), criterion=Binomial("kept"),
@@ -61,7 +58,6 @@ test_error_filter = claim("lookback.error-filter", reads=("lookback_kept", "look
 
 
 test_self_patch_identity = claim("lookback.self-patch-identity", reads="lookback_self_patch", readout=readouts.self_patch_identity,
-    kind="anchor", section="4",
     statement="Writing the clean run's own drink-position values back through the barrier machinery is bit-identical.",
     headline="identical: {all_identical}, max abs diff {max_abs_diff:g} at layers {layers}",
     published={"layers": [0, 8, 16, 24, 31], "all_identical": True, "max_abs_diff": 0.0},
@@ -72,7 +68,6 @@ test_self_patch_identity = claim("lookback.self-patch-identity", reads="lookback
 
 
 test_binding_iia = claim("lookback.binding-iia", reads="lookback_reversed", readout=readouts.binding_iia,
-    kind="claim", section="4",
     statement="Swapping the drink tokens' residuals between reversed-order stories moves the answer (IIA {peak_iia} at layer {peak_layer}).",
     headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
     published={"peak_iia": REVERSED_PEAK, "peak_layer": REVERSED_PEAK_LAYER, "n": BINDING_KEPT}, provenance=NB.format(4),
@@ -84,7 +79,6 @@ test_binding_iia = claim("lookback.binding-iia", reads="lookback_reversed", read
 
 
 test_same_position = claim("lookback.same-position", reads="lookback_same_position", readout=readouts.same_position,
-    kind="claim", section="4",
     statement="Copying the counterfactual's drink residuals straight across peaks at IIA {peak_iia} at layer {peak_layer}.",
     headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
     published={"peak_iia": 0.912, "peak_layer": 5, "n": BINDING_KEPT}, provenance=NB.format(4),
@@ -96,7 +90,6 @@ test_same_position = claim("lookback.same-position", reads="lookback_same_positi
 
 
 test_opaque_control = claim("lookback.opaque-control", reads="lookback_opaque", readout=readouts.opaque_control,
-    kind="claim", section="4",
     statement="The same reversed swap at the two 'opaque' tokens never moves the answer.",
     headline="peak IIA {peak_iia:.3f} (n={n})",
     published={"peak_iia": 0.0, "n": BINDING_KEPT}, provenance=NB.format(4),
@@ -109,7 +102,6 @@ test_opaque_control = claim("lookback.opaque-control", reads="lookback_opaque", 
 
 test_reversed_curve = claim("lookback.reversed-curve", reads="lookback_reversed",
     readout=attributes("iia", "peak_layer", "n", "clean_survives"),
-    kind="claim", section="4",
     statement="The whole reversed-swap IIA curve: zero to layer 7, a plateau near 0.75 at layers 12–16, back to zero.",
     headline="IIA curve peaks at layer {peak_layer} (n={n})",
     published={"iia": REVERSED, "peak_layer": REVERSED_PEAK_LAYER, "n": BINDING_KEPT}, provenance=NB.format(4),

@@ -12,7 +12,6 @@ from harness.sources.lookback.known_answers import KNOWN
 
 test_low_rank_anchor = claim("lookback.low-rank-anchor", reads="lookback_low_rank",
     readout=attributes("unrestricted", "interchange", n="held_out", layer="layer"),
-    kind="anchor", section="7",
     statement="The unrestricted reversed swap at the peak layer on the held-out half gives IIA {unrestricted}.",
     headline="unrestricted IIA {unrestricted:.3f} on {n} held-out samples",
     published={"unrestricted": 0.745, "n": 51}, provenance=REGISTER.format(7),
@@ -30,7 +29,6 @@ test_low_rank_anchor = claim("lookback.low-rank-anchor", reads="lookback_low_ran
 test_low_rank = claim("lookback.low-rank", reads="lookback_low_rank",
     readout=attributes("ranks", "fitted", "random", "directions", "difference_vectors",
                        n="held_out", layer="layer"),
-    kind="claim", section="7",
     statement="A rank-2 fitted subspace of the swap differences carries the ordering ID; random subspaces carry nothing.",
     headline="rank {ranks[1]}: fitted IIA {fitted[1]:.3f}, random {random[1]:.3f} (n={n})",
     published={"ranks": [1, 2, 4, 8, 16, 32, 64, 128],

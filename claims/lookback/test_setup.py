@@ -10,7 +10,7 @@ from harness.sources.lookback import positions, readouts
 
 
 test_samples = claim("lookback.samples", readout=readouts.samples,
-    kind="anchor", section="1–4", needs="cpu", guards=SAMPLED,
+    needs="cpu", guards=SAMPLED,
     statement="The seeded generators reproduce the notebook's worked example, eval split and binding row 0.",
     headline="eval split {own} own / {other} other; binding row 0 answers {binding_target}",
     published={"worked_example": [["Joe", "Ellen"], ["tun", "cup"], ["gin", "bourbon"]],
@@ -23,7 +23,7 @@ test_samples = claim("lookback.samples", readout=readouts.samples,
 
 
 test_single_token_entities = claim("lookback.single-token-entities", reads="lookback_single_tokens", readout=readouts.single_token_entities,
-    kind="anchor", section="1", needs="hub", guards=SAMPLED,
+    needs="hub", guards=SAMPLED,
     statement="Every character, object and state is one token when preceded by a space.",
     headline="{characters} characters, {objects} objects, {states} states; all one token: {all_single_token}",
     published={"characters": 30, "objects": 18, "states": 21, "all_single_token": True},
@@ -34,7 +34,7 @@ test_single_token_entities = claim("lookback.single-token-entities", reads="look
 
 
 test_aligned_prompts = claim("lookback.aligned-prompts", reads="lookback_alignment", readout=readouts.aligned_prompts,
-    kind="anchor", section="4", needs="hub", guards=WRITES,
+    needs="hub", guards=WRITES,
     statement="Every clean and counterfactual prompt has the same length and the same entity positions.",
     headline="length {length}, drinks at {drinks[0]} and {drinks[1]}; all aligned: {all_aligned}",
     published={"length": 181, "names": [131, 133, 146, 158], "objects": [150, 162],

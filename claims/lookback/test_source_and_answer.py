@@ -20,7 +20,6 @@ PAYLOAD = [0.0] * 23 + [0.09, 0.23, 0.48, 0.64, 0.95, 0.94, 0.94, 1.00, 1.00]
 
 
 test_source_identity = claim("lookback.source-identity", reads="lookback_source_plain", readout=readouts.source_identity,
-    kind="anchor", section="5",
     statement="The source swap at layer 0 only moves entities between slots, not identities: the answer is unchanged.",
     headline="IIA {iia:.3f}, clean answer kept {clean_survives:.3f} (n={n})",
     published={"iia": 0.0, "clean_survives": 1.0, "n": SOURCE_KEPT}, provenance=REGISTER.format(5),
@@ -32,7 +31,6 @@ test_source_identity = claim("lookback.source-identity", reads="lookback_source_
 
 
 test_source_oi = claim("lookback.source-oi", reads=("lookback_source_freeze", "lookback_source_kept", "lookback_source_rows"), readout=readouts.source_oi,
-    kind="claim", section="5",
     statement="Swapping character and object residuals at layers 0..L with the drinks frozen moves the answer from L = 8 on (IIA 0.473).",
     headline="IIA curve on {kept}/{rows} kept samples",
     published={"last_layers": list(range(0, 31, 2)), "iia": SOURCE_FREEZE, "n": SOURCE_KEPT, "kept": SOURCE_KEPT,
@@ -49,7 +47,6 @@ test_source_oi = claim("lookback.source-oi", reads=("lookback_source_freeze", "l
 
 
 test_source_no_freeze = claim("lookback.source-no-freeze", reads="lookback_source_plain", readout=readouts.source_no_freeze,
-    kind="claim", section="5",
     statement="Without the drink freeze the same source swap never moves the answer (IIA ≤ {max_iia}).",
     headline="max IIA {max_iia:.3f} (n={n})",
     published={"max_iia": 0.033, "n": SOURCE_KEPT}, provenance=REGISTER.format(5),
@@ -62,7 +59,6 @@ test_source_no_freeze = claim("lookback.source-no-freeze", reads="lookback_sourc
 
 
 test_answer_pointer = claim("lookback.answer-pointer", reads=("lookback_answer", "lookback_answer_kept", "lookback_answer_rows"), readout=readouts.answer_pointer,
-    kind="claim", section="6",
     statement="The final token carries a pointer from layer 12 to 23: its residual from an other-character story answers the clean story's other drink (0.90 at L16).",
     headline="pointer curve on {kept}/{rows} kept samples",
     published={"pointer_l0_l24": POINTER, "peak_layer": 16, "n": ANSWER_KEPT, "kept": ANSWER_KEPT, "rows": 140},
@@ -80,7 +76,6 @@ test_answer_pointer = claim("lookback.answer-pointer", reads=("lookback_answer",
 
 test_answer_payload = claim("lookback.answer-payload", reads="lookback_answer",
     readout=attributes("payload", "n"),
-    kind="claim", section="6",
     statement="From layer 23 on the final token carries the payload: the counterfactual-only drink (0.95 at L27, 1.00 at L30–31).",
     headline="payload curve over {n} samples",
     published={"payload": PAYLOAD, "n": ANSWER_KEPT}, provenance=REGISTER.format(6),

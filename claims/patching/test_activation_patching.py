@@ -45,7 +45,7 @@ test_aligned_pairs = claim("patching.aligned-pairs", reads="patching_tokenizer",
 
 
 test_full_patch_identity = claim("patching.full-patch-identity", reads="seed_full_patch", readout=readouts.full_patch_identity,
-    kind="anchor", section="code cell", needs="hub",
+    section="code cell", needs="hub",
     guards=("seed_runs", "ioi_runs") + PATCHES,
     statement="Patching the clean run's whole residual stream at layer L reproduces the clean logits exactly.",
     headline="clean logits reproduced at every layer: {equal_at_every_layer} ({layers} layers)",
@@ -77,7 +77,7 @@ test_transformerlens_crosscheck = claim("patching.transformerlens-crosscheck", r
 
 
 test_minimal_pair_behaviour = claim("patching.minimal-pair-behaviour", reads="seed_behaviour", readout=readouts.minimal_pair_behaviour,
-    kind="measurement", section="code cell", needs="hub",
+    section="code cell", needs="hub",
     statement="What the model predicts after 'John gave the book to' and 'Mary gave the book to'.",
     headline="top-1 '{clean_top1}' clean, '{corrupted_top1}' corrupted",
     published={"clean_top1": " Mary", "corrupted_top1": " John"},
@@ -91,7 +91,7 @@ test_minimal_pair_behaviour = claim("patching.minimal-pair-behaviour", reads="se
 
 
 test_layer_flip = claim("patching.layer-flip", reads=("seed_layer_flip", "seed_sweep"), readout=readouts.layer_flip,
-    kind="claim", section="code cell", needs="hub",
+    section="code cell", needs="hub",
     statement="Patching layer {layer}'s residual at the positions where the prompts differ moves the prediction toward the clean run's answer.",
     headline="layer {layer}: {normalised:.2f} of the way back to clean (moves toward clean: {moves_toward_clean})",
     published={"layer": 9, "moves_toward_clean": True},

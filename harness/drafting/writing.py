@@ -232,8 +232,7 @@ def _declaration(c: DraftClaim) -> list[str]:
            else "draft: ")
     missing = (f"{why}step {_step(c.section)} and a readout returning "
                f"{', '.join(c.published)} are not written")
-    return [f'@claim({_quote(c.id)}, kind="claim", section={_quote(c.section)},',
-            f"       statement={_quote(statement)},",
+    return [f"@claim({_quote(c.id)}, statement={_quote(statement)},",
             f"       published={published},",
             f"       provenance={_quote(c.provenance)},",
             f"       criterion={c.suggestion.criterion})",
@@ -309,8 +308,10 @@ def checklist(draft: Draft) -> str:
         " decide whether each is one claim or several.",
         f"- [ ] Prose: {len(prose)} claims are results the text states but no output printed; "
         "check each is this notebook's finding, not a cited paper's.",
-        "- [ ] Kinds and needs: every draft says kind=\"claim\" (needs the published model); "
-        "anchors also name the steps they check (`guards=`), which the claims reading them require.",
+        "- [ ] Kinds and needs: every draft row's kind is `claim` (needs the published model); "
+        "a claim reads its kind and section from its row in `source/<name>/register.md`, so "
+        "change them there; anchors also name the steps they check (`guards=`), which the "
+        "claims reading them require.",
         "",
         "## Sections and their steps", "",
         *[f"- [ ] § {s} → `{_step(s)}`: {', '.join(c.key for c in cs[:10])}"

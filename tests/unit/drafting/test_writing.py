@@ -8,6 +8,7 @@ import sys
 import pytest
 
 import harness.claims
+import harness.register
 import harness.registry
 from harness.claims import spec_of
 from harness.declared_steps import check_steps
@@ -86,10 +87,14 @@ def test_the_draft_claims_skip_whole_while_the_source_is_not_registered(out):
 def test_each_draft_claim_declares_itself_and_skips_saying_what_is_missing(out, monkeypatch):
     monkeypatch.setattr(harness.registry, "source_names", lambda: {"toy"})
     monkeypatch.setattr(harness.claims, "source_names", lambda: {"toy"})
+    rows = {r.id: r for r in parse_register((out / "source/toy/register.md").read_text())}
+    monkeypatch.setattr(harness.register, "rows_of", lambda name: rows)  # as once registered
     claims = load(out / "claims/toy/test_toy.py", "toy_claims")
     tests = [f for name, f in vars(claims).items() if name.startswith("test_")]
     assert [spec_of(f).id for f in tests] == ["toy.acc", "toy.k", "toy.layer",
                                               "toy.effect-layer", "toy.best"]
+    assert [(spec_of(f).kind, spec_of(f).section) for f in tests] == [
+        (rows[spec_of(f).id].kind, rows[spec_of(f).id].section) for f in tests]
     for test in tests:
         with pytest.raises(pytest.skip.Exception, match="^draft: .* not written"):
             test()
