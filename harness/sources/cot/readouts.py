@@ -1,5 +1,5 @@
-"""What each of the cot claims judges, read from its experiments' results (claim bodies only
-call these and judge)."""
+"""The dicts cot's claims judge, read from its experiments' results: each claim's declaration
+names its readout (harness.claim_tests)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ class RandomDirectionNull(ConditionRates):
 
 
 def random_direction_null(continuations: Continuations) -> RandomDirectionNull:
-    """§7: what cot.random-direction-null judges."""
+    """§7: the random (matched norm) condition's rates, at the patched layer."""
     r = continuations.rates("random (matched norm)")
     return {**r, "layer": continuations.layer}
 
@@ -61,15 +61,16 @@ def batched_rows(rows: BatchedRows) -> dict[str, Any]:
 
 
 def step_rows(rows: StepRows) -> dict[str, Any]:
-    """§2–§7: what each of cot's batched-step row anchors judges."""
+    """§2–§7: a batched step's rows re-run alone: its steps, the tokens and answers checked, and
+    the rows misread."""
     return {"steps": rows.steps, "tokens": rows.tokens, "answers": rows.answers,
             "checked": rows.tokens + rows.answers, "misread_rows": len(rows.misread),
             "misread": rows.misread}
 
 
 def full_block_answer(early: EarlyAnswering, usable: list[Trace]) -> dict[str, Any]:
-    """§2: what cot.full-block-answer judges: the answers forced at fraction 1.0, each against
-    its trace's true answer."""
+    """§2: the answers forced at fraction 1.0 that are their trace's true answer, of n, and
+    each that is not."""
     at = early.fractions.index(1.0)
     wrong = [f"problem {t.idx}: {a[at]}, true {t.true}" for a, t in zip(early.answers, usable)
              if a[at] != t.true]
@@ -167,7 +168,8 @@ class ActivationPatchNotPropagated(ConditionRates):
 
 
 def activation_patch_not_propagated(continuations: Continuations) -> ActivationPatchNotPropagated:
-    """§7: what cot.activation-patch-not-propagated judges."""
+    """§7: the donor patch's rates, the unpatched run's donor-product rate as the floor, and the
+    patched layer."""
     donor = continuations.rates("donor patch")
     floor = continuations.rates("no patch")["donor_product"]
     return {**donor, "donor_product_floor": floor, "layer": continuations.layer}

@@ -1,5 +1,5 @@
-"""What each ioi_tutorial claim judges, read from its step's result (claim bodies only call these
-and judge)."""
+"""The dicts ioi_tutorial's claims judge, read from its steps' results: each claim's declaration
+names its readout (harness.claim_tests)."""
 from __future__ import annotations
 
 from typing import Any
@@ -22,7 +22,7 @@ def token_ids(tokenizer: Any, sizes: TutorialSizes) -> dict[str, Any]:
 
 
 def aligned_pair(tokenizer: Any, sizes: TutorialSizes) -> dict[str, Any]:
-    """In[3] and In[8]: what ioi_tutorial.aligned-pair judges: one position, the swapped name."""
+    """In[3] and In[8]: whether the pair differs at one position, in the swapped name alone."""
     pair = tutorial_ids(tokenizer, sizes)
     at = pair.differing
     swapped = {pair.clean_name, pair.corrupted_name}
@@ -53,10 +53,10 @@ def notebook_line(line: NotebookLine) -> dict[str, Any]:
 
 
 def clean_preferred(behaviour: Behaviour) -> dict[str, Any]:
-    """In[7]: what ioi_tutorial.clean-preferred judges, as seed 004 reads it."""
+    """In[7]: the tutorial pair's logit differences, read as seed 004 reads its pairs."""
     return patching.clean_preferred({"tutorial": behaviour})
 
 
 def sweep_rows(rows: SoloRows) -> dict[str, Any]:
-    """In[7]: what ioi_tutorial.sweep-rows judges, as seed 004 reads it."""
+    """In[7]: the tutorial sweep's cells re-run alone, read as seed 004 reads its sweeps."""
     return patching.sweep_rows({"tutorial": rows})

@@ -1,5 +1,5 @@
-"""What each of the lookback claims judges, read from its experiments' results (claim bodies only
-call these and judge)."""
+"""The dicts lookback's claims judge, read from its experiments' results: each claim's
+declaration names its readout (harness.claim_tests)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _peak(sweep: Sweep) -> dict[str, Any]:
 
 
 class BeliefAccuracy(TypedDict):
-    """§2: what lookback.belief-accuracy judges (each condition's overall, own and other rate)."""
+    """§2: each condition's overall, own and other rate, the n of each, and the commonest answers."""
 
     belief: float
     belief_own: float

@@ -1,5 +1,5 @@
-"""What each of the patching claims judges, read from its experiments' results (claim bodies only
-call these and judge)."""
+"""The dicts patching's claims judge, read from its experiments' results: each claim's
+declaration names its readout (harness.claim_tests)."""
 
 from __future__ import annotations
 
@@ -42,12 +42,12 @@ def hook_reference(seed_hook_reference: HookReference) -> dict[str, Any]:
 
 
 def minimal_pair_behaviour(behaviour: Behaviour) -> dict[str, Any]:
-    """§code cell: what patching.minimal-pair-behaviour judges."""
+    """Code cell: each prompt's top-1 token and logit difference."""
     return vars(behaviour)
 
 
 def layer_flip(seed_layer_flip: LayerFlip, sweep: Sweep) -> dict[str, Any]:
-    """§code cell: what patching.layer-flip judges."""
+    """Code cell: the seed's layer patch (each LayerFlip field) and the sweep it sits in."""
     return {
         **vars(seed_layer_flip),
         "sweep_normalised": sweep.normalised,
@@ -56,12 +56,12 @@ def layer_flip(seed_layer_flip: LayerFlip, sweep: Sweep) -> dict[str, Any]:
 
 
 def ioi_pair(ioi_behaviour: Behaviour, ioi_sweep: Sweep) -> dict[str, Any]:
-    """§issue: corrected pair: what patching.ioi-pair judges."""
+    """Issue: the corrected pair's behaviour (each Behaviour field) and its sweep."""
     return {**vars(ioi_behaviour), "tokens": ioi_sweep.tokens, "normalised": ioi_sweep.normalised}
 
 
 def clean_preferred(behaviours: dict[str, Behaviour]) -> dict[str, Any]:
-    """§code cell: what patching.clean-preferred judges."""
+    """Code cell: each pair's two logit differences, and the pairs where clean is not higher."""
     return readback.reversed_pairs(behaviours)
 
 
@@ -72,7 +72,7 @@ def sweep_coverage(gaps: dict[str, list[str]]) -> dict[str, Any]:
 
 
 def sweep_rows(rows: dict[str, readback.SoloRows]) -> dict[str, Any]:
-    """§code cell: what patching.sweep-rows judges."""
+    """Code cell: the cells re-run alone, their largest difference, and the mismatched."""
     diffs = [d for r in rows.values() for d in r.diffs]
     return {"cells": sum(len(r.cells) for r in rows.values()),
             "max_abs_diff": max(diffs, default=None),
