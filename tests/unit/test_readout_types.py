@@ -2,8 +2,7 @@
 declaration."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any
 
 import pytest
 
@@ -12,123 +11,15 @@ from harness.criteria import Binomial, Exact, InInterval, all_of
 from harness.claim_tests import judging_test
 from harness.readout_types import (criterion_keys, judged_type, readout_type, required_keys,
                                    undeclared, wrong_keys)
-
-
-class Recovered(TypedDict):
-    recovered: int
-    n: int
-    note: NotRequired[str]
-
-
-def recovered(value: int) -> Recovered:
-    return {"recovered": value, "n": 20}
-
-
-def untyped(value: dict[str, Any]) -> dict[str, Any]:
-    return dict(value)
-
-
-def written_out(value: int) -> dict[str, Any]:
-    return {"recovered": value, "n": 20}
-
-
-def unpacking(value: int) -> dict[str, Any]:
-    return {**recovered(value), "extra": 1}
-
-
-def forwarding(value: int) -> dict[str, Any]:
-    return written_out(value)
-
-
-def two_returns(value: int) -> dict[str, Any]:
-    if value:
-        return {"recovered": value, "note": "x"}
-    return {"recovered": 0}
-
-
-def with_a_helper(value: int) -> dict[str, Any]:
-    def inner() -> int:
-        return value
-
-    return {"recovered": inner()}
-
-
-def unpacking_a_name(value: dict[str, Any]) -> dict[str, Any]:
-    return {**value}
-
-
-class Counts:
-    def readout(self) -> dict[str, Any]:
-        return {"failed": 0, "checked": 1}
-
-
-def made_counts() -> Counts:
-    return Counts()
-
-
-def a_parameters_method(counts: Counts) -> dict[str, Any]:
-    return counts.readout()
-
-
-def a_calls_method() -> dict[str, Any]:
-    return made_counts().readout()
-
-
-def a_constructed_method() -> dict[str, Any]:
-    return Counts().readout()
-
-
-def an_unannotated_parameters_method(counts) -> dict[str, Any]:
-    return counts.readout()
-
-
-def recovered_shadowed(recovered: Counts) -> dict[str, Any]:
-    return recovered.readout()
-
-
-@dataclass
-class Flip:
-    layer: int
-    flipped: bool
-
-
-@dataclass
-class Sweep:
-    first: Flip
-    tokens: list[str]
-
-
-def spreading_a_dataclass(flip: Flip) -> dict[str, Any]:
-    return {**vars(flip), "extra": 1}
-
-
-def returning_a_dataclasss_vars(flip: Flip) -> dict[str, Any]:
-    return vars(flip)
-
-
-def spreading_a_field(sweep: Sweep) -> dict[str, Any]:
-    return {**vars(sweep.first), "tokens": sweep.tokens}
-
-
-def spreading_a_counter(counts: Counts) -> dict[str, Any]:
-    return {**vars(counts)}
-
-
-def body_with_a_readout(judge, fixture):
-    judge(recovered(fixture))
-
-
-def body_calling_a_helper(judge, fixture):
-    recovered(fixture)
-
-
-def body_of_two_statements(judge, fixture):
-    value = fixture + 1
-    judge(recovered(value))
-
-
-def body_with_an_untyped_readout(judge, fixture):
-    judge(untyped(fixture))
+from tests.unit.sample_readouts import (Recovered, recovered, written_out, unpacking, forwarding,
+                                        two_returns, with_a_helper, unpacking_a_name, Counts,
+                                        a_parameters_method, a_calls_method, a_constructed_method,
+                                        an_unannotated_parameters_method, recovered_shadowed,
+                                        spreading_a_dataclass, returning_a_dataclasss_vars,
+                                        spreading_a_field, spreading_a_counter, body_with_a_readout,
+                                        body_calling_a_helper, body_of_two_statements,
+                                        body_with_an_untyped_readout, body_with_a_written_out_dict,
+                                        body_with_an_unpacked_dict)
 
 
 def spec(**changes: Any) -> ClaimSpec:
@@ -250,14 +141,6 @@ def test_a_missing_required_key_is_named():
 
 def test_an_undeclared_key_is_named():
     assert wrong_keys({"recovered": 1, "n": 2, "extra": 0}, Recovered) == ["adds 'extra'"]
-
-
-def body_with_a_written_out_dict(judge, fixture):
-    judge({"recovered": fixture, "n": 20})
-
-
-def body_with_an_unpacked_dict(judge, fixture):
-    judge({**fixture})
 
 
 def test_a_written_out_dicts_keys_are_what_the_claim_judges():
