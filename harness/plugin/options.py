@@ -45,6 +45,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
               "CUDA rehearsal: random weights decode every step to its cap)")
     _add(group, "--results", default="reports/results.json",
          help="where the run record is written (relative to the rootdir)")
+    _add(group, "--no-page", action="store_true", default=False,
+         help="write the run record without its page, claims.html (the rehearsal's runs, whose "
+              "pages go with their temporary folders; `interp-claims report` renders one)")
     _add(group, "--gpus", default=None,
          help="comma-separated GPU ids to spread xdist workers over (default: "
               "CUDA_VISIBLE_DEVICES, else every CUDA device); each worker gets its own")

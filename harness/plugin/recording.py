@@ -121,7 +121,8 @@ class RecordCollector:
         path = results_path(self.config)
         record = self.record.write(path, dt.datetime.now(dt.timezone.utc))
         archive(record, path.parent / "history")
-        claims_session(self.config).written = (path, record, write_report(path, record=record))
+        page = None if self.config.getoption("no_page") else write_report(path, record=record)
+        claims_session(self.config).written = (path, record, page)
 
 
     def check_work(self) -> dict[str, dict[str, Any]]:
@@ -163,4 +164,5 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             terminalreporter.write_line(f"WORK MOVED {source} {line} (pinned in {check['ledger']}; "
                                         "re-pin with --snapshot-update)")
     terminalreporter.write_line(f"run record: {path}")
-    terminalreporter.write_line(f"report: {html}")
+    if html is not None:
+        terminalreporter.write_line(f"report: {html}")

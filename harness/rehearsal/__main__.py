@@ -68,7 +68,8 @@ def main() -> None:
                              "GPU lease; default: none)")
     parser.add_argument("--runs", type=Path, default=None,
                         help="keep each run's log, results and streamed tests here (default: a "
-                             "temporary folder)")
+                             "temporary folder); `interp-claims report <its results.json>` "
+                             "renders a run's page")
     args = parser.parse_args()
     if args.device == "cuda":
         import torch

@@ -179,7 +179,7 @@ def run_source(name: str, cache: Path, profile: str, folder: Path, timeout: floa
     env = os.environ | {"HF_HOME": str(cache), "HF_HUB_OFFLINE": "1", STREAM: str(stream)}
     args = [sys.executable, "-m", "pytest", f"claims/{name}", f"--claims-profile={profile}",
             f"--mode={mode}", "-p", "no:cacheprovider", "-p", "harness.rehearsal.child", "-q",
-            f"--results={results}",
+            f"--results={results}", "--no-page",
             *(["--device-audit"] if audit else []),
             *([f"--rehearsal-dtype={dtype}"] if dtype else []),
             *(["--rehearsal-sizes=published"] if published_sizes else []),

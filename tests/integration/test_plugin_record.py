@@ -31,6 +31,21 @@ def test_complete_run_is_recorded_as_complete(tester):
                                       "not_run": []}
 
 
+def test_a_run_writes_its_page_beside_its_record(tester):
+    tester.makepyfile(test_m=MEASURES)
+    result = tester.runpytest("--snapshot-update")
+    assert (tester.path / "reports" / "claims.html").is_file()
+    result.stdout.fnmatch_lines(["report: *claims.html"])
+
+
+def test_a_run_without_its_page_writes_the_record_alone(tester):
+    tester.makepyfile(test_m=MEASURES)
+    result = tester.runpytest("--snapshot-update", "--no-page")
+    assert results(tester)["run"]["completed"] is True
+    assert not (tester.path / "reports" / "claims.html").exists()
+    assert "report: " not in result.stdout.str()
+
+
 def test_results_json_matches_its_schema(tester):
     tester.makepyfile(test_claims=ANCHOR_FAILS)
     tester.runpytest("--snapshot-update")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from dataclasses import asdict
 
-from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting, last_seconds, run_order
+import pytest
+
+from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting, last_seconds, run_order, run_source
 
 
 def test_the_cuda_rehearsal_runs_one_source_at_a_time_at_full_size():
@@ -64,3 +67,21 @@ def test_the_narrowed_cpu_models_are_built_here_and_full_size_ones_in_a_process_
     assert Setting.for_device("cpu").builds_here
     assert Setting.for_device("cuda").dry_run(8).builds_here
     assert not Setting.for_device("cuda").builds_here
+
+
+class Started(Exception):
+    """Raised in place of starting the run's pytest process."""
+
+
+def test_a_sources_run_writes_its_record_but_no_page(tmp_path, monkeypatch):
+    started = {}
+
+    def popen(args, **kwargs):
+        started["args"] = args
+        raise Started
+
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    with pytest.raises(Started):
+        run_source("patching", tmp_path / "hf", "rehearsal", tmp_path / "run", 60)
+    assert "--no-page" in started["args"] and f"--results={tmp_path / 'run' / 'results.json'}" \
+        in started["args"]
