@@ -89,7 +89,8 @@ def _keys_given(value: ast.expr | None, scope: dict[str, Any]) -> tuple[set[str]
 
 
 def _called(call: ast.Call, scope: dict[str, Any]) -> tuple[set[str], set[str]]:
-    """The keys a call gives: `vars(x)` of a dataclass, each of its fields; a readout's, its keys."""
+    """The keys a call gives: `vars(x)` of a dataclass, each of its fields; a readout's call, the
+    keys of what it returns."""
     if isinstance(call.func, ast.Name) and call.func.id == "vars" and len(call.args) == 1:
         made = _resolve(call.args[0], scope)
         if not dataclasses.is_dataclass(made):

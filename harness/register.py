@@ -10,6 +10,8 @@ from functools import cache
 from pathlib import Path
 from typing import Iterator, Mapping
 
+from harness.registry import registered
+
 REGISTER_FILE = "register.md"
 READING_FILE = "register.toml"
 # A row's kind cell: its kind, and the mark of what checking it needs beyond nothing but the
@@ -91,8 +93,6 @@ def read_register(folder: Path) -> tuple[RegisterRow, ...]:
 def rows_of(source_name: str) -> Mapping[str, RegisterRow]:
     """A registered source's register rows by claim id (none for a source that is not
     registered or whose folder holds no register), read once per process."""
-    from harness.registry import registered
-
     src = registered().get(source_name)
     if src is None or not (src.folder / REGISTER_FILE).is_file():
         return {}

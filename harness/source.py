@@ -21,7 +21,8 @@ BUILT_IN_ORGANISMS = REPO_ROOT / "fixtures" / "organisms"
 
 class SourcePart(StrEnum):
     """The modules of a source's package that the harness beneath it reads by name, through
-    `Source.part` alone (tests/test_layers.py finds every such read and the cycles it could close)."""
+    `Source.part` alone (tests/test_layers.py finds every such read and the cycles it could
+    close)."""
 
     STEPS = "steps"  # STEPS, its declared experiment steps
     ORGANISM = "organism"  # make, build_tokenizer, build_model

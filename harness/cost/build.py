@@ -194,7 +194,8 @@ def build(root: Path, profile: Profile, uses: list[ClaimUse], a: Assumptions,
                 replace(s, claims=tuple(sorted(u.id for u in uses
                                                if u.source == name and s.step in u.fixtures)))
                 for s in steps))
-        cpu = cpu_runs.last_run(root, name, spec) if spec and profile.published_values_apply else None
+        cpu = (cpu_runs.last_run(root, name, spec) if spec and profile.published_values_apply
+               else None)
         sources[name] = SourcePlan(spec.label if spec else None, shape, modes, cpu)
     return Plan(profile.name.value, a, calibration, sources, tuple(uses))
 

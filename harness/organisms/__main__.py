@@ -33,7 +33,8 @@ def main() -> None:
                              "(default: the source's organisms folder)")
     args = parser.parse_args()
     src = registered()[args.name]
-    print(json.dumps(src.part(SourcePart.ORGANISM).make(root=args.root or src.organisms_dir), indent=2))
+    made = src.part(SourcePart.ORGANISM).make(root=args.root or src.organisms_dir)
+    print(json.dumps(made, indent=2))
 
 
 if __name__ == "__main__":

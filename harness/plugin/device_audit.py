@@ -41,8 +41,7 @@ def source_roots() -> tuple[str, ...]:
     """The folders holding every registered source's code."""
     from harness.registry import registered
 
-    return tuple(f"{s.folder}/"
-                 for s in registered().values())
+    return tuple(f"{s.folder}/" for s in registered().values())
 
 
 @pytest.hookimpl(wrapper=True)

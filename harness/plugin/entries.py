@@ -38,7 +38,8 @@ def organism_note(prof: Profile, spec: ClaimSpec) -> str | None:
     """On a profile that runs its source's organism: what the organism's construction forces in
     this finding and what it leaves to training (the source's optional organism_notes module)."""
     model = prof.models.get(spec.source_name)
-    notes = spec.source.part(SourcePart.ORGANISM_NOTES) if model is not None and model.organism else None
+    runs_organism = model is not None and model.organism
+    notes = spec.source.part(SourcePart.ORGANISM_NOTES) if runs_organism else None
     return getattr(notes, "CLAIM_NOTES", {}).get(spec.id)
 
 

@@ -9,11 +9,10 @@ import re
 
 import pytest
 
-from harness.register import REGISTER_FILE, RegisterRow, parse_register, read_reading, read_register
+from harness.register import REGISTER_FILE, parse_register, read_reading, rows_of
 from harness.register_values import unprinted, unprinted_values
 from harness.registry import registered
 from harness.reporting.seeds import SEEDS
-from harness.source import Source
 from tests.paths import SHARED_REGISTER
 from tests.pinned import declared
 
@@ -21,19 +20,14 @@ SOURCES = sorted(registered().values(), key=lambda s: s.name)
 CLAIMS = {spec.id: spec for _, spec in declared()}
 
 
-def register_of(src: Source) -> tuple[RegisterRow, ...]:
-    """The source's register rows; none where its folder has no register."""
-    return read_register(src.folder) if (src.folder / REGISTER_FILE).is_file() else ()
-
-
-ROWS = {row.id: row for src in SOURCES for row in register_of(src)}
+ROWS = {claim_id: row for src in SOURCES for claim_id, row in rows_of(src.name).items()}
 READINGS = {src.name: read_reading(src.folder) for src in SOURCES}
 REGISTERED = sorted(set(CLAIMS) & set(ROWS))
 
 
 @pytest.mark.parametrize("src", SOURCES, ids=lambda s: s.name)
 def test_the_source_keeps_its_register_rows_in_its_folder(src):
-    rows = register_of(src)
+    rows = rows_of(src.name).values()
     assert rows, f"{src.folder / REGISTER_FILE} holds no register rows"
     assert {r.source_name for r in rows} == {src.name}
 

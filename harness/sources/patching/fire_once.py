@@ -21,8 +21,8 @@ def whole_stream_fires(model: Loaded, pair: PairIds) -> FireOnce:
                      reading(refs, pair.clean).value(layer, [0], range(length)))
                 for layer in range(n_layers(model))]
 
-    return fire_once(model.local(), lambda: full_patch_identity(model, pair, pair_runs(model, pair)),
-                     sites_for)
+    return fire_once(model.local(),
+                     lambda: full_patch_identity(model, pair, pair_runs(model, pair)), sites_for)
 
 
 def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnce:
