@@ -1,10 +1,8 @@
 """A claim test's line of the run record (its Entry), made from its declaration and what its
-judge found, and sent from an xdist worker as plain JSON."""
+judge found."""
 from __future__ import annotations
 
-import json
 import os
-from typing import Any
 
 import pytest
 
@@ -87,8 +85,3 @@ def entry_of(item: pytest.Item, spec: ClaimSpec, state: TestState) -> Entry:
         device_audit=sorted(set(item.stash.get(AUDIT, []))) or None,
         organism_note=organism_note(prof, spec))
 
-
-def sent(item: pytest.Item, entry: Entry) -> dict[str, Any]:
-    """The entry as an xdist worker sends it (plain JSON), with the model its source loaded."""
-    model = claims_session(item.config).models.get(entry.source)
-    return json.loads(json.dumps({**entry.to_json(), "model": model}, default=str))

@@ -9,9 +9,9 @@ from harness.claims import ClaimSpec, Kind
 from harness.nulls import evidence
 from harness.organisms.common import read_manifest
 from harness.plugin.device_audit import audited
-from harness.plugin.entries import applies_published, entry_of, sent
+from harness.plugin.entries import applies_published, entry_of
 from harness.plugin.forcing import forced_notes
-from harness.plugin.state import JUDGED, RECORD_PROPERTY, SPEC, STATE, TestState, claims_session
+from harness.plugin.state import JUDGED, SPEC, STATE, TestState, claims_session
 from harness.profiles import Pinning, Profile
 from harness.readout_types import wrong_keys
 from harness.snapshots import check_snapshot, snapshot_path, snapshot_payload
@@ -69,7 +69,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         claims_session(item.config).anchors[spec.id] = (state.outcome, state.message.splitlines()[0]
                                                         if state.message else state.outcome)
     if report.when == "teardown":
-        report.user_properties.append((RECORD_PROPERTY, sent(item, entry_of(item, spec, state))))
+        claims_session(item.config).add_entry(report, entry_of(item, spec, state))
     return report
 
 

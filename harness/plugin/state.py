@@ -22,7 +22,8 @@ RECORD_PROPERTY = "interp_claims"
 @dataclass
 class ClaimsSession:
     """One pytest session's state: its profile, mode and backend, what blocking and judging learn
-    as tests run, and, on the controller, the run record being collected."""
+    as tests run, and, on the controller, the run record, which each test's entry joins as it
+    finishes (`add_entry`)."""
 
     profile: Profile
     mode: Mode
@@ -40,6 +41,15 @@ class ClaimsSession:
     store_dir: Path | None = None  # the controller's store, removed when the run ends
     package_torn_down: bool = False  # since the last garbage collection (release.py)
     snapshots: type[ClaimSnapshot] = field(default_factory=session_extension)
+
+    def add_entry(self, report: pytest.TestReport, entry: run_record.Entry) -> None:
+        """A finished test's entry: into the record as it is on the controller; from an xdist
+        worker (which keeps none), as plain JSON in its report, the one crossing."""
+        model = self.models.get(entry.source)
+        if self.record is None:
+            report.user_properties.append((RECORD_PROPERTY, run_record.crossing(entry, model)))
+        else:
+            self.record.add_entry(entry, model)
 
 
 SESSION = pytest.StashKey[ClaimsSession]()

@@ -5,23 +5,40 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
 from harness.plugin.metering import WORK_PROPERTY
-from harness.plugin.state import RECORD_PROPERTY
+from harness.plugin.state import claims_session
+from harness.reporting.record import crossing
 
 STREAM = "INTERP_CLAIMS_STREAM"
-KINDS = {RECORD_PROPERTY: "entry", WORK_PROPERTY: "work"}
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Append a finished test's entry and counted work to the stream, one JSON object a line."""
+def pytest_configure(config: pytest.Config) -> None:
+    """Stream this run's tests where INTERP_CLAIMS_STREAM says, if it says."""
     path = os.environ.get(STREAM)
-    if not path or report.when != "teardown":
-        return
-    lines = [json.dumps({KINDS[key]: value}, default=str) + "\n"
-             for key, value in report.user_properties if key in KINDS]
-    if lines:
-        with open(path, "a") as stream:
-            stream.write("".join(lines))
+    if path:
+        config.pluginmanager.register(Stream(config, Path(path)), "interp-claims-stream")
+
+
+class Stream:
+    """Appends each finished test's counted work (from its report) and the entries the run record
+    gained since, each with the model its source loaded, one JSON object a line."""
+
+    def __init__(self, config: pytest.Config, path: Path) -> None:
+        self.config, self.path, self.streamed = config, path, 0
+
+    @pytest.hookimpl(trylast=True)  # after an entry from an xdist worker has joined the record
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "teardown":
+            return
+        record = claims_session(self.config).record
+        entries = record.entries[self.streamed:] if record is not None else []
+        self.streamed += len(entries)
+        lines = [{"work": value} for key, value in report.user_properties if key == WORK_PROPERTY]
+        lines += [{"entry": crossing(e, record.env["models"].get(e.source))} for e in entries]
+        if lines:
+            with open(self.path, "a") as stream:
+                stream.write("".join(json.dumps(line, default=str) + "\n" for line in lines))

@@ -143,6 +143,12 @@ class RunRecord:
                 "tests": [e.to_json() for e in self.in_order]}
 
 
+def crossing(entry: Entry, model: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A test's entry, with the model its source loaded, as plain JSON: what crosses from an
+    xdist worker or a rehearsal's pytest run to the process that keeps the record."""
+    return json.loads(json.dumps({**entry.to_json(), "model": model}, default=str))
+
+
 def read_record(path: Path) -> RunRecord:
     return RunRecord.from_json(json.loads(path.read_text()))
 
@@ -163,12 +169,16 @@ class RecordBuilder:
                              tuple(not_run))
 
     def add(self, raw: Mapping[str, Any]) -> None:
-        """One test's entry as a worker sent it; the model it names goes to the environment."""
+        """One test's entry as it crossed from another process (`crossing`)."""
         raw = dict(raw)
         model = raw.pop("model", None)
+        self.add_entry(Entry.from_json(raw), model)
+
+    def add_entry(self, entry: Entry, model: Mapping[str, Any] | None) -> None:
+        """One test's entry; the model its source loaded (if any) goes to the environment."""
         if model:
             self.env["models"][model["source"]] = model
-        self.entries.append(Entry.from_json(raw))
+        self.entries.append(entry)
 
     def add_work(self, counted: dict[str, Any]) -> None:
         """One experiment fixture's counted model work (harness.models.work), under its source. A step

@@ -1,16 +1,15 @@
 """A claim test's entry in the run record, made from its declaration and what its phases left:
 the verdict, the first line of its message, what it measured, how it was judged, and where it
-ran; and the entry as an xdist worker sends it."""
+ran."""
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import torch
 
 from harness.claims import Holds
 from harness.criteria import Exact
-from harness.plugin.entries import entry_of as _entry, sent as _sent
+from harness.plugin.entries import entry_of as _entry
 from harness.plugin.state import AUDIT, SPEC, claims_session
 from harness.profiles import Mode
 from harness.registry import get_profile
@@ -199,20 +198,6 @@ def test_an_entry_on_an_organism_carries_its_organism_note():
 def test_an_entry_off_the_organisms_carries_no_organism_note():
     spec = declared("heads.residual-transplant", "claim", "gpu")
     assert entry_of(item(spec, "published")).organism_note is None
-
-
-def test_a_worker_sends_the_entry_as_plain_json_with_its_sources_model():
-    test = item(declared())
-    claims_session(test.config).models["cot"] = {"source": "cot", "path": Path("/models/cot")}
-    sent = _sent(test, entry_of(test))
-    assert sent == {**entry_of(test).to_json(), "verdict": "replicated",
-                    "model": {"source": "cot", "path": "/models/cot"}}
-    assert type(sent["verdict"]) is str
-
-
-def test_a_worker_sends_no_model_for_a_source_that_loaded_none():
-    test = item(declared())
-    assert _sent(test, entry_of(test))["model"] is None
 
 
 def test_a_pass_whose_criterion_accepts_its_null_is_inconclusive_saying_which():

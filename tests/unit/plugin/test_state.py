@@ -1,0 +1,60 @@
+"""The session object: a finished test's entry joins the controller's record as it is, and
+crosses from an xdist worker as plain JSON in its report."""
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from harness.plugin.entries import entry_of
+from harness.plugin.state import RECORD_PROPERTY, SPEC, STATE, claims_session
+from harness.reporting.record import RecordBuilder
+from tests.unit.plugin.judged_items import declared, item
+
+MODEL = {"source": "cot", "path": Path("/models/cot")}
+
+
+def finished(on_controller: bool, model: dict | None = MODEL):
+    """A finished test's session, its report and its entry, the session added."""
+    test = item(declared())
+    session = claims_session(test.config)
+    if on_controller:
+        session.record = RecordBuilder({"models": {}})
+    if model:
+        session.models["cot"] = model
+    report = SimpleNamespace(user_properties=[])
+    entry = entry_of(test, test.stash[SPEC], test.stash[STATE])
+    session.add_entry(report, entry)
+    return session, report, entry
+
+
+def test_on_the_controller_the_entry_joins_the_record_as_it_is():
+    session, report, entry = finished(on_controller=True)
+    assert session.record.entries == [entry] and session.record.entries[0] is entry
+    assert report.user_properties == []
+
+
+def test_on_the_controller_the_model_its_source_loaded_joins_the_environment():
+    session, _, _ = finished(on_controller=True)
+    assert session.record.env["models"] == {"cot": MODEL}
+
+
+def test_a_worker_sends_the_entry_as_plain_json_with_its_sources_model():
+    _, report, entry = finished(on_controller=False)
+    [(key, sent)] = report.user_properties
+    assert key == RECORD_PROPERTY
+    assert sent == {**entry.to_json(), "verdict": "replicated",
+                    "model": {"source": "cot", "path": "/models/cot"}}
+    assert type(sent["verdict"]) is str
+
+
+def test_a_worker_sends_no_model_for_a_source_that_loaded_none():
+    _, report, _ = finished(on_controller=False, model=None)
+    assert report.user_properties[0][1]["model"] is None
+
+
+def test_what_a_worker_sent_makes_the_same_entry_on_the_controller():
+    _, report, entry = finished(on_controller=False)
+    record = RecordBuilder({"models": {}})
+    record.add(report.user_properties[0][1])
+    assert record.entries == [entry]
+    assert record.env["models"] == {"cot": {"source": "cot", "path": "/models/cot"}}
