@@ -87,7 +87,7 @@ test_main_prompts = claim("heads.main-prompts", reads=("heads_families", "heads_
                "filter intends"))
 
 
-test_reference_forward = claim("heads.reference-forward", reads="heads_reference_forward", readout=readouts.reference_forward,
+test_reference_forward = claim("heads.reference-forward", reads="heads_reference_forward", readout=machinery.ExactChecks.readout,
     statement="The nnsight run's logits equal an independent plain-PyTorch pre-hook forward's, edits included.",
     headline="logits exact: {all_exact} over {checked} comparisons",
     published={"all_exact": True}, provenance=NB.format(1) + " (checks['reference:…'] all True)",
@@ -98,7 +98,7 @@ test_reference_forward = claim("heads.reference-forward", reads="heads_reference
                ANCHOR_SITES))
 
 
-test_edit_receipts = claim("heads.edit-receipts", reads="heads_edit_receipts", readout=readouts.edit_receipts,
+test_edit_receipts = claim("heads.edit-receipts", reads="heads_edit_receipts", readout=machinery.ExactChecks.readout,
     statement="Every edit is the tensor consumed; unpatched tokens and heads, the previous token's logits and the hooks are untouched.",
     headline="receipts exact: {all_exact} over {checked} edits",
     published={"all_exact": True}, provenance=NB.format(1) + " (_verify_block_patches, hook_ids)",
@@ -138,7 +138,7 @@ test_av_identity = claim("heads.av-identity", reads="heads_av_identity", readout
                ANCHOR_SITES))
 
 
-test_kv_groups = claim("heads.kv-groups", reads="heads_kv_groups", readout=readouts.kv_groups,
+test_kv_groups = claim("heads.kv-groups", reads="heads_kv_groups", readout=machinery.ExactChecks.readout,
     kind="anchor", section="4", needs="gpu",
     statement="O-attention with a foreign value bank in a query head's key/value group equals a plain forward writing that bank into the KV head transformers' repeat_kv gives the head, message and logits.",
     headline="group crossing exact: {all_exact} over {checked} checks",
@@ -163,7 +163,7 @@ test_kv_groups = claim("heads.kv-groups", reads="heads_kv_groups", readout=reado
                "rehearsal's 0, 7 and 15 sit where the mappings agree"))
 
 
-test_sweep_readback = claim("heads.sweep-readback", reads="heads_sweep_readback", readout=readouts.sweep_readback,
+test_sweep_readback = claim("heads.sweep-readback", reads="heads_sweep_readback", readout=machinery.ExactChecks.readout,
     kind="anchor", section="2", needs="gpu",
     statement="The residual sweep transplanted before every declared block, and what it recorded for its first family is what a plain forward with D's residual written there gives.",
     headline="sweep read back: {all_exact} over {checked} checks",
@@ -191,7 +191,7 @@ test_native_answers = claim("heads.native-answers", reads="heads_native_answers"
                "that read one are blocked rather than 'not replicated'",))
 
 
-test_screen_readback = claim("heads.screen-readback", reads="heads_screen_readback", readout=readouts.screen_readback,
+test_screen_readback = claim("heads.screen-readback", reads="heads_screen_readback", readout=machinery.ExactChecks.readout,
     kind="anchor", section="2", needs="gpu",
     statement="What the opening and next-block screens recorded for their first family in O is what a plain forward with that head zeroed at the site's block gives, for every declared head, and each screen ranks exactly those heads by their mean loss.",
     headline="screens read back: {all_exact} over {checked} checks",
@@ -209,7 +209,7 @@ test_screen_readback = claim("heads.screen-readback", reads="heads_screen_readba
                "exp(logit - logsumexp) against a float64 softmax of the same logits"))
 
 
-test_crossing_readback = claim("heads.crossing-readback", reads="heads_crossing_readback", readout=readouts.crossing_readback,
+test_crossing_readback = claim("heads.crossing-readback", reads="heads_crossing_readback", readout=machinery.ExactChecks.readout,
     kind="anchor", section="4–6", needs="gpu",
     statement="What §4–§6's crossings, joint crossing and grid recorded for main family 0 is what a plain forward writing each cell's messages gives, and §4's rows, §5's content effects and §6's summaries are those of the recorded observations.",
     headline="crossings read back: {all_exact} over {checked} checks",

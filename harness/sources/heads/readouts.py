@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from harness.sources.heads.anchors import machinery
 from harness.sources.heads.anchors.layouts import prompt_layouts
 from harness.sources.heads.bootstrap import BootstrapMean
 from harness.sources.heads.challenged_screen import ChallengedScreen as ChallengedScreenStudy
@@ -180,55 +179,6 @@ def opening_prompts(families: ProblemSets, tok) -> dict[str, Any]:
 def main_prompts(families: ProblemSets, tok) -> dict[str, Any]:
     """§1 and §3: every main family's prompts laid out and checked."""
     return prompt_layouts("main", families.main, tok).readout()
-
-
-def reference_forward(checks: machinery.ExactChecks) -> dict[str, Any]:
-    """§1: whether every named exact check held, how many failed of how many, and the first
-    failures, each said in words."""
-    return checks.readout(
-        "under probe edit {}, the nnsight run's logits differ from the plain pre-hook reference "
-        "forward's")
-
-
-def edit_receipts(checks: machinery.ExactChecks) -> dict[str, Any]:
-    """§1: whether every named exact check held, how many failed of how many, and the first
-    failures, each said in words."""
-    return checks.readout(
-        "probe edit check {} failed: an edit not consumed as requested, another cell moved, a "
-        "hook left or the previous token's logits moved")
-
-
-def kv_groups(checks: machinery.ExactChecks) -> dict[str, Any]:
-    """§4: whether every named exact check held, how many failed of how many, and the first
-    failures, each said in words."""
-    return checks.readout(
-        "{}: O's attention with a foreign value bank differs from the plain forward that writes "
-        "it into the head's KV group")
-
-
-def sweep_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
-    """§2: whether every named exact check held, how many failed of how many, and the first
-    failures, each said in words."""
-    return checks.readout(
-        "{}: what §2's sweep recorded (p(U), p(L), p(D) before that block; 'blocks': the blocks "
-        "it covered) differs from the reference forward or the declared blocks")
-
-
-def screen_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
-    """§2–§3: whether every named exact check held, how many failed of how many, and the first
-    failures, each said in words."""
-    return checks.readout(
-        "{}: the screen's recorded loss with that head zeroed in O differs from the reference "
-        "forward's at the declared block, or the head went unscreened ('ranking': not every "
-        "declared head by mean loss)")
-
-
-def crossing_readback(checks: machinery.ExactChecks) -> dict[str, Any]:
-    """§4–§6: whether every named exact check held, how many failed of how many, and the first
-    failures, each said in words."""
-    return checks.readout(
-        "{}: what §4–§6 recorded or summarised there differs from the plain forward writing "
-        "that cell's messages, or from the recorded observations")
 
 
 def native_answers(answers: dict[str, int]) -> dict[str, Any]:

@@ -46,7 +46,9 @@ def crossing_readback(model: Loaded, lab: HeadsLab, first: FirstCrossing,
     against the reference; each grid cell's condition against the reference writing that cell's
     treatments (normal: nothing, zero: zeros, cross: the reference's crossed message); and §4's
     cohort rows, §5's effects, §6's joint summaries and cell means against the observations."""
-    family, checks = lab.main[0], ExactChecks()
+    family, checks = lab.main[0], ExactChecks(means=(
+        "{}: what §4–§6 recorded or summarised there differs from the plain forward writing "
+        "that cell's messages, or from the recorded observations"))
     o, d = (render(getattr(family, k), model.tok) for k in ("O", "D"))
     tokens = [model.tok.encode(" " + label, add_special_tokens=False)[0]  # §3's L and C
               for label in (family.O.answer, family.D.bindings[family.O.query_row - 1][1])]

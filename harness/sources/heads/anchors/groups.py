@@ -149,7 +149,8 @@ def kv_groups(model: Loaded, family: Family, blocks: Indices = None,
     native = run_forward(model, o_ids, (), blocks)
     donor = run_forward(model, d_ids, (), blocks)
     plain = plain_values(model, d_ids, blocks)
-    checks = ExactChecks()
+    checks = ExactChecks(means="{}: O's attention with a foreign value bank differs from the "
+                               "plain forward that writes it into the head's KV group")
     for b in blocks:
         cache, captured = native.activations[b], donor.activations[b].values
         checks.add(f"values:{b}", same(captured, plain[b]))

@@ -19,9 +19,11 @@ from harness.sources.heads.task import Family, render
 
 @dataclass
 class ExactChecks:
-    """Named exact checks; an anchor holds when every one does."""
+    """Named exact checks; an anchor holds when every one does. `means` says in words what a
+    failed one's name ({}) means."""
 
     results: dict[str, bool] = field(default_factory=dict)
+    means: str = "{}"
 
     def add(self, name: str, ok: bool) -> None:
         self.results[name] = bool(ok)
@@ -34,10 +36,10 @@ class ExactChecks:
     def n(self) -> int:
         return len(self.results)
 
-    def readout(self, means: str = "{}") -> dict[str, Any]:
-        """All exact, and the failed count and first failures, each said by `means`."""
+    def readout(self) -> dict[str, Any]:
+        """All exact, and the failed count and first failures, each said in words (`means`)."""
         return {"all_exact": not self.failed,
-                **NoneFailed.counts([means.format(k) for k in self.failed], self.n)}
+                **NoneFailed.counts([self.means.format(k) for k in self.failed], self.n)}
 
 
 def _ids(model: Loaded, family: Family, key: str) -> list[int]:
@@ -65,7 +67,9 @@ def probe_edits(model: Loaded, family: Family,
 
 def reference_equality(model: Loaded, family: Family, blocks: Indices = None) -> ExactChecks:
     """§1: each probe edit's nnsight logits are torch.equal to the plain pre-hook forward's."""
-    checks, ids = ExactChecks(), _ids(model, family, "R")
+    checks, ids = ExactChecks(means=(
+        "under probe edit {}, the nnsight run's logits differ from the plain pre-hook reference "
+        "forward's")), _ids(model, family, "R")
     for name, patches in probe_edits(model, family, blocks):
         run = run_forward(model, ids, patches)
         checks.add(name, same(reference_forward(model, ids, patches), run.logits))
@@ -75,7 +79,9 @@ def reference_equality(model: Loaded, family: Family, blocks: Indices = None) ->
 def edit_receipts(model: Loaded, family: Family, blocks: Indices = None) -> ExactChecks:
     """§1: every probe edit is consumed as requested, nothing else changes, hooks are removed,
     and the previous token's logits stay those of the unedited run."""
-    checks, ids = ExactChecks(), _ids(model, family, "R")
+    checks, ids = ExactChecks(means=(
+        "probe edit check {} failed: an edit not consumed as requested, another cell moved, a "
+        "hook left or the previous token's logits moved")), _ids(model, family, "R")
     base = run_forward(model, ids)
     for name, patches in probe_edits(model, family, blocks)[1:]:
         run = run_forward(model, ids, patches)

@@ -59,7 +59,9 @@ def sweep_readback(model: Loaded, lab: HeadsLab, sweep: ResidualSweep,
     """§2: the swept blocks against `declared` (every block of the config, or the sizes' own),
     and the first opening family's p(U), p(L), p(D) at each against a reference forward of R with
     D's final residual, taken from a plain forward's hidden states, written before the block."""
-    checks = ExactChecks()
+    checks = ExactChecks(means=(
+        "{}: what §2's sweep recorded (p(U), p(L), p(D) before that block; 'blocks': the blocks "
+        "it covered) differs from the reference forward or the declared blocks"))
     checks.add("sweep:blocks", sorted(sweep.stats) == sorted(declared))
     family = lab.opening[0]
     r_ids, d_ids = (render(q, model.tok).input_ids for q in (family.R, family.D))
@@ -81,7 +83,10 @@ def screen_readback(model: Loaded, screen: Screen, family: Family, block: int,
     reference with that head zeroed at the declared `block` (a head the screen skipped, or a
     screen at another block, fails), and the ranking in O and H against the mean losses, over
     exactly the declared heads."""
-    checks = ExactChecks()
+    checks = ExactChecks(means=(
+        "{}: the screen's recorded loss with that head zeroed in O differs from the reference "
+        "forward's at the declared block, or the head went unscreened ('ranking': not every "
+        "declared head by mean loss)"))
     ids = render(family.O, model.tok).input_ids
     label = [family.O.answer]
     (before,) = p_labels(model, ids, label)
