@@ -128,8 +128,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     reason = resource_reason(item, spec)
     if reason:
         pytest.skip(reason)
-    outcomes = claims_session(item.config).anchors
     for anchor_id in spec.requires:
-        status, message = outcomes.get(anchor_id, ("absent", "the anchor was not run in this session"))
+        status, message = claims_session(item.config).anchor_outcome(anchor_id)
         if status != "passed":
             pytest.skip(f"{BLOCKED_PREFIX}{anchor_id}: {message}")

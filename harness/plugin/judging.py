@@ -66,8 +66,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         state.message = _message(report, call, state)
         state.failure = _failure(report, call, spec.kind is Kind.ANCHOR, state)
     if spec.kind is Kind.ANCHOR and (report.when == "call" or not report.passed):  # teardown too
-        claims_session(item.config).anchors[spec.id] = (state.outcome, state.message.splitlines()[0]
-                                                        if state.message else state.outcome)
+        claims_session(item.config).anchor_ended(spec.id, state.outcome, state.message)
     if report.when == "teardown":
         claims_session(item.config).add_entry(report, entry_of(item, spec, state))
     return report

@@ -42,6 +42,15 @@ class ClaimsSession:
     package_torn_down: bool = False  # since the last garbage collection (release.py)
     snapshots: type[ClaimSnapshot] = field(default_factory=session_extension)
 
+    def anchor_ended(self, anchor_id: str, outcome: str, message: str) -> None:
+        """What an anchor's phase left, for the tests that require it: its outcome and the first
+        line of its message (the outcome where it has none)."""
+        self.anchors[anchor_id] = (outcome, message.splitlines()[0] if message else outcome)
+
+    def anchor_outcome(self, anchor_id: str) -> tuple[str, str]:
+        """An anchor's outcome and message in this session ("absent" where it did not run)."""
+        return self.anchors.get(anchor_id, ("absent", "the anchor was not run in this session"))
+
     def add_entry(self, report: pytest.TestReport, entry: run_record.Entry) -> None:
         """A finished test's entry: into the record as it is on the controller; from an xdist
         worker (which keeps none), as plain JSON in its report, the one crossing."""

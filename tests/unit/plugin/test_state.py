@@ -58,3 +58,20 @@ def test_what_a_worker_sent_makes_the_same_entry_on_the_controller():
     record.add(report.user_properties[0][1])
     assert record.entries == [entry]
     assert record.env["models"] == {"cot": {"source": "cot", "path": "/models/cot"}}
+
+
+def test_an_anchor_that_ended_leaves_its_outcome_and_first_line():
+    session = claims_session(item(declared()).config)
+    session.anchor_ended("cot.a", "failed", "AssertionError: wrong\nmore detail")
+    assert session.anchor_outcome("cot.a") == ("failed", "AssertionError: wrong")
+
+
+def test_an_anchor_without_a_message_is_said_by_its_outcome():
+    session = claims_session(item(declared()).config)
+    session.anchor_ended("cot.a", "passed", "")
+    assert session.anchor_outcome("cot.a") == ("passed", "passed")
+
+
+def test_an_anchor_that_did_not_run_is_absent():
+    session = claims_session(item(declared()).config)
+    assert session.anchor_outcome("cot.a") == ("absent", "the anchor was not run in this session")
