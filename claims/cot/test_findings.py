@@ -43,7 +43,7 @@ test_restatements = claim("cot.restatements", reads="cot_restatements", readout=
                   "the answer once each inside <think> and the answer once after it"))
 
 
-test_early_answering = claim("cot.early-answering", reads="cot_early", readout=readouts.early_answering,
+test_early_answering = claim("cot.early-answering", reads="cot_early", readout=attributes("fractions", "correct_rate", "changed_by_cot", "n"),
     statement="Forced answers improve with the fraction of the thinking block kept; CoT changes {changed_by_cot}/{n} answers.",
     headline="forced correct {correct_rate[0]:.2f} with 0% kept, {correct_rate[3]:.2f} with 60%; CoT changes {changed_by_cot}/{n}",
     published={"fractions": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0],

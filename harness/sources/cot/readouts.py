@@ -105,16 +105,6 @@ def restatements(cot_restatements: Restatements) -> dict[str, Any]:
     }
 
 
-def early_answering(early: EarlyAnswering) -> dict[str, Any]:
-    """§2: the fractions kept, the rate correct at each, and answers the CoT changed."""
-    return {
-        "fractions": list(early.fractions),
-        "correct_rate": early.correct_rate,
-        "changed_by_cot": early.changed_by_cot,
-        "n": early.n,
-    }
-
-
 def splice_true_value(splice: SpliceControl) -> dict[str, Any]:
     """§3: re-spliced true products whose continuation is exact, of n."""
     return {"exact": splice.exact, "n": len(splice.identical)}
