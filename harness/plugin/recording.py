@@ -83,6 +83,8 @@ class RecordCollector:
         self.selected: set[str] = set()
         self.ran: set[str] = set()
         self.restore_sigterm: Callable[[], object] = lambda: None
+        # results.json, its record and the page (None under --no-page), once written
+        self.written: tuple[Path, run_record.RunRecord, Path | None] | None = None
 
     def pytest_sessionstart(self) -> None:
         self.restore_sigterm = interrupt_on_sigterm()
@@ -122,8 +124,7 @@ class RecordCollector:
         record = self.record.write(path, dt.datetime.now(dt.timezone.utc))
         archive(record, path.parent / "history")
         page = None if self.config.getoption("no_page") else write_report(path, record=record)
-        claims_session(self.config).written = (path, record, page)
-
+        self.written = (path, record, page)
 
     def check_work(self) -> dict[str, dict[str, Any]]:
         """Each source's counted work against its pinned ledger; pinned anew by --snapshot-update.
@@ -144,25 +145,25 @@ class RecordCollector:
                               "fails": bool(moved) and profile.rules.pinning is Pinning.REQUIRED}
         return checks
 
-
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    written = claims_session(config).written
-    if written is None:
-        return
-    path, record, html = written
-    terminalreporter.section("interp-claims")
-    for line in terminal.status_table(record):
-        terminalreporter.write_line(line)
-    known = [t for t in record.in_order if t.known_answer]
-    if known:
-        missed = [t.id for t in known if t.known_answer["outcome"] == "missed"]
-        terminalreporter.write_line(f"known answers: {len(known) - len(missed)} recovered, "
-                                    f"{len(missed)} missed" + (f" ({', '.join(missed)})"
-                                                               if missed else ""))
-    for source, check in record.work_check.items():
-        for line in check["differences"]:
-            terminalreporter.write_line(f"WORK MOVED {source} {line} (pinned in {check['ledger']}; "
-                                        "re-pin with --snapshot-update)")
-    terminalreporter.write_line(f"run record: {path}")
-    if html is not None:
-        terminalreporter.write_line(f"report: {html}")
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """The run's status table, its known answers, moved work, and where its record and page
+        are."""
+        if self.written is None:
+            return
+        path, record, html = self.written
+        write = terminalreporter.write_line
+        terminalreporter.section("interp-claims")
+        for line in terminal.status_table(record):
+            write(line)
+        known = [t for t in record.in_order if t.known_answer]
+        if known:
+            missed = [t.id for t in known if t.known_answer["outcome"] == "missed"]
+            write(f"known answers: {len(known) - len(missed)} recovered, {len(missed)} missed"
+                  + (f" ({', '.join(missed)})" if missed else ""))
+        for source, check in record.work_check.items():
+            for line in check["differences"]:
+                write(f"WORK MOVED {source} {line} (pinned in {check['ledger']}; re-pin with "
+                      "--snapshot-update)")
+        write(f"run record: {path}")
+        if html is not None:
+            write(f"report: {html}")

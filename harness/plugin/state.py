@@ -35,8 +35,6 @@ class ClaimsSession:
     models: dict[str, dict[str, Any]] = field(default_factory=dict)  # each loaded source's provenance
     forced: dict[str, str] = field(default_factory=dict)  # fixture name: what it forced
     record: run_record.RecordBuilder | None = None  # the controller's; None on an xdist worker
-    # results.json, its record and the page (None under --no-page)
-    written: tuple[Path, run_record.RunRecord, Path | None] | None = None
     store: StepStore | None = None  # a worker's shared step store (splitting.py)
     store_dir: Path | None = None  # the controller's store, removed when the run ends
     package_torn_down: bool = False  # since the last garbage collection (release.py)

@@ -38,6 +38,12 @@ def test_a_run_writes_its_page_beside_its_record(tester):
     result.stdout.fnmatch_lines(["report: *claims.html"])
 
 
+def test_a_run_says_where_its_record_is_and_tallies_its_verdicts(tester):
+    tester.makepyfile(test_m=MEASURES)
+    result = tester.runpytest("--snapshot-update")
+    result.stdout.fnmatch_lines(["claims: * (profile *)", "run record: *results.json"])
+
+
 def test_a_run_without_its_page_writes_the_record_alone(tester):
     tester.makepyfile(test_m=MEASURES)
     result = tester.runpytest("--snapshot-update", "--no-page")
