@@ -201,7 +201,9 @@ class RecordBuilder:
         path.parent.mkdir(parents=True, exist_ok=True)
         part = path.with_name(f".{path.name}.{os.getpid()}.part")
         try:
-            part.write_text(json.dumps(record.to_json(), indent=2) + "\n")
+            # default=str: a value JSON has no type for is written as its text, as when it
+            # crossed from a worker (`crossing`), rather than losing the whole record
+            part.write_text(json.dumps(record.to_json(), indent=2, default=str) + "\n")
             part.replace(path)
         finally:
             part.unlink(missing_ok=True)

@@ -1,9 +1,11 @@
 """The typed run record: JSON at the edge, the same document back."""
 from __future__ import annotations
 
+import datetime as dt
 import json
+from pathlib import Path
 
-from harness.reporting.record import Entry, RunRecord, validate
+from harness.reporting.record import Entry, RecordBuilder, RunRecord, validate
 from harness.verdicts import Drift, Verdict
 from tests.sample_results import results
 
@@ -35,3 +37,13 @@ def test_validate_names_an_unknown_verdict():
     data = results()
     data["tests"][0]["verdict"] = "passed"
     assert validate(data) == ["cot.verbatim-block-control: unknown verdict 'passed'"]
+
+
+def test_a_value_json_has_no_type_for_is_written_as_its_text(tmp_path):
+    entry = Entry.from_json(results()["tests"][0])
+    builder = RecordBuilder({"models": {}, "started": "2026-01-01T00:00:00+00:00"})
+    builder.add_entry(entry, {"source": entry.source, "weights": Path("/models/w")})
+    builder.write(tmp_path / "results.json", dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc))
+    written = json.loads((tmp_path / "results.json").read_text())
+    assert written["environment"]["models"][entry.source]["weights"] == "/models/w"
+    assert written["tests"][0]["id"] == entry.id
