@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from harness import breakage_edit
+from harness.models.handle import Loaded
 from harness.models.loaded import load
 from harness.organisms.common import read_manifest
 from harness.registry import get_profile, source
 from harness.sources.lookback.breakages import BREAKAGES
-from harness.sources.lookback.runner import LookbackRunner
 
 # A breakage that makes a write a no-op → the known answer it must cost.
 NO_OPS = {"§4 interchange writes nothing": "lookback.reversed-curve",
@@ -21,9 +21,8 @@ NO_OPS = {"§4 interchange writes nothing": "lookback.reversed-curve",
 
 
 @pytest.fixture(scope="module")
-def runner() -> LookbackRunner:
-    tiny = get_profile("tiny")
-    return LookbackRunner(load(tiny.models["lookback"]), tiny.sizes["lookback"])
+def model() -> Loaded:
+    return load(get_profile("tiny").models["lookback"])
 
 
 @pytest.fixture(scope="module")
@@ -31,20 +30,22 @@ def planted() -> dict:
     return read_manifest("lookback", source("lookback").organisms_dir)["planted"]
 
 
-def known_answer_failures(runner: LookbackRunner, planted: dict, claim_id: str) -> list[str]:
-    """The known-answer check of `claim_id`, from the modules imported now."""
+def known_answer_failures(model: Loaded, planted: dict, claim_id: str) -> list[str]:
+    """The known-answer check of `claim_id` on the tiny profile's sizes, from the modules
+    imported now."""
     checks = importlib.import_module("harness.sources.lookback.known_answers").checks
-    return checks(runner, planted)[f"{claim_id} (known answer)"]()
+    return checks(model, get_profile("tiny").sizes["lookback"], planted)[
+        f"{claim_id} (known answer)"]()
 
 
 @pytest.mark.parametrize("claim_id", sorted(set(NO_OPS.values())))
-def test_the_organism_recovers_the_planted_mechanism(runner, planted, claim_id):
-    assert known_answer_failures(runner, planted, claim_id) == []
+def test_the_organism_recovers_the_planted_mechanism(model, planted, claim_id):
+    assert known_answer_failures(model, planted, claim_id) == []
 
 
 @pytest.mark.parametrize("name", sorted(NO_OPS))
-def test_a_write_made_a_no_op_misses_the_planted_mechanism(runner, planted, name, tmp_path: Path):
+def test_a_write_made_a_no_op_misses_the_planted_mechanism(model, planted, name, tmp_path: Path):
     breakage = next(b for b in BREAKAGES if b.name == name)
     with breakage_edit.broken(breakage, tmp_path, source("lookback").package):
-        failed = known_answer_failures(runner, planted, NO_OPS[name])
+        failed = known_answer_failures(model, planted, NO_OPS[name])
     assert failed and "missed the planted" in failed[0], failed

@@ -8,7 +8,7 @@ from dataclasses import replace
 from harness.anchor_checks import Checked
 from harness.breakage_edit import Breakage, Part
 from harness.sources.lookback.breakages_wrong_quantity import WRONG_QUANTITY
-from harness.sources.lookback.known_answers import CHECK_ROWS
+from harness.sources.lookback.known_answers import few
 from harness.sources.lookback.sizes import LookbackSizes
 
 # §7's sizes (ranked): a held-in half of 16 rows, the first rank and rank 64.
@@ -143,12 +143,6 @@ BREAKAGES = (
              "payload=t[1 - r] if payload else None", "payload=t[r] if payload else None",
              part=Part.READOUT),
 ) + WRONG_QUANTITY  # issue 49's, which the reference anchors catch
-
-
-
-def few(sizes: LookbackSizes) -> LookbackSizes:
-    """The checks' sizes: the first CHECK_ROWS rows of each seeded set."""
-    return replace(sizes, sample_cap=CHECK_ROWS)
 
 
 def whole(sizes: LookbackSizes) -> LookbackSizes:

@@ -1,19 +1,19 @@
 """Seed 003 §4–§7's known answers: what each study must recover on the compiled organism (its
 manifest's "planted" block, issue 29), declared once for the claims and for the checks below,
-which run a study on a few rows and judge it, so a broken write shows as a missed mechanism."""
+which read each claim's step through the declared graph (steps.STEPS) on a few rows and judge it,
+so a broken write shows as a missed mechanism."""
 from __future__ import annotations
 
-from functools import cache
+from dataclasses import replace
 from typing import Any, Callable
 
 from harness.criteria import KnownAnswer
 from harness.criteria.planted import known_answer_checks
 from harness.criteria import FittedNotRandom, StepAt, Window
-from harness.sources.lookback.answers import answer_sweep
-from harness.sources.lookback.interchange import binding_sweep, source_sweep
-from harness.sources.lookback.low_rank import low_rank
-from harness.sources.lookback.runner import LookbackRunner
-from harness.sources.lookback.task import build_answer, build_binding, build_source
+from harness.declared_steps import Resolved
+from harness.models.handle import Loaded
+from harness.sources.lookback.sizes import LookbackSizes
+from harness.sources.lookback.steps import STEPS
 
 KNOWN: dict[str, KnownAnswer] = {
     "lookback.reversed-curve": KnownAnswer(Window("iia", within="binding_layers"),
@@ -29,43 +29,50 @@ KNOWN: dict[str, KnownAnswer] = {
     "lookback.low-rank": KnownAnswer(FittedNotRandom("ordering_id_rank"),
                                      planted="ordering_id_rank"),
 }
-CHECK_ROWS = 8  # rows each check runs: the first of each seeded set (§7 fits on half of them)
+CHECK_ROWS = 8  # rows each check runs: the first of each seeded set, as its error filter keeps them
 
 
-def studies(runner: LookbackRunner, planted: dict[str, Any]
-            ) -> dict[str, Callable[[], dict[str, Any]]]:
-    """For each claim in KNOWN, its study on the first CHECK_ROWS rows of its seeded set, every
-    layer, returning what the claim's known answer reads."""
-    kw = {"instruction": runner.instruction}
-    binding = build_binding(**kw)[:CHECK_ROWS]
-    source, answer = build_source(**kw)[:CHECK_ROWS], build_answer(**kw)[:CHECK_ROWS]
-    layers = list(range(runner.n_layers))
-    answered = cache(lambda: answer_sweep(runner, answer, layers))  # §6's two curves, one sweep
+def few(sizes: LookbackSizes) -> LookbackSizes:
+    """The checks' sizes: the first CHECK_ROWS rows of each seeded set."""
+    return replace(sizes, sample_cap=CHECK_ROWS)
+
+
+def resolved(model: Loaded, sizes: LookbackSizes) -> Resolved:
+    """The declared steps on `model` at `sizes` (faithful), each run once when first read, from
+    the modules imported now."""
+    return Resolved(STEPS, {"lookback_model": model, "lookback_tokenizer": model.tok,
+                            "lookback_sizes": sizes})
+
+
+def studies(model: Loaded, sizes: LookbackSizes) -> dict[str, Callable[[], dict[str, Any]]]:
+    """For each claim in KNOWN, what its known answer reads of the step the claim reads, on the
+    first CHECK_ROWS rows of each seeded set that the error filter keeps, every layer of `sizes`
+    (§7 at the reversed curve's peak, as the claim)."""
+    run = resolved(model, few(sizes))
     return {
-        "lookback.reversed-curve": lambda: {"iia": binding_sweep(runner, binding, "reversed",
-                                                                 layers).iia},
-        "lookback.source-oi": lambda: {"iia": source_sweep(runner, source, layers, True).iia},
-        "lookback.source-no-freeze": lambda: {"iia": source_sweep(runner, source, layers,
-                                                                  False).iia},
-        "lookback.answer-pointer": lambda: {"pointer": answered().pointer},
-        "lookback.answer-payload": lambda: {"payload": answered().payload},
-        "lookback.low-rank": lambda: vars(low_rank(runner, binding, planted["binding_layers"][0])),
+        "lookback.reversed-curve": lambda: {"iia": run["lookback_reversed"].iia},
+        "lookback.source-oi": lambda: {"iia": run["lookback_source_freeze"].iia},
+        "lookback.source-no-freeze": lambda: {"iia": run["lookback_source_plain"].iia},
+        "lookback.answer-pointer": lambda: {"pointer": run["lookback_answer"].pointer},
+        "lookback.answer-payload": lambda: {"payload": run["lookback_answer"].payload},
+        "lookback.low-rank": lambda: vars(run["lookback_low_rank"]),
     }
 
 
-def checks(runner: LookbackRunner, planted: dict[str, Any]) -> dict[str, Callable[[], list[str]]]:
+def checks(model: Loaded, sizes: LookbackSizes, planted: dict[str, Any]
+           ) -> dict[str, Callable[[], list[str]]]:
     """For each claim in KNOWN, a check (no failures: an empty list) that runs its study and
     judges the result against `planted`."""
-    return known_answer_checks(KNOWN, studies(runner, planted), planted)
+    return known_answer_checks(KNOWN, studies(model, sizes), planted)
 
 
-def curves(runner: LookbackRunner, planted: dict[str, Any]) -> dict[str, float]:
+def curves(model: Loaded, sizes: LookbackSizes) -> dict[str, float]:
     """Every study's curves, flattened to `<claim>.<curve>.<layer or rank>` (the manifest's
     re-measured IIA)."""
     flat: dict[str, float] = {}
-    for claim_id, study in studies(runner, planted).items():
+    for claim_id, study in studies(model, sizes).items():
         measured = study()
-        index = measured.get("ranks") or range(runner.n_layers)
+        index = measured.get("ranks") or range(model.hf.config.num_hidden_layers)
         for key, curve in measured.items():
             if isinstance(curve, list) and key != "ranks":
                 flat.update({f"{claim_id.split('.', 1)[1]}.{key}.{i}": round(v, 4)

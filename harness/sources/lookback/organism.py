@@ -10,7 +10,6 @@ from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
 from harness.organisms.common import ORGANISMS, Stopwatch, save_organism
 from harness.sources.lookback import compiled, known_answers
-from harness.sources.lookback.runner import LookbackRunner
 from harness.sources.lookback.sizes import ORGANISM_DEPTH, TINY
 from harness.sources.lookback.task import prompt, sample_entities, tokenizer_corpus
 from harness.sources.lookback.tokenizer import lookback_tokenizer
@@ -92,7 +91,7 @@ def lookup_attention(model, tok, n: int = 50, seed: int = 99) -> dict[str, float
 
 
 def recovered_iia(model, tok) -> dict[str, float]:
-    """The known-answer studies' curves on the organism, through the suite's own interventions
+    """The known-answer studies' curves on the organism, through the suite's declared steps
     (known_answers.curves), for the manifest's re-measured IIA."""
     from nnsight import TransformersModel
 
@@ -101,8 +100,7 @@ def recovered_iia(model, tok) -> dict[str, float]:
     from harness.registry import source
 
     spec = source(NAME).models[ProfileName.TINY]
-    runner = LookbackRunner(Loaded(TransformersModel(model, tokenizer=tok), tok, spec), TINY)
-    return known_answers.curves(runner, PLANTED)
+    return known_answers.curves(Loaded(TransformersModel(model, tokenizer=tok), tok, spec), TINY)
 
 
 def make(root: Path = ORGANISMS) -> dict[str, Any]:
