@@ -13,6 +13,9 @@ from harness.nulls import NoNull, Null, Repeated
 from harness.sources.lookback import readouts
 from harness.sources.lookback.known_answers import KNOWN
 
+# §4: a binding sweep's peak IIA and layer, of n rows, with its IIA and clean-answer curves.
+PEAK = attributes("peak_iia", "peak_layer", "n", "iia", "clean_survives")
+
 
 test_belief_accuracy = claim("lookback.belief-accuracy", reads="lookback_behaviour", readout=readouts.belief_accuracy,
     statement="The model answers the no-visibility belief question above the 0.50 reality strategy, worse on 'unknown'.",
@@ -67,7 +70,7 @@ test_self_patch_identity = claim("lookback.self-patch-identity", reads="lookback
                "binding rows when fewer are kept",))
 
 
-test_binding_iia = claim("lookback.binding-iia", reads="lookback_reversed", readout=readouts.binding_iia,
+test_binding_iia = claim("lookback.binding-iia", reads="lookback_reversed", readout=PEAK,
     statement="Swapping the drink tokens' residuals between reversed-order stories moves the answer (IIA {peak_iia} at layer {peak_layer}).",
     headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
     published={"peak_iia": REVERSED_PEAK, "peak_layer": REVERSED_PEAK_LAYER, "n": BINDING_KEPT}, provenance=NB.format(4),
@@ -78,7 +81,7 @@ test_binding_iia = claim("lookback.binding-iia", reads="lookback_reversed", read
                   "target: IIA 0 at every layer"))
 
 
-test_same_position = claim("lookback.same-position", reads="lookback_same_position", readout=readouts.same_position,
+test_same_position = claim("lookback.same-position", reads="lookback_same_position", readout=PEAK,
     statement="Copying the counterfactual's drink residuals straight across peaks at IIA {peak_iia} at layer {peak_layer}.",
     headline="IIA {peak_iia:.3f} at layer {peak_layer} (n={n})",
     published={"peak_iia": 0.912, "peak_layer": 5, "n": BINDING_KEPT}, provenance=NB.format(4),
@@ -89,7 +92,7 @@ test_same_position = claim("lookback.same-position", reads="lookback_same_positi
                   "target: IIA 0 at every layer"))
 
 
-test_opaque_control = claim("lookback.opaque-control", reads="lookback_opaque", readout=readouts.opaque_control,
+test_opaque_control = claim("lookback.opaque-control", reads="lookback_opaque", readout=PEAK,
     statement="The same reversed swap at the two 'opaque' tokens never moves the answer.",
     headline="peak IIA {peak_iia:.3f} (n={n})",
     published={"peak_iia": 0.0, "n": BINDING_KEPT}, provenance=NB.format(4),

@@ -10,21 +10,9 @@ from harness.sources.lookback import direction, positions
 from harness.sources.lookback.answers import AnswerSweep
 from harness.sources.lookback.behaviour import Behaviour, FilterAnswers
 from harness.sources.lookback.identity import SelfPatch
-from harness.sources.lookback.interchange import SourceSweep, Sweep
+from harness.sources.lookback.interchange import SourceSweep
 from harness.sources.lookback.readback import Readback
 from harness.sources.lookback.task import Counterfactual, sample_summary
-
-
-def _peak(sweep: Sweep) -> dict[str, Any]:
-    """§4: an interchange sweep's peak IIA and layer, of n rows, with its IIA and clean-answer
-    curves."""
-    return {
-        "peak_iia": sweep.peak_iia,
-        "peak_layer": sweep.peak_layer,
-        "n": sweep.n,
-        "iia": sweep.iia,
-        "clean_survives": sweep.clean_survives,
-    }
 
 
 class BeliefAccuracy(TypedDict):
@@ -73,21 +61,6 @@ def self_patch_identity(self_patch: SelfPatch) -> dict[str, Any]:
         "all_identical": all(self_patch.identical),
         "max_abs_diff": max(self_patch.max_abs_diff),
     }
-
-
-def binding_iia(lookback_reversed: Sweep) -> dict[str, Any]:
-    """§4: the reversed sweep's peak."""
-    return _peak(lookback_reversed)
-
-
-def same_position(lookback_same_position: Sweep) -> dict[str, Any]:
-    """§4: the same-position sweep's peak."""
-    return _peak(lookback_same_position)
-
-
-def opaque_control(opaque: Sweep) -> dict[str, Any]:
-    """§4: the opaque control sweep's peak."""
-    return _peak(opaque)
 
 
 def samples() -> dict[str, Any]:
