@@ -109,21 +109,26 @@ def test_a_sweep_a_layer_short_is_a_coverage_gap(runner, rows, sweeps):
     s = sweeps["reversed"]
     short = dataclasses.replace(s, layers=s.layers[:-1], iia=s.iia[:-1],
                                 clean_survives=s.clean_survives[:-1], preds=s.preds[:-1])
-    gaps = readback.binding_gaps(runner, rows["binding"], {**sweeps, "reversed": short})
+    gaps = readback.binding(runner, rows["binding"], {**sweeps, "reversed": short}).gaps
     assert gaps and all(g.startswith("reversed") for g in gaps), gaps
+
+
+def test_a_sweep_that_recorded_other_positions_is_a_coverage_gap(runner, rows, sweeps):
+    s = sweeps["reversed"]
+    moved = dataclasses.replace(s, dst=[p + 1 for p in s.dst])
+    gaps = readback.binding(runner, rows["binding"], {**sweeps, "reversed": moved}).gaps
+    assert gaps == [f"reversed: written positions {moved.dst}, expected {s.dst}"]
 
 
 def test_answers_recorded_in_another_row_order_fail_the_rows_readback(runner, rows, sweeps):
     s = sweeps["reversed"]
     turned = dataclasses.replace(s, preds=[p[::-1] for p in s.preds])
-    found = readback.Readback([], [])
-    readback.binding_rows(runner, rows["binding"], {"reversed": turned}, found)
+    found = readback.binding(runner, rows["binding"], {**sweeps, "reversed": turned})
     assert any("the row alone answers" in m for m in found.mismatched), found
 
 
 def test_a_curve_scored_against_another_answer_fails_the_rows_readback(runner, rows, sweeps):
     s = sweeps["reversed"]
     misread = dataclasses.replace(s, iia=s.clean_survives)
-    found = readback.Readback([], [])
-    readback.binding_rows(runner, rows["binding"], {"reversed": misread}, found)
+    found = readback.binding(runner, rows["binding"], {**sweeps, "reversed": misread})
     assert any("against target" in m for m in found.mismatched), found

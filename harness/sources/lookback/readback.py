@@ -23,10 +23,6 @@ from harness.sources.lookback.positions import row_layout
 from harness.sources.lookback.runner import LookbackRunner
 from harness.sources.lookback.task import Counterfactual
 
-# What each recorded curve counts: the answers equal to this attribute of each row.
-BINDING_CURVES = {"iia": "target", "clean_survives": "clean_ans"}        # §4
-SOURCE_CURVES = {"iia": "target", "clean_survives": "clean_ans"}         # §5
-ANSWER_CURVES = {"clean": "clean_ans", "pointer": "target", "payload": "payload"}  # §6
 SOURCE_SIZES = {True: "source_freeze_layers", False: "source_plain_layers"}  # §5, by freeze
 TOP = 8  # the solo run's top tokens searched for a recorded answer within a near tie
 
@@ -98,67 +94,6 @@ def _position_gaps(what: str, recorded: dict[str, list[int]], expected: dict[str
             if [p % length for p in recorded[kind]] != [p % length for p in want]]
 
 
-def binding_gaps(runner: LookbackRunner, rows: list[Counterfactual],
-                 sweeps: dict[str, Sweep]) -> list[str]:
-    """§4: each binding sweep against the layers it must patch and the layout's positions."""
-    if not rows:
-        return ["no rows to read back"]
-    expected, why = sweep_layers_expected(runner)
-    lay = row_layout(runner, rows[0])
-    gaps = []
-    for name, (src, dst) in binding_positions(lay).items():
-        sweep = sweeps.get(name)
-        if sweep is None:
-            gaps.append(f"{name}: not run")
-            continue
-        gaps += _layer_gaps(name, sweep.layers, expected, why,
-                            {"iia": sweep.iia, "clean_survives": sweep.clean_survives},
-                            sweep.preds, sweep.n, len(rows))
-        gaps += _position_gaps(name, {"read": sweep.src, "written": sweep.dst},
-                               {"read": src, "written": dst}, lay.length)
-    return gaps
-
-
-def answer_gaps(runner: LookbackRunner, rows: list[Counterfactual],
-                sweep: AnswerSweep) -> list[str]:
-    """§6: the answer sweep against the layers it must patch and the final position."""
-    if not rows:
-        return ["no rows to read back"]
-    expected, why = sweep_layers_expected(runner)
-    length = row_layout(runner, rows[0]).length
-    gaps = _layer_gaps("answer", sweep.layers, expected, why,
-                       {"clean": sweep.clean, "pointer": sweep.pointer, "payload": sweep.payload},
-                       sweep.preds, sweep.n, len(rows))
-    return gaps + _position_gaps("answer", {"read": sweep.src, "written": sweep.dst},
-                                 {"read": [length - 1], "written": [length - 1]}, length)
-
-
-def source_gaps(runner: LookbackRunner, rows: list[Counterfactual],
-                sweeps: dict[str, SourceSweep]) -> list[str]:
-    """§5: each source sweep against the last layers its sizes declare (each a block of the
-    model's config) and the layout's positions."""
-    if not rows:
-        return ["no rows to read back"]
-    n_layers = runner.model.hf.config.num_hidden_layers
-    lay = row_layout(runner, rows[0])
-    src, dst = entity_positions(lay)
-    drinks, _ = drink_states(lay)
-    gaps = []
-    for name, sweep in sweeps.items():
-        sizes = SOURCE_SIZES[sweep.freeze]
-        expected = list(getattr(runner.sizes, sizes))
-        gaps += [f"{name}: L = {L} is not a block of the model's config ({n_layers})"
-                 for L in expected if not 0 <= L < n_layers]
-        gaps += _layer_gaps(name, sweep.last_layers, expected, f"the sizes' {sizes}",
-                            {"iia": sweep.iia, "clean_survives": sweep.clean_survives},
-                            sweep.preds, sweep.n, len(rows))
-        gaps += _position_gaps(name, {"read": sweep.src, "written": sweep.dst,
-                                      "frozen": sweep.frozen},
-                               {"read": src, "written": dst,
-                                "frozen": drinks if sweep.freeze else []}, lay.length)
-    return gaps
-
-
 def _rescored(found: Readback, what: str, curves: dict[str, list[float]], attrs: dict[str, str],
               layers: list[int], preds: list[list[str]], rows: list[Counterfactual]) -> None:
     """Each curve's value at each recorded layer against the fraction of that layer's recorded
@@ -207,78 +142,122 @@ def answered(runner: LookbackRunner, found: Readback, what: str, by: str, record
                             f"{answers[0]!r}")
 
 
-def binding_rows(runner: LookbackRunner, rows: list[Counterfactual], sweeps: dict[str, Sweep],
-                 found: Readback) -> None:
-    """§4: each binding sweep's curves re-counted, and its first, middle and last rows at its
-    first, middle and last layers re-run one row at a time through the interchange."""
-    if not rows:
-        return
-    positions = binding_positions(row_layout(runner, rows[0]))
-    layers = spread(sweep_layers_expected(runner)[0])
-    for name, sweep in sweeps.items():
-        src, dst = positions[name]
-        _rescored(found, name, {"iia": sweep.iia, "clean_survives": sweep.clean_survives},
-                  BINDING_CURVES, sweep.layers, sweep.preds, rows)
-        for r in spread(range(len(rows))):
-            alone = interchange_logits(runner, [rows[r]], layers, src, dst, bs=1)
-            for layer, logits in zip(layers, alone):
-                _cell(runner, found, f"{name}: layer {layer} row {r}", sweep.layers, sweep.preds,
-                      layer, r, lambda logits=logits: logits[0])
+@dataclass(frozen=True)
+class Swept:
+    """One sweep as its readback reads it: the layers (or L) it recorded and those it must cover
+    (and why), each curve with the row attribute whose answers it counts, its answers [layer][row]
+    and n, each kind of position it recorded with the layout's, and one row re-run alone at
+    given layers (`alone`: the row's final logits at each, None where it gave none)."""
+
+    name: str
+    layers: list[int]
+    expected: list[int]
+    why: str
+    curves: dict[str, tuple[list[float], str]]
+    preds: list[list[str]]
+    n: int
+    positions: dict[str, tuple[list[int], list[int]]]
+    alone: Callable[[Counterfactual, list[int]], list[torch.Tensor | None]]
+    cell: str = "layer {}"  # how a re-run cell names its layer
+    outside: tuple[str, ...] = ()  # declared layers that are not blocks of the model's config
 
 
-def answer_rows(runner: LookbackRunner, rows: list[Counterfactual], sweep: AnswerSweep,
-                found: Readback) -> None:
-    """§6: the answer sweep's curves re-counted, and its first, middle and last rows at its
-    first, middle and last layers re-run one row at a time, the final position patched."""
-    if not rows:
-        return
-    final = [row_layout(runner, rows[0]).length - 1]
-    _rescored(found, "answer", {"clean": sweep.clean, "pointer": sweep.pointer,
-                                "payload": sweep.payload},
-              ANSWER_CURVES, sweep.layers, sweep.preds, rows)
-    layers = spread(sweep_layers_expected(runner)[0])
+def gaps(swept: Swept, rows: int, length: int) -> list[str]:
+    """Where a sweep's record differs from the layers it must cover, one curve value per layer,
+    one answer per row at each, its row count and the layout's positions."""
+    curves = {name: values for name, (values, _) in swept.curves.items()}
+    return [*swept.outside, *_layer_gaps(swept.name, swept.layers, swept.expected, swept.why,
+                                          curves, swept.preds, swept.n, rows),
+            *_position_gaps(swept.name, {k: got for k, (got, _) in swept.positions.items()},
+                            {k: want for k, (_, want) in swept.positions.items()}, length)]
+
+
+def rows_read_back(runner: LookbackRunner, rows: list[Counterfactual], swept: Swept,
+                   found: Readback) -> None:
+    """Each curve re-counted from the recorded answers, and the first, middle and last rows at
+    the first, middle and last layers it must cover re-run one row at a time."""
+    _rescored(found, swept.name, {k: values for k, (values, _) in swept.curves.items()},
+              {k: attr for k, (_, attr) in swept.curves.items()}, swept.layers, swept.preds, rows)
+    at = spread(swept.expected)
     for r in spread(range(len(rows))):
-        alone = interchange_logits(runner, [rows[r]], layers, final, final, bs=1)
-        for layer, logits in zip(layers, alone):
-            _cell(runner, found, f"answer: layer {layer} row {r}", sweep.layers, sweep.preds,
-                  layer, r, lambda logits=logits: logits[0])
+        for layer, logits in zip(at, swept.alone(rows[r], at)):
+            _cell(runner, found, f"{swept.name}: {swept.cell.format(layer)} row {r}",
+                  swept.layers, swept.preds, layer, r, lambda logits=logits: logits)
 
 
-def source_rows(runner: LookbackRunner, rows: list[Counterfactual],
-                sweeps: dict[str, SourceSweep], found: Readback) -> None:
-    """§5: each source sweep's curves re-counted, and its first, middle and last rows at its
-    first, middle and last L re-run one row at a time."""
+def read_back(runner: LookbackRunner, rows: list[Counterfactual], names: list[str],
+              swept: list[Swept], not_run: list[str] = ()) -> Readback:
+    """A study's sweeps read back: every sweep's coverage gaps, then each one's rows."""
     if not rows:
-        return
-    for name, sweep in sweeps.items():
-        _rescored(found, name, {"iia": sweep.iia, "clean_survives": sweep.clean_survives},
-                  SOURCE_CURVES, sweep.last_layers, sweep.preds, rows)
-        last = spread(getattr(runner.sizes, SOURCE_SIZES[sweep.freeze]))
-        for r in spread(range(len(rows))):
-            alone = source_logits(runner, [rows[r]], last, sweep.freeze)
-            for L in last:
-                _cell(runner, found, f"{name}: L = {L} row {r}", sweep.last_layers, sweep.preds,
-                      L, r, lambda L=L, alone=alone: alone[L][0] if L in alone else None)
+        return Readback(names, ["no rows to read back"])
+    length = row_layout(runner, rows[0]).length
+    found = Readback(names, [g for s in swept for g in gaps(s, len(rows), length)]
+                     + [f"{name}: not run" for name in not_run])
+    for s in swept:
+        rows_read_back(runner, rows, s, found)
+    return found
 
 
 def binding(runner: LookbackRunner, rows: list[Counterfactual],
             sweeps: dict[str, Sweep]) -> Readback:
-    """§4's three binding sweeps read back."""
-    found = Readback(sorted(sweeps), binding_gaps(runner, rows, sweeps))
-    binding_rows(runner, rows, sweeps, found)
-    return found
+    """§4's three binding sweeps read back, at the layout's read and written positions."""
+    if not rows:
+        return read_back(runner, rows, sorted(sweeps), [])
+    expected, why = sweep_layers_expected(runner)
+    positions = binding_positions(row_layout(runner, rows[0]))
+
+    def swept(name: str, s: Sweep) -> Swept:
+        src, dst = positions[name]
+        return Swept(name, s.layers, expected, why,
+                     {"iia": (s.iia, "target"), "clean_survives": (s.clean_survives, "clean_ans")},
+                     s.preds, s.n, {"read": (s.src, src), "written": (s.dst, dst)},
+                     lambda row, at: [logits[0] for logits in interchange_logits(
+                         runner, [row], at, src, dst, bs=1)])
+
+    return read_back(runner, rows, sorted(sweeps),
+                     [swept(name, sweeps[name]) for name in positions if name in sweeps],
+                     [name for name in positions if name not in sweeps])
 
 
 def answer(runner: LookbackRunner, rows: list[Counterfactual], sweep: AnswerSweep) -> Readback:
-    """§6's answer sweep read back."""
-    found = Readback(["answer"], answer_gaps(runner, rows, sweep))
-    answer_rows(runner, rows, sweep, found)
-    return found
+    """§6's answer sweep read back, at the final position."""
+    if not rows:
+        return read_back(runner, rows, ["answer"], [])
+    expected, why = sweep_layers_expected(runner)
+    final = [row_layout(runner, rows[0]).length - 1]
+    return read_back(runner, rows, ["answer"], [Swept(
+        "answer", sweep.layers, expected, why,
+        {"clean": (sweep.clean, "clean_ans"), "pointer": (sweep.pointer, "target"),
+         "payload": (sweep.payload, "payload")}, sweep.preds, sweep.n,
+        {"read": (sweep.src, final), "written": (sweep.dst, final)},
+        lambda row, at: [logits[0] for logits in interchange_logits(
+            runner, [row], at, final, final, bs=1)])])
 
 
 def source(runner: LookbackRunner, rows: list[Counterfactual],
            sweeps: dict[str, SourceSweep]) -> Readback:
-    """§5's source sweeps (with and without the freeze) read back."""
-    found = Readback(sorted(sweeps), source_gaps(runner, rows, sweeps))
-    source_rows(runner, rows, sweeps, found)
-    return found
+    """§5's source sweeps (with and without the freeze) read back: the last layers L its sizes
+    declare (each a block of the model's config), the layout's positions."""
+    if not rows:
+        return read_back(runner, rows, sorted(sweeps), [])
+    n_layers = runner.model.hf.config.num_hidden_layers
+    lay = row_layout(runner, rows[0])
+    (src, dst), (drinks, _) = entity_positions(lay), drink_states(lay)
+
+    def swept(name: str, s: SourceSweep) -> Swept:
+        sizes = SOURCE_SIZES[s.freeze]
+        expected = list(getattr(runner.sizes, sizes))
+
+        def alone(row: Counterfactual, at: list[int]) -> list[torch.Tensor | None]:
+            logits = source_logits(runner, [row], at, s.freeze)
+            return [logits[L][0] if L in logits else None for L in at]
+
+        return Swept(name, s.last_layers, expected, f"the sizes' {sizes}",
+                     {"iia": (s.iia, "target"), "clean_survives": (s.clean_survives, "clean_ans")},
+                     s.preds, s.n, {"read": (s.src, src), "written": (s.dst, dst),
+                                    "frozen": (s.frozen, drinks if s.freeze else [])},
+                     alone, "L = {}", tuple(f"{name}: L = {L} is not a block of the model's "
+                                            f"config ({n_layers})"
+                                            for L in expected if not 0 <= L < n_layers))
+
+    return read_back(runner, rows, sorted(sweeps), [swept(n, s) for n, s in sweeps.items()])
