@@ -9,7 +9,7 @@ from claims.lookback.shared import (ANSWER_READBACK, BINDING_READBACK, BOUND, FI
 from harness.claims import Holds, claim
 from harness.criteria import Exact, all_of
 from harness.sources.lookback import readouts
-from harness.sources.lookback.readback import TIE_REASON
+from harness.sources.lookback.readback_record import TIE_REASON
 
 READ = all_of(Exact("gaps"), Exact("mismatched"))
 PUBLISHED = {"gaps": [], "mismatched": []}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from harness.sources.lookback.low_rank import (RANDOM_BASIS_SEEDS, LowRank, label, projected,
                                                random_basis, swap_pairs, written_logits)
 from harness.sources.lookback.positions import row_layout, state_positions
-from harness.sources.lookback.readback import Readback, answered, spread
+from harness.sources.lookback.readback_record import Readback, answered, spread
 from harness.sources.lookback.runner import LookbackRunner, score
 from harness.sources.lookback.task import Counterfactual
 

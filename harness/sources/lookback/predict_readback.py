@@ -7,7 +7,7 @@ prompt (`final_logits`), answer what the batch recorded, in the mode under test.
 from __future__ import annotations
 
 from harness.sources.lookback.behaviour import Behaviour, FilterAnswers, VisibilityScores
-from harness.sources.lookback.readback import Readback, answered, spread
+from harness.sources.lookback.readback_record import Readback, answered, spread
 from harness.sources.lookback.runner import LookbackRunner, final_logits
 from harness.sources.lookback.task import Counterfactual, EvalRow, VisibilityRow
 

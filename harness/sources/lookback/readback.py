@@ -10,8 +10,8 @@ to that curve's answer, counted here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from dataclasses import dataclass
+from typing import Callable
 
 import torch
 
@@ -20,33 +20,11 @@ from harness.sources.lookback.fire_once import binding_positions, drink_states, 
 from harness.sources.lookback.interchange import (SourceSweep, Sweep, interchange_logits,
                                                   source_logits)
 from harness.sources.lookback.positions import row_layout
+from harness.sources.lookback.readback_record import Readback, answered, spread
 from harness.sources.lookback.runner import LookbackRunner
-from harness.sources.lookback.task import Counterfactual
+from harness.sources.lookback.task import Counterfactual, Layout
 
 SOURCE_SIZES = {True: "source_freeze_layers", False: "source_plain_layers"}  # §5, by freeze
-TOP = 8  # the solo run's top tokens searched for a recorded answer within a near tie
-
-TIE_REASON = ("a row re-run alone meets other kernels than in its batch: float32 moves a logit "
-              "by about 1e-6 (1e-5 of the top logit is allowed), bf16 by a unit or two of its "
-              "8 significant bits (2^-5 of the top logit is allowed); a recorded answer that is "
-              "not the solo run's top token reads back if its logit is that close to the top")
-
-
-def tie_margin(top: float, dtype: torch.dtype) -> float:
-    """How far below the solo run's top logit a recorded answer's logit may be (TIE_REASON)."""
-    return (1e-5 if dtype == torch.float32 else 2 ** -5) * max(1.0, abs(top))
-
-
-@dataclass
-class Readback:
-    """One study's sweeps read back: the sweeps, the coverage gaps, the cells re-run alone, how
-    many read back only within a near tie, and the mismatches (cells and curves)."""
-
-    sweeps: list[str]
-    gaps: list[str]
-    cells: list[str] = field(default_factory=list)
-    ties: int = 0
-    mismatched: list[str] = field(default_factory=list)
 
 
 def sweep_layers_expected(runner: LookbackRunner) -> tuple[list[int], str]:
@@ -57,12 +35,6 @@ def sweep_layers_expected(runner: LookbackRunner) -> tuple[list[int], str]:
         n = runner.model.hf.config.num_hidden_layers
         return list(range(n)), f"every block of the model's config ({n})"
     return list(declared), "the sizes' sweep_layers"
-
-
-def spread(xs: Sequence[int]) -> list[int]:
-    """The first, middle and last of `xs`, in order, without repeats."""
-    xs = list(xs)
-    return sorted({xs[0], xs[len(xs) // 2], xs[-1]}) if xs else []
 
 
 def _layer_gaps(what: str, recorded: list[int], expected: list[int], why: str,
@@ -110,36 +82,16 @@ def _rescored(found: Readback, what: str, curves: dict[str, list[float]], attrs:
 
 
 def _cell(runner: LookbackRunner, found: Readback, what: str, layers: list[int],
-          preds: list[list[str]], layer: int, row: int,
-          solo: Callable[[], torch.Tensor | None]) -> None:
+          preds: list[list[str]], layer: int, row: int, logits: torch.Tensor | None) -> None:
     """One cell: the answer the sweep recorded for `row` at `layer` against the top tokens of
-    the same row run alone (`solo`, its final logits)."""
+    the same row run alone (`logits`, its final logits)."""
     found.cells.append(what)
     try:
         recorded = preds[layers.index(layer)][row]
     except (ValueError, IndexError):
         found.mismatched.append(f"{what}: not in the sweep")
         return
-    answered(runner, found, what, "the sweep", recorded, solo())
-
-
-def answered(runner: LookbackRunner, found: Readback, what: str, by: str, recorded: str,
-             logits: torch.Tensor | None) -> None:
-    """The answer `by` (a batched run) recorded against the top tokens of the same row run alone
-    (`logits`, its final logits), within a near tie (TIE_REASON)."""
-    if logits is None:
-        found.mismatched.append(f"{what}: the row alone gave no answer")
-        return
-    top = logits.float().topk(min(TOP, logits.shape[-1]))
-    answers, values = runner.decode(top.indices), top.values.tolist()
-    if answers[0] == recorded:
-        return
-    margin = tie_margin(values[0], runner.model.hf.dtype)
-    if any(a == recorded and values[0] - v <= margin for a, v in zip(answers, values)):
-        found.ties += 1
-        return
-    found.mismatched.append(f"{what}: {by} recorded {recorded!r}, the row alone answers "
-                            f"{answers[0]!r}")
+    answered(runner, found, what, "the sweep", recorded, logits)
 
 
 @dataclass(frozen=True)
@@ -182,18 +134,19 @@ def rows_read_back(runner: LookbackRunner, rows: list[Counterfactual], swept: Sw
     for r in spread(range(len(rows))):
         for layer, logits in zip(at, swept.alone(rows[r], at)):
             _cell(runner, found, f"{swept.name}: {swept.cell.format(layer)} row {r}",
-                  swept.layers, swept.preds, layer, r, lambda logits=logits: logits)
+                  swept.layers, swept.preds, layer, r, logits)
 
 
 def read_back(runner: LookbackRunner, rows: list[Counterfactual], names: list[str],
-              swept: list[Swept], not_run: list[str] = ()) -> Readback:
-    """A study's sweeps read back: every sweep's coverage gaps, then each one's rows."""
+              swept: Callable[[Layout], list[Swept]]) -> Readback:
+    """A study's sweeps (`swept` of the first row's layout) read back: every sweep's coverage
+    gaps, then each one's rows."""
     if not rows:
         return Readback(names, ["no rows to read back"])
-    length = row_layout(runner, rows[0]).length
-    found = Readback(names, [g for s in swept for g in gaps(s, len(rows), length)]
-                     + [f"{name}: not run" for name in not_run])
-    for s in swept:
+    lay = row_layout(runner, rows[0])
+    sweeps = swept(lay)
+    found = Readback(names, [g for s in sweeps for g in gaps(s, len(rows), lay.length)])
+    for s in sweeps:
         rows_read_back(runner, rows, s, found)
     return found
 
@@ -201,50 +154,44 @@ def read_back(runner: LookbackRunner, rows: list[Counterfactual], names: list[st
 def binding(runner: LookbackRunner, rows: list[Counterfactual],
             sweeps: dict[str, Sweep]) -> Readback:
     """§4's three binding sweeps read back, at the layout's read and written positions."""
-    if not rows:
-        return read_back(runner, rows, sorted(sweeps), [])
     expected, why = sweep_layers_expected(runner)
-    positions = binding_positions(row_layout(runner, rows[0]))
 
-    def swept(name: str, s: Sweep) -> Swept:
-        src, dst = positions[name]
+    def swept(name: str, s: Sweep, src: list[int], dst: list[int]) -> Swept:
         return Swept(name, s.layers, expected, why,
                      {"iia": (s.iia, "target"), "clean_survives": (s.clean_survives, "clean_ans")},
                      s.preds, s.n, {"read": (s.src, src), "written": (s.dst, dst)},
                      lambda row, at: [logits[0] for logits in interchange_logits(
                          runner, [row], at, src, dst, bs=1)])
 
-    return read_back(runner, rows, sorted(sweeps),
-                     [swept(name, sweeps[name]) for name in positions if name in sweeps],
-                     [name for name in positions if name not in sweeps])
+    return read_back(runner, rows, sorted(sweeps), lambda lay: [
+        swept(name, sweeps[name], *positions)
+        for name, positions in binding_positions(lay).items()])
 
 
 def answer(runner: LookbackRunner, rows: list[Counterfactual], sweep: AnswerSweep) -> Readback:
     """§6's answer sweep read back, at the final position."""
-    if not rows:
-        return read_back(runner, rows, ["answer"], [])
     expected, why = sweep_layers_expected(runner)
-    final = [row_layout(runner, rows[0]).length - 1]
-    return read_back(runner, rows, ["answer"], [Swept(
-        "answer", sweep.layers, expected, why,
-        {"clean": (sweep.clean, "clean_ans"), "pointer": (sweep.pointer, "target"),
-         "payload": (sweep.payload, "payload")}, sweep.preds, sweep.n,
-        {"read": (sweep.src, final), "written": (sweep.dst, final)},
-        lambda row, at: [logits[0] for logits in interchange_logits(
-            runner, [row], at, final, final, bs=1)])])
+
+    def swept(lay: Layout) -> list[Swept]:
+        final = [lay.length - 1]
+        return [Swept("answer", sweep.layers, expected, why,
+                      {"clean": (sweep.clean, "clean_ans"), "pointer": (sweep.pointer, "target"),
+                       "payload": (sweep.payload, "payload")}, sweep.preds, sweep.n,
+                      {"read": (sweep.src, final), "written": (sweep.dst, final)},
+                      lambda row, at: [logits[0] for logits in interchange_logits(
+                          runner, [row], at, final, final, bs=1)])]
+
+    return read_back(runner, rows, ["answer"], swept)
 
 
 def source(runner: LookbackRunner, rows: list[Counterfactual],
            sweeps: dict[str, SourceSweep]) -> Readback:
     """§5's source sweeps (with and without the freeze) read back: the last layers L its sizes
     declare (each a block of the model's config), the layout's positions."""
-    if not rows:
-        return read_back(runner, rows, sorted(sweeps), [])
     n_layers = runner.model.hf.config.num_hidden_layers
-    lay = row_layout(runner, rows[0])
-    (src, dst), (drinks, _) = entity_positions(lay), drink_states(lay)
 
-    def swept(name: str, s: SourceSweep) -> Swept:
+    def swept(lay: Layout, name: str, s: SourceSweep) -> Swept:
+        (src, dst), (drinks, _) = entity_positions(lay), drink_states(lay)
         sizes = SOURCE_SIZES[s.freeze]
         expected = list(getattr(runner.sizes, sizes))
 
@@ -260,4 +207,5 @@ def source(runner: LookbackRunner, rows: list[Counterfactual],
                                             f"config ({n_layers})"
                                             for L in expected if not 0 <= L < n_layers))
 
-    return read_back(runner, rows, sorted(sweeps), [swept(n, s) for n, s in sweeps.items()])
+    return read_back(runner, rows, sorted(sweeps),
+                     lambda lay: [swept(lay, name, s) for name, s in sweeps.items()])
