@@ -11,7 +11,7 @@ from harness.sources.cot.chat import ThinkTemplate
 from harness.sources.cot.decode import NoopRuns
 from harness.sources.cot.forcing import ForcedPair
 from harness.sources.cot.mistakes import Rederivation, SpliceControl
-from harness.sources.cot.patching import (ConditionRates, Continuations, LayerScreen, Pair)
+from harness.sources.cot.patching import Continuations, LayerScreen, Pair
 from harness.sources.cot.readback import Preference
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.step_rows import StepRows
@@ -42,16 +42,9 @@ def noop_every_step(noop: NoopRuns) -> dict[str, Any]:
             "identical_steps": noop.identical_steps, "checked_steps": noop.checked_steps}
 
 
-class RandomDirectionNull(ConditionRates):
+def random_direction_null(continuations: Continuations) -> dict[str, Any]:
     """§7: the random (matched norm) condition's rates, at the patched layer."""
-
-    layer: int
-
-
-def random_direction_null(continuations: Continuations) -> RandomDirectionNull:
-    """§7: the random (matched norm) condition's rates, at the patched layer."""
-    r = continuations.rates("random (matched norm)")
-    return {**r, "layer": continuations.layer}
+    return {**continuations.rates("random (matched norm)"), "layer": continuations.layer}
 
 
 def batched_rows(rows: BatchedRows) -> dict[str, Any]:
@@ -150,19 +143,12 @@ def product_layer_screen(
     }
 
 
-class ActivationPatchNotPropagated(ConditionRates):
-    """§7: the donor patch's rates, the unpatched donor-product floor and the layer."""
-
-    donor_product_floor: float
-    layer: int
-
-
-def activation_patch_not_propagated(continuations: Continuations) -> ActivationPatchNotPropagated:
+def activation_patch_not_propagated(continuations: Continuations) -> dict[str, Any]:
     """§7: the donor patch's rates, the unpatched run's donor-product rate as the floor, and the
     patched layer."""
-    donor = continuations.rates("donor patch")
-    floor = continuations.rates("no patch")["donor_product"]
-    return {**donor, "donor_product_floor": floor, "layer": continuations.layer}
+    return {**continuations.rates("donor patch"),
+            "donor_product_floor": continuations.rates("no patch")["donor_product"],
+            "layer": continuations.layer}
 
 
 def prompt_tokens(tokenizer: Any) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 and typed by what the claim judges (harness/readout_types.py)."""
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any
 
 from harness.sources.heads.anchors.layouts import prompt_layouts
 from harness.sources.heads.bootstrap import BootstrapMean
@@ -17,7 +17,6 @@ from harness.sources.heads.sweep import ResidualSweep, Site
 from harness.sources.heads.task import ProblemSets
 
 GRID_KEYS = {f"{a}_{b}": (a, b) for a in TREATMENTS for b in TREATMENTS}
-ROW_READOUTS = (("p_L", "p_L"), ("p_C", "p_C"), ("margin", "margin_C_minus_L"), ("top", "top"))
 
 
 def interval(summary: BootstrapMean) -> dict[str, Any]:
@@ -75,26 +74,13 @@ def next_block_screen(m: MainScreen, site: Site, g: GridStudy) -> dict[str, Any]
             "screen": {c: [interval(s[c][h]["loss_pL"]) for h in sorted(s[c])] for c in ("H", "O")}}
 
 
-class ExampleCrossing(TypedDict):
-    """§4: the block chosen (`chosen`), and main family 0's ROW_READOUTS, native and crossed."""
-
-    block: int
-    block_chosen_by: str
-    native_p_L: float
-    native_p_C: float
-    native_margin: float
-    native_top: str
-    crossed_p_L: float
-    crossed_p_C: float
-    crossed_margin: float
-    crossed_top: str
-
-
-def example_crossing(first: FirstCrossing, site: Site) -> ExampleCrossing:
-    """§4: main family 0's native and crossed readouts."""
+def example_crossing(first: FirstCrossing, site: Site) -> dict[str, Any]:
+    """§4: main family 0's p(L), p(C), C−L margin and top answer, native and crossed."""
     native, crossed = first.example
-    return {**chosen(site), **{f"native_{k}": getattr(native, f) for k, f in ROW_READOUTS},
-            **{f"crossed_{k}": getattr(crossed, f) for k, f in ROW_READOUTS}}
+    return {**chosen(site), "native_p_L": native.p_L, "native_p_C": native.p_C,
+            "native_margin": native.margin_C_minus_L, "native_top": native.top,
+            "crossed_p_L": crossed.p_L, "crossed_p_C": crossed.p_C,
+            "crossed_margin": crossed.margin_C_minus_L, "crossed_top": crossed.top}
 
 
 def crossing(first: FirstCrossing, site: Site) -> dict[str, Any]:
@@ -137,34 +123,15 @@ def joint_flip(j: JointCrossing, site: Site) -> dict[str, Any]:
             "bars": {c: interval(s) for c, s in j.summaries.items()}}
 
 
-class Grid(TypedDict):
-    """§6: the block chosen (`chosen`), zero-zero survivors, the crossed cells' p(C) by
-    GRID_KEYS' names, and every cell's p(C) and margin (`interval`)."""
-
-    block: int
-    block_chosen_by: str
-    zero_zero_survivors: int
-    n: int
-    cross_normal_p_C: float
-    cross_zero_p_C: float
-    cross_cross_p_C: float
-    cross_normal_p_C_ci: list[float]
-    cross_zero_p_C_ci: list[float]
-    cross_cross_p_C_ci: list[float]
-    both_minus_zero: float
-    both_minus_zero_margin: float
-    p_C: dict[str, dict[str, Any]]
-    margin: dict[str, dict[str, Any]]
-
-
-def grid(g: GridStudy, site: Site) -> Grid:
+def grid(g: GridStudy, site: Site) -> dict[str, Any]:
     """§6: zero-zero survivors, the crossed cells' p(C), the cross-minus-zero effects and all
-    nine cells' p(C) and margin."""
+    nine cells' p(C) and margin (GRID_KEYS' names)."""
     cells = {k: g.p_C[pair] for k, pair in GRID_KEYS.items()}
-    crossed = ("cross_normal", "cross_zero", "cross_cross")
+    normal, zero, cross = cells["cross_normal"], cells["cross_zero"], cells["cross_cross"]
     return {**chosen(site), "zero_zero_survivors": g.zero_zero_survivors, "n": g.n,
-            **{f"{k}_p_C": cells[k].mean for k in crossed},
-            **{f"{k}_p_C_ci": list(cells[k].ci95) for k in crossed},
+            "cross_normal_p_C": normal.mean, "cross_zero_p_C": zero.mean,
+            "cross_cross_p_C": cross.mean, "cross_normal_p_C_ci": list(normal.ci95),
+            "cross_zero_p_C_ci": list(zero.ci95), "cross_cross_p_C_ci": list(cross.ci95),
             "both_minus_zero": g.both_minus_zero.mean,
             "both_minus_zero_margin": g.both_minus_zero_margin.mean,
             "p_C": {k: interval(v) for k, v in cells.items()},

@@ -3,7 +3,7 @@ declaration names its readout (harness.claim_tests)."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any
 
 from harness.criteria.exact import NoneFailedCounts
 from harness.sources.lookback import direction, positions
@@ -15,37 +15,16 @@ from harness.sources.lookback.readback import Readback
 from harness.sources.lookback.task import Counterfactual, sample_summary
 
 
-class BeliefAccuracy(TypedDict):
-    """§2: each condition's overall, own and other rate, the n of each, and the commonest answers."""
-
-    belief: float
-    belief_own: float
-    belief_other: float
-    reality: float
-    reality_own: float
-    reality_other: float
-    explicit: float
-    explicit_own: float
-    explicit_other: float
-    n: int
-    n_own: int
-    n_other: int
-    most_common: list[str | int]
-
-
-def belief_accuracy(behaviour: dict[str, Behaviour]) -> BeliefAccuracy:
-    """§2: what lookback.belief-accuracy judges."""
-    return {
-        **{
-            k: getattr(behaviour[name], attr)
-            for name in ("belief", "reality", "explicit")
-            for k, attr in ((name, "overall"), (f"{name}_own", "own"), (f"{name}_other", "other"))
-        },
-        "n": len(behaviour["belief"].predictions),
-        "n_own": behaviour["belief"].n_own,
-        "n_other": behaviour["belief"].n_other,
-        "most_common": behaviour["belief"].most_common,
-    }
+def belief_accuracy(behaviour: dict[str, Behaviour]) -> dict[str, Any]:
+    """§2: each condition's overall, own and other rate, the n of each, and the commonest
+    answers."""
+    belief, reality, explicit = (behaviour[k] for k in ("belief", "reality", "explicit"))
+    return {"belief": belief.overall, "belief_own": belief.own, "belief_other": belief.other,
+            "reality": reality.overall, "reality_own": reality.own,
+            "reality_other": reality.other, "explicit": explicit.overall,
+            "explicit_own": explicit.own, "explicit_other": explicit.other,
+            "n": len(belief.predictions), "n_own": belief.n_own, "n_other": belief.n_other,
+            "most_common": belief.most_common}
 
 
 def error_filter(kept: list[Counterfactual], binding_rows: list[Counterfactual]) -> dict[str, Any]:
