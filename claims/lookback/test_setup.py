@@ -6,10 +6,10 @@ from __future__ import annotations
 from claims.lookback.shared import SAMPLED, WRITES
 from harness.claims import Holds, claim
 from harness.criteria import Exact, NoneFailed, all_of
-from harness.sources.lookback import positions, readouts
+from harness.sources.lookback import positions, readouts, task
 
 
-test_samples = claim("lookback.samples", readout=readouts.samples,
+test_samples = claim("lookback.samples", readout=task.sample_summary,
     needs="cpu", guards=SAMPLED,
     statement="The seeded generators reproduce the notebook's worked example, eval split and binding row 0.",
     headline="eval split {own} own / {other} other; binding row 0 answers {binding_target}",

@@ -63,10 +63,12 @@ def control_basis(d: int, k: int, seed: int) -> torch.Tensor:
     return torch.linalg.qr(draw)[0].T.to(torch.float32)
 
 
-def prompt_ids(runner: LookbackRunner, prompts: Sequence[str]) -> list[list[int]]:
-    """Each prompt's token ids as the experiment's traces read them (the tokenizer's, BOS first;
-    the aligned prompts share one length, so no row is padded)."""
-    return [list(runner.model.tok(p).input_ids) for p in prompts]
+def pair_ids(runner: LookbackRunner, rows: Sequence[Counterfactual]
+             ) -> tuple[list[list[int]], list[list[int]]]:
+    """Each row's counterfactual and clean prompt ids as the experiment's traces read them (the
+    tokenizer's, BOS first; the aligned prompts share one length, so no row is padded)."""
+    return tuple([list(runner.model.tok(getattr(r, which)).input_ids) for r in rows]
+                 for which in ("cf", "clean"))
 
 
 def _rows_in(ref: Reference, ids: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
@@ -138,8 +140,7 @@ def _sweep_sites(runner: LookbackRunner, rows: list[Counterfactual], layers: lis
     (found by its inputs: with the counterfactual rows beside them in faithful mode, alone after
     the counterfactual's one read in fast mode), at `dst` of each row, the value its
     counterfactual prompt holds at `src` (from the forward that read it)."""
-    cf_ids = prompt_ids(runner, [r.cf for r in rows])
-    clean_ids = prompt_ids(runner, [r.clean for r in rows])
+    cf_ids, clean_ids = pair_ids(runner, rows)
 
     def sites_for(refs: list[Reference]) -> list[Site]:
         cf = read_values(refs, cf_ids, "counterfactual")
@@ -174,20 +175,15 @@ def answer_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce
                      _sweep_sites(runner, rows, layers, [-1], [-1]))
 
 
-def _source_layers(runner: LookbackRunner) -> list[int]:
-    return sorted({0, runner.n_layers // 2})
-
-
 def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: bool) -> FireOnce:
     """§5: for each L, the edited forward holds the counterfactual's reversed-slot entity values
     at every block 0..L; with the freeze, the clean run's own drink values at every block. The
     values come from the forwards that read each row's counterfactual and clean prompts."""
-    rows, layers = rows[:FIRE_ROWS], _source_layers(runner)
+    rows, layers = rows[:FIRE_ROWS], sorted({0, runner.n_layers // 2})  # the first and middle L
     lay = row_layout(runner, rows[0])
     src, dst = entity_positions(lay)
     drinks, _ = drink_states(lay)
-    cf_ids = prompt_ids(runner, [r.cf for r in rows])
-    clean_ids = prompt_ids(runner, [r.clean for r in rows])
+    cf_ids, clean_ids = pair_ids(runner, rows)
 
     def sites_for(refs: list[Reference]) -> list[Site]:
         cf = read_values(refs, cf_ids, "counterfactual")
@@ -216,8 +212,7 @@ def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOn
     rows, layer = rows[:FIRE_ROWS], runner.n_layers // 2
     state, state_rev = drink_states(row_layout(runner, rows[0]))
     d = runner.model.hf.config.hidden_size
-    cf_ids = prompt_ids(runner, [r.cf for r in rows])
-    clean_ids = prompt_ids(runner, [r.clean for r in rows])
+    cf_ids, clean_ids = pair_ids(runner, rows)
 
     def run() -> float:
         h_dst, h_src = swap_pairs(runner, rows, layer, state, state_rev)

@@ -12,7 +12,7 @@ from harness.sources.lookback.behaviour import Behaviour, FilterAnswers
 from harness.sources.lookback.identity import SelfPatch
 from harness.sources.lookback.interchange import SourceSweep
 from harness.sources.lookback.readback import Readback
-from harness.sources.lookback.task import Counterfactual, sample_summary
+from harness.sources.lookback.task import Counterfactual
 
 
 def belief_accuracy(behaviour: dict[str, Behaviour]) -> dict[str, Any]:
@@ -40,11 +40,6 @@ def self_patch_identity(self_patch: SelfPatch) -> dict[str, Any]:
         "all_identical": all(self_patch.identical),
         "max_abs_diff": max(self_patch.max_abs_diff),
     }
-
-
-def samples() -> dict[str, Any]:
-    """§1–4: what lookback.samples judges."""
-    return sample_summary()
 
 
 def aligned_prompts(alignment: positions.PromptAlignment) -> dict[str, Any]:
