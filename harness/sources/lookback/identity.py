@@ -13,17 +13,22 @@ from harness.sources.lookback.task import SELF_PATCH_ROWS, Counterfactual
 
 
 @dataclass
-class SelfPatch:
-    """§4 anchor: the clean run's own drink-position values written back, through the barrier or
-    the read-once path."""
+class Identity:
+    """An identity anchor: per layer, whether the edited run's final logits equal the target's,
+    and by how much they differ."""
 
     layers: list[int]
     identical: list[bool]
     max_abs_diff: list[float]
 
 
+def _identity(layers: list[int], pairs: list[tuple[torch.Tensor, torch.Tensor]]) -> Identity:
+    return Identity(layers, [torch.equal(a, b) for a, b in pairs],
+                    [float((a - b).abs().max()) for a, b in pairs])
+
+
 def self_patch(runner: LookbackRunner, kept: list[Counterfactual],
-               rows: list[Counterfactual]) -> SelfPatch:
+               rows: list[Counterfactual]) -> Identity:
     """§4: patch-onto-itself at the drink positions must leave the logits bit-identical.
 
     Runs on the first kept samples, as the notebook does, or on the first rows when fewer are kept;
@@ -34,7 +39,7 @@ def self_patch(runner: LookbackRunner, kept: list[Counterfactual],
     layers = list(runner.sizes.self_patch_layers)
     if runner.sizes.read_once:
         return read_once_self_patch(runner, rows, layers, positions)
-    identical, diffs = [], []
+    pairs = []
     bs, lm_head = runner.sizes.interchange_batch, runner.lm_head  # bodies name envoys only
     for layer in layers:
         layer_mod = runner.layers[layer]
@@ -54,37 +59,20 @@ def self_patch(runner: LookbackRunner, kept: list[Counterfactual],
                     patched = lm_head.output[:, -1].save()
             got.append(patched.float().cpu())
             ref.append(base.float().cpu())
-        g, r = torch.cat(got), torch.cat(ref)
-        identical.append(torch.equal(g, r))
-        diffs.append(float((g - r).abs().max()))
-    return SelfPatch(layers, identical, diffs)
+        pairs.append((torch.cat(got), torch.cat(ref)))
+    return _identity(layers, pairs)
 
 
 def read_once_self_patch(runner: LookbackRunner, rows: list[Counterfactual], layers: list[int],
-                         positions: list[int]) -> SelfPatch:
+                         positions: list[int]) -> Identity:
     """§4 in fast mode: each clean run's own drink-position values, read once per chunk, written
     back through the interchange's read-once path, against the clean runs' unedited logits."""
     bs = runner.sizes.interchange_batch
     own = [replace(r, cf=r.clean) for r in rows]  # the clean prompt as its own counterfactual
     base = torch.cat([final_logits(runner, [r.clean for r in rows[i:i + bs]])
                       for i in range(0, len(rows), bs)])
-    patched = list(interchange_logits(runner, own, layers, positions, positions))
-    return SelfPatch(layers, [torch.equal(p, base) for p in patched],
-                     [float((p - base).abs().max()) for p in patched])
-
-
-@dataclass
-class Identity:
-    """An any-model anchor: per layer, whether the edited run's final logits equal the target's."""
-
-    layers: list[int]
-    identical: list[bool]
-    max_abs_diff: list[float]
-
-
-def _identity(layers: list[int], pairs: list[tuple[torch.Tensor, torch.Tensor]]) -> Identity:
-    return Identity(layers, [torch.equal(a, b) for a, b in pairs],
-                    [float((a - b).abs().max()) for a, b in pairs])
+    return _identity(layers, [(p, base) for p in interchange_logits(runner, own, layers,
+                                                                     positions, positions)])
 
 
 def freeze_identity(runner: LookbackRunner, rows: list[Counterfactual]) -> Identity:

@@ -9,7 +9,7 @@ from harness.criteria.exact import NoneFailedCounts
 from harness.sources.lookback import direction, positions
 from harness.sources.lookback.answers import AnswerSweep
 from harness.sources.lookback.behaviour import Behaviour, FilterAnswers
-from harness.sources.lookback.identity import SelfPatch
+from harness.sources.lookback.identity import Identity
 from harness.sources.lookback.interchange import SourceSweep
 from harness.sources.lookback.readback import Readback
 from harness.sources.lookback.task import Counterfactual
@@ -32,7 +32,7 @@ def error_filter(kept: list[Counterfactual], binding_rows: list[Counterfactual])
     return {"kept": len(kept), "n": len(binding_rows)}
 
 
-def self_patch_identity(self_patch: SelfPatch) -> dict[str, Any]:
+def self_patch_identity(self_patch: Identity) -> dict[str, Any]:
     """§4: the layers self-patched, whether every one left the logits identical, and the
     largest difference."""
     return {
