@@ -133,8 +133,8 @@ def decoder_blocks(hf: nn.Module) -> nn.ModuleList:
     return found[0]
 
 
-def fire_once(hf: nn.Module, run: Callable[[], Any],
-              sites_for: Callable[[list[Reference]], list[Site]]) -> FireOnce:
+def check_writes(hf: nn.Module, run: Callable[[], Any],
+                 sites_for: Callable[[list[Reference]], list[Site]]) -> FireOnce:
     """Run the experiment (`run`) once on the transformers model `hf` (the one it runs on, in
     this process) under hooks recording its inputs and block outputs, build its intended sites
     from the unedited replay of its forwards, compare every recorded block with that replay,

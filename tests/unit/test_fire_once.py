@@ -8,7 +8,7 @@ import pytest
 import torch
 from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
 
-from harness.fire_once import FireOnce, Site, decoder_blocks, fire_once
+from harness.fire_once import FireOnce, Site, check_writes, decoder_blocks
 
 IDS = torch.tensor([[1, 2, 3, 4, 5], [5, 4, 3, 2, 1]], device="cpu")
 VALUE = torch.full((1, 1, 16), 3.0, device="cpu")
@@ -47,8 +47,8 @@ def check(model, wrote_at: tuple[int, int, int] | None, asked_at: tuple[int, int
             model(input_ids=IDS)
 
     layer, row, position = asked_at
-    return fire_once(model, run,
-                     lambda refs: [Site(0, layer, (row,), (position,), value)])
+    return check_writes(model, run,
+                        lambda refs: [Site(0, layer, (row,), (position,), value)])
 
 
 def test_a_write_where_it_was_asked_passes_every_check(model):
@@ -82,8 +82,8 @@ def test_a_value_already_there_cannot_prove_a_write(model):
     def same(refs):
         return [Site(0, 0, (1,), (2,), refs[0].value(0, [1], [2]))]
 
-    result = fire_once(model, lambda: model(input_ids=IDS),
-                       same)
+    result = check_writes(model, lambda: model(input_ids=IDS),
+                          same)
     assert not result.site_holds_value
     assert "already there" in result.failures[-1]
 
@@ -101,8 +101,8 @@ def test_the_experiment_runs_once(model):
         with writing(model, 0, 1, 2):
             model(input_ids=IDS)
 
-    fire_once(model, run,
-              lambda refs: [Site(0, 0, (1,), (2,), VALUE)])
+    check_writes(model, run,
+                 lambda refs: [Site(0, 0, (1,), (2,), VALUE)])
     assert calls == [1]
 
 
@@ -124,8 +124,8 @@ def test_a_forward_that_never_reached_the_head_fails_output_and_reference(model)
         finally:
             handle.remove()
 
-    result = fire_once(model, run,
-                       lambda refs: [Site(0, 0, (1,), (2,), VALUE)])
+    result = check_writes(model, run,
+                          lambda refs: [Site(0, 0, (1,), (2,), VALUE)])
     assert (result.site_holds_value, result.output_changed, result.reference_equal) == (
         True, False, False)
 

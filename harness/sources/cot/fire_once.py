@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import torch
 
-from harness.fire_once import FireOnce, Reference, Site, fire_once
+from harness.fire_once import FireOnce, Reference, Site, check_writes
 from harness.replay import RunMismatch
 from harness.sources.cot.decode import NOISE_SEED, noise_edit, noise_vector
 from harness.sources.cot.patching import K, runs_with_patch
@@ -67,7 +67,7 @@ def noise_fires(runner: CotRunner) -> FireOnce:
                                       before + noise.to(device=before.device, dtype=before.dtype)))
         return sites
 
-    return fire_once(runner.model.local(), lambda: runner.generate_many(
+    return check_writes(runner.model.local(), lambda: runner.generate_many(
         prompts, steps, "cot §6 noise fire-once",
         noise_edit(runner, noise_vector(runner, NOISE_SEED), NOISE_ARMS)), sites_for)
 
@@ -85,5 +85,5 @@ def vector_fires(runner: CotRunner) -> FireOnce:
                 for start, rows in loop_rows(refs, prompts) for r, i in rows.items()
                 for step in range(K)]
 
-    return fire_once(runner.model.local(), lambda: runs_with_patch(
+    return check_writes(runner.model.local(), lambda: runs_with_patch(
         runner, prompts, layer, vectors, K + AFTER_WRITES, "cot §7 fire-once"), sites_for)

@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 import torch
 
-from harness.fire_once import FireOnce, Reference, Site, fire_once
+from harness.fire_once import FireOnce, Reference, Site, check_writes
 from harness.replay import SourceNotRead
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.interchange import binding_sweep, source_sweep
@@ -161,9 +161,9 @@ def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dic
     rows = rows[:FIRE_ROWS]
     positions = binding_positions(row_layout(runner, rows[0]))
     layers = sweep_layers(runner)
-    return {name: fire_once(runner.model.local(),
-                            lambda name=name: binding_sweep(runner, rows, name, layers),
-                            _sweep_sites(runner, rows, layers, *positions[name]))
+    return {name: check_writes(runner.model.local(),
+                               lambda name=name: binding_sweep(runner, rows, name, layers),
+                               _sweep_sites(runner, rows, layers, *positions[name]))
             for name in SWEEPS}
 
 
@@ -171,8 +171,8 @@ def answer_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce
     """§6: the counterfactual's final-token residual written at each of the anchor's layers in
     its own forward."""
     rows, layers = rows[:FIRE_ROWS], sweep_layers(runner)
-    return fire_once(runner.model.local(), lambda: answer_sweep(runner, rows, layers),
-                     _sweep_sites(runner, rows, layers, [-1], [-1]))
+    return check_writes(runner.model.local(), lambda: answer_sweep(runner, rows, layers),
+                        _sweep_sites(runner, rows, layers, [-1], [-1]))
 
 
 def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: bool) -> FireOnce:
@@ -199,8 +199,8 @@ def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: boo
                           for j in range(runner.n_layers)]
         return sites
 
-    return fire_once(runner.model.local(), lambda: source_sweep(runner, rows, layers, freeze),
-                     sites_for)
+    return check_writes(runner.model.local(), lambda: source_sweep(runner, rows, layers, freeze),
+                        sites_for)
 
 
 def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce:
@@ -231,4 +231,4 @@ def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOn
         return [Site(written[0], layer, rows_of(refs, written[0], clean_ids, "clean"),
                      tuple(state), value)]
 
-    return fire_once(runner.model.local(), run, sites_for)
+    return check_writes(runner.model.local(), run, sites_for)

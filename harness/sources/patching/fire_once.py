@@ -3,7 +3,7 @@ experiment's own functions, write the clean run's block output exactly where the
 (harness.fire_once)."""
 from __future__ import annotations
 
-from harness.fire_once import FireOnce, Reference, Site, fire_once
+from harness.fire_once import FireOnce, Reference, Site, check_writes
 from harness.replay import reading
 from harness.models.handle import Loaded
 from harness.sources.patching.experiments import (PairIds, full_patch_identity, layer_flip,
@@ -21,8 +21,8 @@ def whole_stream_fires(model: Loaded, pair: PairIds) -> FireOnce:
                      reading(refs, pair.clean).value(layer, [0], range(length)))
                 for layer in range(n_layers(model))]
 
-    return fire_once(model.local(),
-                     lambda: full_patch_identity(model, pair, pair_runs(model, pair)), sites_for)
+    return check_writes(model.local(),
+                        lambda: full_patch_identity(model, pair, pair_runs(model, pair)), sites_for)
 
 
 def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnce:
@@ -38,8 +38,8 @@ def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnc
         return [Site(PATCHED + layer * length + p, layer, (0,), (p,), clean.value(layer, [0], [p]))
                 for layer in range(n_layers(model)) for p in range(length)]
 
-    return fire_once(model.local(), lambda: sweep(model, pair, pair_runs(model, pair), batched),
-                     sites_for)
+    return check_writes(model.local(), lambda: sweep(model, pair, pair_runs(model, pair), batched),
+                        sites_for)
 
 
 def layer_flip_fires(model: Loaded, pair: PairIds, layer: int) -> FireOnce:
@@ -51,5 +51,5 @@ def layer_flip_fires(model: Loaded, pair: PairIds, layer: int) -> FireOnce:
         return [Site(PATCHED, layer, (0,), tuple(differing),
                      reading(refs, pair.clean).value(layer, [0], differing))]
 
-    return fire_once(model.local(), lambda: layer_flip(model, pair, pair_runs(model, pair), layer),
-                     sites_for)
+    return check_writes(model.local(), lambda: layer_flip(model, pair, pair_runs(model, pair), layer),
+                        sites_for)
