@@ -14,13 +14,13 @@ import torch
 
 from harness.models.handle import Loaded
 from harness.sources.heads.anchors.machinery import ExactChecks
-from harness.sources.heads.forward import Geometry, Indices, every, run_forward
+from harness.sources.heads.forward import (LOGITS_KEPT, Geometry, Indices, every,
+                                           reference_forward, run_forward)
 from harness.sources.heads.observations import compose_head_message
 from harness.sources.heads.patches import head_output_patch, same
 from harness.sources.heads.task import Family, render
 
 DONOR_SEED = 36001  # issue 36
-KEPT = 2            # the previous and the final position's logits, as every heads run reads
 
 
 def kv_head_of(config: Any) -> list[int]:
@@ -71,20 +71,18 @@ def plain_values(model: Loaded, ids: Sequence[int], blocks: Sequence[int]) -> di
 
         return lambda: model.hf.model.layers[b].self_attn.v_proj.register_forward_hook(read)
 
-    _plain_logits(model, ids, [reader(b) for b in blocks])
+    _plain_forward(model, ids, [reader(b) for b in blocks])
     return values
 
 
-def _plain_logits(model: Loaded, ids: Sequence[int], hooks: list[Callable[[], Any]]) -> torch.Tensor:
-    """A plain forward with `hooks` registered (each returns its handle) and then removed; its
-    last two logits, float."""
+def _plain_forward(model: Loaded, ids: Sequence[int], hooks: list[Callable[[], Any]]) -> None:
+    """A plain forward of `ids` with `hooks` registered (each returns its handle), then removed."""
     handles = []
     try:
         for register in hooks:
             handles.append(register())
         with torch.inference_mode():
-            return model.hf(_tokens(model, ids), use_cache=False,
-                            logits_to_keep=KEPT).logits[:, -KEPT:].float()
+            model.hf(_tokens(model, ids), use_cache=False, logits_to_keep=LOGITS_KEPT)
     finally:
         for handle in reversed(handles):
             handle.remove()
@@ -108,27 +106,18 @@ def reference_message(model: Loaded, ids: Sequence[int], block: int, head: int, 
     def read_head(module, args):
         read["z"] = args[0][:, -1].reshape(1, g.n_heads, g.d_head)[:, head].clone()
 
-    _plain_logits(model, ids, [lambda: attention.v_proj.register_forward_hook(write_bank),
+    _plain_forward(model, ids, [lambda: attention.v_proj.register_forward_hook(write_bank),
                                lambda: attention.o_proj.register_forward_pre_hook(read_head)])
     return read["z"]
 
 
 def reference_crossing(model: Loaded, ids: Sequence[int], block: int, head: int, kv_head: int,
                        bank: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """The reference's message (reference_message), then a plain forward that writes that slice,
-    and only it, into o_proj's input. Returns the slice [1, d_head] and the second forward's last
-    two logits, float."""
-    g = Geometry.of(model)
+    """The reference's message (reference_message), then the plain pre-hook forward that writes
+    that slice, and only it, into o_proj's input (reference_forward). Returns the slice
+    [1, d_head] and the second forward's last two logits, float."""
     z = reference_message(model, ids, block, head, kv_head, bank)
-
-    def write_head(module, args):
-        changed = args[0].clone()
-        changed.view(*changed.shape[:-1], g.n_heads, g.d_head)[:, -1, head] = z
-        return (changed,) + args[1:]
-
-    attention = model.hf.model.layers[block].self_attn
-    logits = _plain_logits(model, ids, [lambda: attention.o_proj.register_forward_pre_hook(write_head)])
-    return z, logits
+    return z, reference_forward(model, ids, [head_output_patch(block, head, z)])
 
 
 def kv_groups(model: Loaded, family: Family, blocks: Indices = None,
