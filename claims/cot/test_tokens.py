@@ -7,12 +7,13 @@ from __future__ import annotations
 from claims.cot.shared import FORCED, NB, NUMBERS
 from harness.claims import Holds, claim
 from harness.criteria import Exact, Length, NoneOf, all_of
-from harness.sources.cot import readouts
+from harness.attribute_readout import attributes
 
 ALL = "that it holds for every problem (failing = []) is the notebook's assumption"
 
 
-test_prompt_tokens = claim("cot.prompt-tokens", reads="cot_tokenizer", readout=readouts.prompt_tokens,
+test_prompt_tokens = claim("cot.prompt-tokens", reads="cot_prompt_tokens",
+    readout=attributes("first", "first_tokens", "n", "failing"),
     kind="anchor", section="1", needs="hub",
     guards=("cot_runner",),  # the runner renders every prompt
     statement="All 20 prompts render as the notebook printed problem 0's, decode back from their ids and end with the generation prompt's ids.",
@@ -28,7 +29,8 @@ test_prompt_tokens = claim("cot.prompt-tokens", reads="cot_tokenizer", readout=r
                "among the prompt's ids",))
 
 
-test_forced_suffix = claim("cot.forced-suffix", reads="cot_tokenizer", readout=readouts.forced_suffix,
+test_forced_suffix = claim("cot.forced-suffix", reads="cot_forced_suffix",
+    readout=attributes("think_close", "force_tokens", "round_trip", "answers", "failing"),
     kind="anchor", section="1", needs="hub",
     statement="The forced suffix holds `</think>` as one token, decodes back, and every scored answer written after it keeps its own ids.",
     headline="`</think>` ids {think_close}, round-trips: {round_trip}, failing answers {failing}",
@@ -42,7 +44,8 @@ test_forced_suffix = claim("cot.forced-suffix", reads="cot_tokenizer", readout=r
                "corrupt(a*b)+c of §4–§5: 60 in all",))
 
 
-test_number_tokens = claim("cot.number-tokens", reads="cot_tokenizer", readout=readouts.number_tokens,
+test_number_tokens = claim("cot.number-tokens", reads="cot_number_tokens",
+    readout=attributes("first_product", "values", "failing"),
     kind="anchor", section="3", needs="hub",
     statement="Every product, answer, their corruptions and each donor product is one token per digit, alone and inside the trace's contexts.",
     headline="product 0 → {first_product}; failing values {failing}",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.sources.cot import tokens
 from harness.sources.cot.batched_rows import BatchedRows
 from harness.sources.cot.chat import ThinkTemplate
 from harness.sources.cot.decode import NoopRuns
@@ -149,27 +148,3 @@ def activation_patch_not_propagated(continuations: Continuations) -> dict[str, A
     return {**continuations.rates("donor patch"),
             "donor_product_floor": continuations.rates("no patch")["donor_product"],
             "layer": continuations.layer}
-
-
-def prompt_tokens(tokenizer: Any) -> dict[str, Any]:
-    """§1: problem 0's prompt, its length, and prompts that fail to render as printed."""
-    r = tokens.prompt_tokens(tokenizer)
-    return {"first": r.first, "first_tokens": r.first_tokens, "n": r.n, "failing": r.failing}
-
-
-def forced_suffix(tokenizer: Any) -> dict[str, Any]:
-    """§1: FORCE's `</think>` ids and length, its round trip, and answers that split."""
-    r = tokens.forced_suffix(tokenizer)
-    return {
-        "think_close": r.think_close,
-        "force_tokens": r.force_tokens,
-        "round_trip": r.round_trip,
-        "answers": r.answers,
-        "failing": r.failing,
-    }
-
-
-def number_tokens(tokenizer: Any) -> dict[str, Any]:
-    """§3: the first product's tokens, the values checked and those that split."""
-    r = tokens.number_tokens(tokenizer)
-    return {"first_product": r.first_product, "values": r.values, "failing": r.failing}

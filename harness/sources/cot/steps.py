@@ -9,7 +9,8 @@ from harness.declared_steps import Filtered, NothingToRun, Step
 from harness.profiles import Profile
 from harness.reference import NEEDS_LOCAL_WEIGHTS
 from harness.sources.cot import against_reference_patching
-from harness.sources.cot import decode, fire_once, mistakes, patching, readback, step_rows, traces
+from harness.sources.cot import (decode, fire_once, mistakes, patching, readback, step_rows,
+                                 tokens, traces)
 from harness.sources.cot import against_reference_answers as answers
 from harness.sources.cot.batched_rows import BatchedRows, batched_rows
 from harness.sources.cot.chat import think_template
@@ -106,8 +107,14 @@ COUNTED = "counted in the decoded text of rows other anchors check: no forward, 
 USABLE = (RUNNER, "cot_usable")
 SPANNED = (RUNNER, "cot_spanned")
 
+# The tokenizer's own checks: what its anchors judge, read off the tokenizer alone.
+TOKENS = "the tokenizer's own checks, which its anchors judge: no forward, no write"
+
 STEPS = (
     Step("cot_think_template", think_template, ("cot_tokenizer",)),
+    Step("cot_prompt_tokens", tokens.prompt_tokens, ("cot_tokenizer",), unguarded=TOKENS),
+    Step("cot_forced_suffix", tokens.forced_suffix, ("cot_tokenizer",), unguarded=TOKENS),
+    Step("cot_number_tokens", tokens.number_tokens, ("cot_tokenizer",), unguarded=TOKENS),
     Step(RUNNER, runner, ("cot_model", "cot_sizes", "profile"), batched=True),
     Step("cot_baseline", baseline, (RUNNER,), shared=True),
     Step("cot_batched_rows", baseline_rows, (RUNNER, "cot_baseline")),
