@@ -10,6 +10,7 @@ from harness.claims import Holds, claim
 from harness.criteria import Binomial, Every, Exact, all_of
 from harness.sources.heads import readouts
 from harness.sources.heads.anchors import machinery, setup
+from harness.sources.heads.anchors.layouts import PromptLayouts
 from harness.sources.heads.anchors.readback import TOLERANCE as SCREEN_TOLERANCE
 
 ASSERTED = ("seed 001 notebook, §1–§3: its assertions on every prompt it renders "
@@ -58,7 +59,7 @@ test_main_example = claim("heads.main-example", reads=("heads_families", "heads_
                "the profile's tokenizer, as the notebook filters under Qwen2.5's",))
 
 
-test_opening_prompts = claim("heads.opening-prompts", reads=("heads_families", "heads_tokenizer"), readout=readouts.opening_prompts,
+test_opening_prompts = claim("heads.opening-prompts", reads="heads_opening_layouts", readout=PromptLayouts.readout,
     kind="anchor", section="1", needs="hub", guards=SETUP,
     statement="Every opening family's R, D and O render with one-token labels at their offsets and one final 'Box'; R and D match in length.",
     headline="{failed} of {prompts} prompts fail",
@@ -72,7 +73,7 @@ test_opening_prompts = claim("heads.opening-prompts", reads=("heads_families", "
                "len(ids) - 1, so 'Box' must add exactly one token to the rendered chat"))
 
 
-test_main_prompts = claim("heads.main-prompts", reads=("heads_families", "heads_tokenizer"), readout=readouts.main_prompts,
+test_main_prompts = claim("heads.main-prompts", reads="heads_main_layouts", readout=PromptLayouts.readout,
     kind="anchor", section="3", needs="hub", guards=MAIN,
     statement="Every main family's R, D and O render with one-token labels, each object one token four before its label, one final 'Box', and O and D aligned.",
     headline="{failed} of {prompts} prompts fail",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.sources.heads.anchors.layouts import prompt_layouts
 from harness.sources.heads.bootstrap import BootstrapMean
 from harness.sources.heads.challenged_screen import ChallengedScreen as ChallengedScreenStudy
 from harness.sources.heads.content_effects import ContentEffects as ContentEffectsStudy
@@ -14,7 +13,6 @@ from harness.sources.heads.grid import Grid as GridStudy
 from harness.sources.heads.screens import MainScreen
 from harness.sources.heads.screens import OpeningScreen as OpeningScreenStudy
 from harness.sources.heads.sweep import ResidualSweep, Site
-from harness.sources.heads.task import ProblemSets
 
 GRID_KEYS = {f"{a}_{b}": (a, b) for a in TREATMENTS for b in TREATMENTS}
 
@@ -136,16 +134,6 @@ def grid(g: GridStudy, site: Site) -> dict[str, Any]:
             "both_minus_zero_margin": g.both_minus_zero_margin.mean,
             "p_C": {k: interval(v) for k, v in cells.items()},
             "margin": {k: interval(g.margin[pair]) for k, pair in GRID_KEYS.items()}}
-
-
-def opening_prompts(families: ProblemSets, tok) -> dict[str, Any]:
-    """§1–§2: every opening family's prompts laid out and checked."""
-    return prompt_layouts("opening", families.opening, tok).readout()
-
-
-def main_prompts(families: ProblemSets, tok) -> dict[str, Any]:
-    """§1 and §3: every main family's prompts laid out and checked."""
-    return prompt_layouts("main", families.main, tok).readout()
 
 
 def native_answers(answers: dict[str, int]) -> dict[str, Any]:

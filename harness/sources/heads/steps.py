@@ -13,6 +13,7 @@ from harness.sources.heads import against_reference_crossings as xref
 from harness.sources.heads import (challenged_screen, content_effects, crossings, grid, screens,
                                    sweep)
 from harness.sources.heads.anchors import crossing_readback, groups, machinery, readback
+from harness.sources.heads.anchors.layouts import PromptLayouts, prompt_layouts
 from harness.sources.heads.observations import HeadsLab
 from harness.sources.heads.sizes import HeadsSizes
 from harness.sources.heads.task import ProblemSets, problem_sets, single_token_filter
@@ -85,7 +86,17 @@ def first_crossing(found: HeadsLab, at: sweep.Site,
     return crossings.first_crossing(found, at.blocks, first.retrieval_head)
 
 
+def laid_out(study: str) -> Callable[[ProblemSets, Any], PromptLayouts]:
+    """§1: every family of `study` ("opening" or "main") rendered and its layout checked."""
+    def layouts(families: ProblemSets, tok: Any) -> PromptLayouts:
+        return prompt_layouts(study, getattr(families, study), tok)
+    layouts.__doc__ = f"§1: every {study} family's prompts laid out and checked."
+    return layouts
+
+
 LAB = "heads_lab"
+# The prompts' layout checks: what their anchors judge, read off the tokenizer; no forward.
+LAYOUTS = "the prompts' own layout checks, which their anchors judge: no forward, no write"
 ANCHOR = ("heads_model", "heads_families", "heads_sizes")
 SITES = ("heads_site", "heads_opening", "heads_support")  # §4–§6's two head sites
 
@@ -99,6 +110,8 @@ def against_reference(name: str, glue: Callable[..., Any], *inputs: str) -> Step
 STEPS = (
     Step("heads_single_token", single_token_filter, ("heads_tokenizer",)),
     Step("heads_families", problem_sets, ("heads_single_token",)),
+    *(Step(f"heads_{study}_layouts", laid_out(study), ("heads_families", "heads_tokenizer"),
+           unguarded=LAYOUTS) for study in ("opening", "main")),
     Step("heads_reference_forward", anchor(machinery.reference_equality, "opening"), ANCHOR),
     Step("heads_edit_receipts", anchor(machinery.edit_receipts, "opening"), ANCHOR),
     Step("heads_residual_identity", anchor(machinery.residual_identity, "opening"), ANCHOR),
