@@ -17,7 +17,8 @@ ROUNDED = {"organism_tolerance": Tolerance(abs=1e-4, rel=1e-5),
            "organism_tolerance_reason": "rounded to 4 places: one unit in the last place"}
 
 
-test_single_token_words = claim("patching.single-token-words", reads="patching_tokenizer", readout=readouts.single_token_words,
+test_single_token_words = claim("patching.single-token-words", reads="patching_single_token_words",
+    readout=attributes("words", "multi_token"),
     kind="anchor", section="code cell", needs="hub",
     tokenizer_only=True, guards=PAIRS,
     statement="Both answers, each prompt's first word and every IOI name, place and object (with its leading space) are one token.",
@@ -30,7 +31,8 @@ test_single_token_words = claim("patching.single-token-words", reads="patching_t
                "corrected IOI pair) and of the IOI sentences the organism learns",))
 
 
-test_aligned_pairs = claim("patching.aligned-pairs", reads="patching_tokenizer", readout=readouts.aligned_pairs,
+test_aligned_pairs = claim("patching.aligned-pairs", reads="patching_aligned_pairs",
+    readout=attributes("pairs", "differing", "misaligned"),
     kind="anchor", section="code cell", needs="hub",
     tokenizer_only=True, guards=PAIRS,
     statement="Each pair's clean and corrupted prompts have equal length and differ only where the two names swap.",
@@ -76,7 +78,8 @@ test_transformerlens_crosscheck = claim("patching.transformerlens-crosscheck", r
                "final-position logits, TransformerLens converting our GPT-2 weights",))
 
 
-test_minimal_pair_behaviour = claim("patching.minimal-pair-behaviour", reads="seed_behaviour", readout=readouts.minimal_pair_behaviour,
+test_minimal_pair_behaviour = claim("patching.minimal-pair-behaviour", reads="seed_behaviour",
+    readout=attributes("clean_top1", "corrupted_top1", "clean_logit_diff", "corrupted_logit_diff"),
     section="code cell", needs="hub",
     statement="What the model predicts after 'John gave the book to' and 'Mary gave the book to'.",
     headline="top-1 '{clean_top1}' clean, '{corrupted_top1}' corrupted",

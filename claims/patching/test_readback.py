@@ -5,11 +5,11 @@ from __future__ import annotations
 from claims.patching.shared import PATCHES, SWEEPS
 from harness.claims import Holds, claim
 from harness.criteria import Exact, NoneOf
-from harness.sources.patching import readouts
+from harness.sources.patching import readback, readouts
 from harness.sources.patching.readback import ROW_TOLERANCE_REASON
 
 
-test_clean_preferred = claim("patching.clean-preferred", reads="pair_behaviours", readout=readouts.clean_preferred,
+test_clean_preferred = claim("patching.clean-preferred", reads="pair_behaviours", readout=readback.reversed_pairs,
     kind="anchor", section="code cell", needs="hub",
     guards=PATCHES,
     statement="On each pair the clean run's logit difference (clean name − corrupted name) exceeds the corrupted run's, so a move toward the clean run is a rise.",

@@ -8,6 +8,7 @@ from harness.sources.ioi_tutorial.experiments import NotebookLine, tutorial_ids
 from harness.sources.ioi_tutorial import TutorialSizes
 from harness.sources.patching import readouts as patching
 from harness.sources.patching.experiments import Behaviour, PairIds, PairRuns, Sweep, logit_diff
+from harness.sources.patching import readback
 from harness.sources.patching.readback import SoloRows
 
 
@@ -54,7 +55,7 @@ def notebook_line(line: NotebookLine) -> dict[str, Any]:
 
 def clean_preferred(behaviour: Behaviour) -> dict[str, Any]:
     """In[7]: the tutorial pair's logit differences, read as seed 004 reads its pairs."""
-    return patching.clean_preferred({"tutorial": behaviour})
+    return readback.reversed_pairs({"tutorial": behaviour})
 
 
 def sweep_rows(rows: SoloRows) -> dict[str, Any]:

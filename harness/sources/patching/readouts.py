@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.sources.patching import readback, tokens
+from harness.sources.patching import readback
 from harness.sources.patching.experiments import (
     Behaviour,
     FullPatchIdentity,
@@ -13,18 +13,6 @@ from harness.sources.patching.experiments import (
     LayerFlip,
     Sweep,
 )
-
-
-def single_token_words(tokenizer: Any) -> dict[str, Any]:
-    """Code cell: the words checked, and those that are not one token."""
-    r = tokens.single_token_words(tokenizer)
-    return {"words": r.words, "multi_token": r.multi_token}
-
-
-def aligned_pairs(tokenizer: Any) -> dict[str, Any]:
-    """Code cell: the pairs checked, the positions each differs at, and the misaligned."""
-    r = tokens.aligned_pairs(tokenizer)
-    return {"pairs": r.pairs, "differing": r.differing, "misaligned": r.misaligned}
 
 
 def full_patch_identity(full_patch: FullPatchIdentity) -> dict[str, Any]:
@@ -41,11 +29,6 @@ def hook_reference(seed_hook_reference: HookReference) -> dict[str, Any]:
     return {"equal": sum(seed_hook_reference.equal), "n": len(seed_hook_reference.equal)}
 
 
-def minimal_pair_behaviour(behaviour: Behaviour) -> dict[str, Any]:
-    """Code cell: each prompt's top-1 token and logit difference."""
-    return vars(behaviour)
-
-
 def layer_flip(seed_layer_flip: LayerFlip, sweep: Sweep) -> dict[str, Any]:
     """Code cell: the seed's layer patch (each LayerFlip field) and the sweep it sits in."""
     return {
@@ -58,11 +41,6 @@ def layer_flip(seed_layer_flip: LayerFlip, sweep: Sweep) -> dict[str, Any]:
 def ioi_pair(ioi_behaviour: Behaviour, ioi_sweep: Sweep) -> dict[str, Any]:
     """Issue: the corrected pair's behaviour (each Behaviour field) and its sweep."""
     return {**vars(ioi_behaviour), "tokens": ioi_sweep.tokens, "normalised": ioi_sweep.normalised}
-
-
-def clean_preferred(behaviours: dict[str, Behaviour]) -> dict[str, Any]:
-    """Code cell: each pair's two logit differences, and the pairs where clean is not higher."""
-    return readback.reversed_pairs(behaviours)
 
 
 def sweep_coverage(gaps: dict[str, list[str]]) -> dict[str, Any]:

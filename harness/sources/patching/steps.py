@@ -7,15 +7,21 @@ from harness.declared_steps import Step
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS
 from harness.reference import NEEDS_LOCAL_WEIGHTS as REFERENCE_WEIGHTS
 from harness.sources.patching import experiments as patching
-from harness.sources.patching import against_reference, fire_once, readback
+from harness.sources.patching import against_reference, fire_once, readback, tokens
 from harness.sources.patching.crosscheck import seed_crosscheck
 from harness.sources.patching.task import PAIRS
 
 MODEL = "patching_model"
 SEED = (MODEL, "seed_pair", "seed_runs")
 IOI = (MODEL, "ioi_pair", "ioi_runs")
+# The tokenizer's own checks: what their anchors judge, read off the tokenizer alone.
+TOKENS = "the tokenizer's own checks, which their anchors judge: no forward, no write"
 
 STEPS = (
+    Step("patching_single_token_words", tokens.single_token_words, ("patching_tokenizer",),
+         unguarded=TOKENS),
+    Step("patching_aligned_pairs", tokens.aligned_pairs, ("patching_tokenizer",),
+         unguarded=TOKENS),
     # The seed's pair ('John gave the book to' vs 'Mary ...'), and the corrected pair, whose
     # expected name is in context and whose corrupted run swaps the names.
     Step("seed_pair", patching.pair_ids, (MODEL,), given=PAIRS["seed"]),
