@@ -59,7 +59,7 @@ def main_screen(found: HeadsLab, at: sweep.Site) -> screens.MainScreen:
 def sweep_readback(model: Loaded, found: HeadsLab, residual: sweep.ResidualSweep,
                    sizes: HeadsSizes) -> machinery.ExactChecks:
     """§2: the sweep's blocks against the config or the sizes, and its first family read back."""
-    declared = readback.declared_blocks(model, sizes.sweep_blocks)
+    declared = readback.declared(model.hf.config.num_hidden_layers, sizes.sweep_blocks)
     return readback.sweep_readback(model, found, residual, declared)
 
 
@@ -73,7 +73,8 @@ def screen_readback(model: Loaded, found: HeadsLab, at: sweep.Site, first: scree
     """§2–§3: both screens' first family in O against the reference forward at the site's blocks,
     for every declared head (the config's, or the sizes' screen_heads), and their rankings."""
     return readback.screens_readback(model, found, at, (first.screen, main.screen),
-                                     readback.declared_heads(model, sizes.screen_heads))
+                                     readback.declared(model.hf.config.num_attention_heads,
+                                                       sizes.screen_heads))
 
 
 def first_crossing(found: HeadsLab, at: sweep.Site,

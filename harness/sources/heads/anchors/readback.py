@@ -9,6 +9,8 @@ screen at the wrong block or one that skips a head, or a ranking by the smallest
 here."""
 from __future__ import annotations
 
+from typing import Sequence
+
 import torch
 
 from harness.models.handle import Loaded
@@ -40,18 +42,10 @@ def zeroed(model: Loaded, block: int, head: int) -> list[Patch]:
                                                        device=model.device))]
 
 
-def declared_blocks(model: Loaded, sweep_blocks) -> list[int]:
-    """The blocks §2's sweep must cover: every block of the model's config, or those the
-    profile's sizes name (sweep_blocks), read here from the config rather than the lab."""
-    blocks = model.hf.config.num_hidden_layers
-    return list(range(blocks)) if sweep_blocks is None else [b % blocks for b in sweep_blocks]
-
-
-def declared_heads(model: Loaded, screen_heads) -> list[int]:
-    """The heads every §2–§5 screen must delete: every query head of the model's config, or
-    those the profile's sizes name (screen_heads), read here from the config rather than the lab."""
-    heads = model.hf.config.num_attention_heads
-    return list(range(heads)) if screen_heads is None else [h % heads for h in screen_heads]
+def declared(count: int, named: Sequence[int] | None) -> list[int]:
+    """What a §2–§5 study must cover: every index below `count` (the model config's blocks or
+    query heads, read from the config rather than the lab), or those the profile's sizes name."""
+    return list(range(count)) if named is None else [i % count for i in named]
 
 
 def sweep_readback(model: Loaded, lab: HeadsLab, sweep: ResidualSweep,
