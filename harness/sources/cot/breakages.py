@@ -132,7 +132,6 @@ BREAKAGES = (
 )
 
 
-
 def scripted(sizes: CotSizes) -> CotSizes:
     """The rows anchors' and §7 reference's studies: the first ROWS_CHECKED problems' baselines
     decoded TOKENS tokens, too few to close a trace, so every later step runs on their scripted
