@@ -50,6 +50,5 @@ def published_scales(ctx) -> dict[str, Scale]:
     return {**_reference_scales(ctx), "seed_sweep": sweep, "ioi_sweep": sweep,
             "seed_hook_reference": per_layer, "seed_full_patch": per_layer,
             **{step: Scale(prompt=prompt, why=why) for step in ("seed_runs", "ioi_runs",
-                                                               "seed_layer_flip", "seed_sweep_rows",
-                                                               "ioi_sweep_rows",
+                                                               "seed_layer_flip", "sweep_rows",
                                                                "behaviour_reference")}}

@@ -74,3 +74,17 @@ def solo_rows(model: Loaded, pair: PairIds, runs: PairRuns, sweep: Sweep) -> Sol
 def by_pair(seed: Any, ioi: Any) -> dict[str, Any]:
     """Both pairs' results, by pair: the seed's and the corrected IOI pair's."""
     return {"seed": seed, "ioi": ioi}
+
+
+def sweep_coverage(model: Loaded, seed_pair: PairIds, seed_sweep: Sweep, ioi_pair: PairIds,
+                   ioi_sweep: Sweep) -> dict[str, list[str]]:
+    """Each pair's sweep against every block and position (in the session's mode)."""
+    return by_pair(coverage_gaps(model, seed_pair, seed_sweep),
+                   coverage_gaps(model, ioi_pair, ioi_sweep))
+
+
+def sweep_rows(model: Loaded, seed_pair: PairIds, seed_runs: PairRuns, seed_sweep: Sweep,
+               ioi_pair: PairIds, ioi_runs: PairRuns, ioi_sweep: Sweep) -> dict[str, SoloRows]:
+    """A few cells of each pair's sweep (in the session's mode) re-run as one patch each."""
+    return by_pair(solo_rows(model, seed_pair, seed_runs, seed_sweep),
+                   solo_rows(model, ioi_pair, ioi_runs, ioi_sweep))

@@ -49,14 +49,9 @@ STEPS = (
     Step("ioi_behaviour", patching.behaviour, IOI),
     Step("ioi_sweep", patching.sweep, IOI, batched=True),
     Step("pair_behaviours", readback.by_pair, ("seed_behaviour", "ioi_behaviour")),
-    # Each pair's sweep against every block and position, and a few of its cells re-run as one
-    # patch each (in the session's mode); then both pairs', by pair.
-    *(Step(f"{pair}_sweep_coverage", readback.coverage_gaps, (MODEL, f"{pair}_pair", f"{pair}_sweep"))
-      for pair in ("seed", "ioi")),
-    *(Step(f"{pair}_sweep_rows", readback.solo_rows, (MODEL, f"{pair}_pair", f"{pair}_runs",
-                                                     f"{pair}_sweep")) for pair in ("seed", "ioi")),
-    Step("sweep_coverage", readback.by_pair, ("seed_sweep_coverage", "ioi_sweep_coverage")),
-    Step("sweep_rows", readback.by_pair, ("seed_sweep_rows", "ioi_sweep_rows")),
+    Step("sweep_coverage", readback.sweep_coverage,
+         (MODEL, "seed_pair", "seed_sweep", "ioi_pair", "ioi_sweep")),
+    Step("sweep_rows", readback.sweep_rows, (*SEED, "seed_sweep", *IOI[1:], "ioi_sweep")),
     # Issue 49: each study's values on its pairs and cells against the plain reference's.
     Step("behaviour_reference", against_reference.behaviours,
          (MODEL, "seed_behaviour", "ioi_behaviour"), local_weights=REFERENCE_WEIGHTS),
