@@ -7,7 +7,6 @@ from dataclasses import replace
 
 from harness.anchor_checks import Checked
 from harness.breakage_edit import Breakage, Part
-from harness.sources.lookback.breakages_wrong_quantity import WRONG_QUANTITY
 from harness.sources.lookback.known_answers import few
 from harness.sources.lookback.sizes import LookbackSizes
 
@@ -27,6 +26,9 @@ READ_ONCE_WRITE = "layer_mod.output[:, dst_pos] = values.to(layer_mod.output.dev
 READ_ONCE_VALUE = "cf_vals[layer], top_only))"
 READ_ONCE_SWAP = "src.append(read_layers(runner, cf, state_rev)[layer])"
 SWAP_READ = "with tracer.invoke(cf):\n                h_src = layer_mod.output[:, state_rev]"
+HELD_IN = "h_dst, h_src = swap_pairs(runner, rows[:half], layer, state, state_rev)"
+SEEDED = 'generator=torch.Generator(device="cpu").manual_seed(seed)'
+SCORE = "return round(sum(p == getattr(r, attr) for p, r in zip(preds, rows)) / len(rows), 4)"
 
 BREAKAGES = (
     Breakage("§4 interchange writes nothing", "write nothing", INTERCHANGE, BARRIER_WRITE,
@@ -142,7 +144,28 @@ BREAKAGES = (
     Breakage("§6 payload is the counterfactual's other drink", "wrong target", TASK,
              "payload=t[1 - r] if payload else None", "payload=t[r] if payload else None",
              part=Part.READOUT),
-) + WRONG_QUANTITY  # issue 49's, which the reference anchors catch
+    # Issue 49: a study computing the wrong quantity with sound machinery (the wrong block, a
+    # leaked fit, a control that ignores its seed, a rate over a window one short, a problem set
+    # one short, the wrong cell). No fire-once or readback anchor sees them (they share the
+    # study's rows, basis, seeds and scoring), and on the organism none moves a curve its known
+    # answers read: the reference anchors (against_reference*.py) catch them.
+    Breakage("§7 basis fitted on residuals read a block early", "wrong block", LOW_RANK, HELD_IN,
+             HELD_IN.replace("layer,", "layer - 1,"), part=Part.STUDY),
+    Breakage("§7 fitted basis leaks its held-out half", "leaked fit", LOW_RANK, HELD_IN,
+             HELD_IN.replace("rows[:half]", "rows"), part=Part.STUDY),
+    Breakage("§7 random control ignores its seed", "seed ignored", LOW_RANK, SEEDED,
+             SEEDED.replace("(seed)", "(RANDOM_BASIS_SEEDS[0])"), part=Part.STUDY),
+    Breakage("§4–§7 rates score a window one short of their rows", "window one short", RUNNER,
+             SCORE, SCORE.replace("zip(preds, rows)) / len(rows)",
+                                  "zip(preds[:-1], rows[:-1])) / len(rows[:-1])"),
+             part=Part.READOUT),
+    Breakage("§4 binding set one short", "problem set one short", TASK,
+             "BINDING_SAMPLES = Samples(120, 7)", "BINDING_SAMPLES = Samples(119, 7)",
+             part=Part.STUDY),
+    Breakage("§4 peak layer the last of equals", "wrong cell", INTERCHANGE,
+             "max(range(len(self.iia)), key=lambda i: self.iia[i])",
+             "max(range(len(self.iia)), key=lambda i: (self.iia[i], i))", part=Part.STUDY),
+)
 
 
 def whole(sizes: LookbackSizes) -> LookbackSizes:
