@@ -20,7 +20,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness.models.resources import published_cache_default
-from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting, rehearse
+from harness.rehearsal.run import rehearse
+from harness.rehearsal.setting import FULL_SIZE_DECODE_CAP, Setting
 
 
 def main() -> None:

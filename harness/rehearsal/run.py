@@ -1,250 +1,32 @@
-"""The rehearsal's runs: how it runs on each device (Setting), one source's run in a pytest
-process of its own (run_source), and the whole rehearsal with its summary (rehearse): each source
-built, run in each mode within a budget of its own and deleted, the summary rewritten after each
-step, so a rehearsal cut off keeps what it ran."""
+"""The whole rehearsal (rehearse): each source built, run in each mode within a budget of its own
+(source_run.run_source) and deleted, the summary rewritten after each step, so a rehearsal cut
+off keeps what it ran."""
 from __future__ import annotations
 
 import json
 import os
 import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from harness.catalogue import ORGANISMS_ONLY
 from harness.profiles import ProfileName
-from harness.reporting.record import RecordBuilder, RunRecord, RunStatus, read_record
 from harness.registry import get_profile
 from harness.models.resources import snapshot_dir
 from harness.rehearsal.build import DTYPES, build_here, build_in_child
 from harness.rehearsal.cap import COUNTED, START_LOAD_S, choose_cap, forward_seconds
-from harness.verdicts import Verdict
+from harness.rehearsal.setting import FULL_SIZE_DECODE_CAP, Setting, cpu_dtype
+from harness.rehearsal.source_run import run_source
 
 ROOT = Path(__file__).resolve().parents[2]
 MIN_SOURCE_SECONDS = 20
-# The full-size rehearsal's decode steps stop here at most: on random weights every step decodes
-# to its cap, and faithful mode at the published caps (20 problems x 2000 tokens, one at a time)
-# alone would outlast the budget; cot's cap is chosen below it from the plan (cap.py), and the
-# full-size decode time is extrapolated and labelled so.
-FULL_SIZE_DECODE_CAP = 128
-KILL_GRACE_S = 15  # after the interrupt, the seconds a cut-off run has to write its record
-STREAM = "INTERP_CLAIMS_STREAM"  # where harness.rehearsal.child streams each finished test
 # One source at a time (a GPU), the most informative per second first: GPT-2 (small, fast), cot's
 # decoding, heads, then lookback's 8B load.
 INFORMATIVE = ("patching", "cot", "heads", "lookback")
-# The CUDA dry run takes these at the rehearsal profile's own sizes: their published sizes (every
-# family, block and head; lookback's 7.8 M prompt tokens) take many minutes even narrowed.
-DRY_RUN_OWN_SIZES = ("heads", "lookback")
-# Skips that say nothing of the model's behaviour: the catalogue runs on organisms only, and
-# TransformerLens converts the weights into its own published-width GPT-2. Any other skipped or
-# blocked test is a hole in the rehearsal, and fails it.
-EXPECTED_SKIPS = (ORGANISMS_ONLY, "the TransformerLens cross-check")
-
-
-def decode_seconds(steps: dict[str, dict[str, Any]]) -> float:
-    """The steps' time spent decoding: each step's seconds times its decode forwards' share of
-    its forwards (forwards less prefills)."""
-    return sum(s["seconds"] * (s["forwards"] - s.get("prefills", 0)) / s["forwards"]
-               for s in steps.values() if s["forwards"])
-
-
-def throughput(steps: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The counted work of a run's steps and the positions and generated tokens per second of
-    the time spent in them."""
-    seconds = sum(s["seconds"] for s in steps.values())
-    total = {k: sum(s.get(k, 0) for s in steps.values()) for k in ("forwards", "prefills",
-                                                                     "prompt_tokens",
-                                                                     "decode_tokens", "padding")}
-    positions = total["prompt_tokens"] + total["decode_tokens"] + total["padding"]
-    return {**total, "step_seconds": round(seconds, 2),
-            "decode_seconds": round(decode_seconds(steps), 2),
-            "positions_per_s": round(positions / seconds, 1) if seconds else None,
-            "generated_per_s": round(total["decode_tokens"] / seconds, 1) if seconds else None}
-
-
-def cpu_dtype() -> tuple[str | None, str]:
-    """The CPU rehearsal's dtype: the declared bf16 where the CPU does bf16 arithmetic natively,
-    else float32 (emulated bf16 runs several times slower), with the reason."""
-    import torch
-
-    if torch.ops.mkldnn._is_mkldnn_bf16_supported():
-        return None, "the declared dtype: this CPU does bf16 natively"
-    return "float32", ("float32: this CPU has no native bf16 arithmetic (oneDNN reports none), "
-                       "where bf16 runs several times slower; bf16 is rehearsed on CUDA "
-                       "(make gpu-rehearsal) and on CPUs that have it")
-
-
-@dataclass(frozen=True)
-class Setting:
-    """How a rehearsal runs. CPU (`make test`): narrowed models, the rehearsal profile's own
-    sizes, one mode, the device audit inline. CUDA (`make gpu-rehearsal`): full-size models drawn
-    on the GPU, the published sizes with every decode step capped (cot's cap chosen from the plan
-    so that each mode fits its budget; the full-size decode time extrapolated and labelled so),
-    fast then faithful, timed without the audit, which runs after as a short pass of its own at
-    the rehearsal profile's sizes."""
-
-    device: str
-    full_size: bool  # the published widths (else narrowed: build.narrowed)
-    published_sizes: bool
-    modes: tuple[str, ...]
-    decode_cap: int | None  # every decode step's cap; with cap_from_plan, the most cot's may be
-    audit: str  # "inline": the timed runs under the device audit; "separate": a pass of its own
-    # after them, at the rehearsal profile's sizes; "none"
-    budget_s: int  # each source's seconds in each mode (and the audit pass), the build not counted
-    build_budget_s: int = 120  # each source's build's seconds at most
-    cap_from_plan: bool = False  # cot's cap chosen from the plan and the budget (cap.py)
-    own_sizes: tuple[str, ...] = ()  # sources run at the rehearsal profile's sizes regardless
-
-    @property
-    def separate_audit(self) -> bool:
-        return self.audit == "separate"
-
-    @property
-    def builds_here(self) -> bool:
-        """Whether each model is built in the rehearsal's own process (narrowed, on the CPU) rather
-        than one of its own (full size: its GPU memory goes back when that process ends)."""
-        return self.device == "cpu" and not self.full_size
-
-    @property
-    def jobs(self) -> int:
-        """Sources run at once: one per CPU on the CPU (each on one thread), one on a GPU."""
-        return (os.cpu_count() or 1) if self.device == "cpu" else 1
-
-    @classmethod
-    def for_device(cls, device: str) -> "Setting":
-        if device == "cpu":
-            return cls("cpu", False, False, ("faithful",), None, "inline", 240)
-        return cls(device, True, True, ("fast", "faithful"), FULL_SIZE_DECODE_CAP, "separate", 120,
-                   build_budget_s=300, cap_from_plan=True)
-
-    def dry_run(self, decode_cap: int) -> "Setting":
-        """This setting's code path on the CPU, narrowed, with decode steps capped at
-        `decode_cap` and DRY_RUN_OWN_SIZES at their own sizes: the CUDA rehearsal's dry run."""
-        # The CPU's budget, not the GPU's: it checks the path, not the time, and CPUs here differ
-        # about 2x in speed (lookback's fast run took 125 s of the GPU's 120 on a busy one).
-        return replace(self, device="cpu", full_size=False, decode_cap=decode_cap,
-                       cap_from_plan=False, own_sizes=DRY_RUN_OWN_SIZES,
-                       budget_s=Setting.for_device("cpu").budget_s)
-
-
-def streamed(path: Path) -> RunRecord:
-    """A run's record from the tests it streamed as each finished (a run cut off before it wrote
-    its own): a line cut short by the kill is dropped."""
-    builder = RecordBuilder({"models": {}})
-    for line in path.read_text().splitlines() if path.is_file() else []:
-        try:
-            item = json.loads(line)
-        except ValueError:
-            continue
-        if "entry" in item:
-            builder.add(item["entry"])
-        elif "work" in item:
-            builder.add_work(item["work"])
-    return RunRecord(builder.env, RunStatus(completed=False), tuple(builder.entries), builder.work)
-
-
-def holes(tests: list[dict[str, Any]]) -> list[str]:
-    """The tests skipped or blocked for a reason the rehearsal does not expect (EXPECTED_SKIPS):
-    what random weights could not do, where the rehearsal should have run it."""
-    return [f"{t['id']}: {t['verdict']}: {t['message']}" for t in tests
-            if t["verdict"] in (Verdict.SKIPPED, Verdict.BLOCKED)
-            and not t["message"].startswith(EXPECTED_SKIPS)]
-
-
-def run_ok(run: dict[str, Any]) -> bool:
-    """A run passes when it exited cleanly in time, no test errored or failed, no test is a hole,
-    and some test ran to a verdict."""
-    return (run["exit_status"] == 0 and not run["timed_out"] and not run["errors"]
-            and not run["holes"] and run["ran"] > 0)
-
-
-def run_source(name: str, cache: Path, profile: str, folder: Path, timeout: float,
-               mode: str = "faithful", dtype: str | None = None, published_sizes: bool = False,
-               decode_cap: int | None = None, audit: bool = True) -> dict[str, Any]:
-    """Run claims/<name> on `profile` in `mode` against `cache` (with the published sizes, or
-    the profile's own, each decode step capped at `decode_cap`), under the device audit or not,
-    in a pytest process of its own: its output to folder/log.txt, each test's result to
-    folder/tests.jsonl as it finishes; past `timeout` seconds it is interrupted, then killed
-    KILL_GRACE_S later, and keeps what it ran. Its tests, time, peak memory and throughput."""
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    results, stream, log = folder / "results.json", folder / "tests.jsonl", folder / "log.txt"
-    env = os.environ | {"HF_HOME": str(cache), "HF_HUB_OFFLINE": "1", STREAM: str(stream)}
-    args = [sys.executable, "-m", "pytest", f"claims/{name}", f"--claims-profile={profile}",
-            f"--mode={mode}", "-p", "no:cacheprovider", "-p", "harness.rehearsal.child", "-q",
-            f"--results={results}", "--no-page",
-            *(["--device-audit"] if audit else []),
-            *([f"--rehearsal-dtype={dtype}"] if dtype else []),
-            *(["--rehearsal-sizes=published"] if published_sizes else []),
-            *([f"--rehearsal-decode-cap={decode_cap}"] if decode_cap else [])]
-    start = time.perf_counter()
-    interrupted = killed = None
-    with log.open("w") as output:
-        proc = subprocess.Popen(args, env=env, stdout=output, stderr=subprocess.STDOUT)
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)  # this child's own resource usage
-            if pid:
-                break
-            now = time.perf_counter()
-            if interrupted is None and now - start > timeout:
-                proc.send_signal(signal.SIGINT)  # pytest writes what it ran, then exits
-                interrupted = now
-            elif interrupted and not killed and now - interrupted > KILL_GRACE_S:
-                proc.kill()
-                killed = now
-            time.sleep(0.2)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    seconds = round(time.perf_counter() - start, 1)
-    record = read_record(results) if results.exists() else streamed(stream)
-    steps = record.work.get(name, {})
-    tests = [{k: getattr(t, k) for k in ("id", "verdict", "duration", "peak_gpu_bytes",
-                                         "message", "forced", "holds_check")}
-             for t in record.in_order]
-    run = {
-        "throughput": throughput(steps),
-        "seconds": seconds, "exit_status": proc.returncode, "timed_out": interrupted is not None,
-        "killed": killed is not None,
-        "record": ("its run record" if results.exists() else
-                   f"the {len(tests)} tests it streamed as each finished (it wrote no record)"),
-        "max_rss_bytes": usage.ru_maxrss * 1024,
-        "peak_gpu_bytes": max((t.peak_gpu_bytes or 0 for t in record.tests), default=0),
-        "device_audit": audit, "decode_cap": decode_cap,
-        **({} if audit else extrapolated(name, seconds, decode_seconds(steps), decode_cap)),
-        "tests": tests,
-        "ran": sum(Verdict(t["verdict"]).ran for t in tests),
-        "forced": sum(bool(t["forced"]) for t in tests),
-        "errors": [f"{t.id}: {t.verdict}: {t.message}" for t in record.in_order if t.verdict.fails],
-        "skipped": [f"{t['id']}: {t['verdict']}: {t['message']}" for t in tests
-                    if t["verdict"] in (Verdict.SKIPPED, Verdict.BLOCKED)],
-        "holes": holes(tests),
-        "log": str(log),
-        "output_tail": log.read_text(errors="replace")[-3000:],
-    }
-    return run | {"ok": run_ok(run)}
-
-
-def extrapolated(name: str, seconds: float, decoding: float,
-                 decode_cap: int | None) -> dict[str, Any]:
-    """For a run whose decode steps were capped: an upper bound on the uncapped run's time, its
-    decoding seconds scaled by the longest published decode over the cap (random weights decode
-    every step to its cap, and a step's cost grows with its length); process start, model load
-    and every other forward as measured."""
-    sizes = get_profile("published").sizes.get(name)
-    longest = sizes.longest_decode if sizes is not None else 0
-    if not decode_cap or not longest or longest <= decode_cap:
-        return {}
-    factor = longest / decode_cap
-    return {"extrapolated_seconds": round(seconds + decoding * (factor - 1), 1),
-            "extrapolated": f"upper bound, not measured: {seconds} s, of which {decoding:.1f} s "
-                            f"decoding x {longest}/{decode_cap} (the longest published decode "
-                            f"over the cap); start, load and other forwards as measured"}
 
 
 def scratch_candidates() -> list[Path]:

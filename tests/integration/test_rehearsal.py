@@ -14,7 +14,8 @@ from harness.registry import get_profile
 from harness.models.resources import snapshot_dir
 from harness.rehearsal.build import build_here, build_model, narrowed, published_files
 from harness.rehearsal.cap import COUNTED
-from harness.rehearsal.run import DRY_RUN_OWN_SIZES, EXPECTED_SKIPS
+from harness.rehearsal.setting import DRY_RUN_OWN_SIZES
+from harness.rehearsal.source_run import EXPECTED_SKIPS
 from tests.paths import ROOT, SHARED_CACHE
 
 PUBLISHED = get_profile("published").models

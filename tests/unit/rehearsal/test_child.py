@@ -10,7 +10,7 @@ from harness.plugin.entries import entry_of
 from harness.plugin.metering import WORK_PROPERTY
 from harness.plugin.state import SPEC, STATE, claims_session
 from harness.rehearsal.child import Stream
-from harness.rehearsal.run import streamed
+from harness.rehearsal.source_run import streamed
 from harness.reporting.record import RecordBuilder
 from tests.unit.plugin.judged_items import declared, item
 

@@ -11,8 +11,9 @@ import pytest
 from harness.models.resources import snapshot_dir
 from harness.rehearsal import run as rehearsal
 from harness.rehearsal.cap import Counted
-from harness.rehearsal.run import (Setting, choose_scratch, holes, rehearse, run_ok, streamed,
-                                   write_summary)
+from harness.rehearsal.run import choose_scratch, rehearse, write_summary
+from harness.rehearsal.setting import Setting
+from harness.rehearsal.source_run import EXPECTED_SKIPS, holes, run_ok, streamed
 from harness.registry import get_profile
 from harness.sources.heads import sizes as heads_sizes
 
@@ -126,7 +127,7 @@ def test_a_run_cut_off_keeps_the_tests_it_streamed(tmp_path):
 def test_a_behavioural_skip_is_a_hole_and_fails_the_run():
     tests = [{"id": "heads.kv-groups", "verdict": "not applicable", "message": ""},
              {"id": "heads.breakages", "verdict": "skipped",
-              "message": rehearsal.EXPECTED_SKIPS[0] + " ..."},
+              "message": EXPECTED_SKIPS[0] + " ..."},
              {"id": "heads.retrieval", "verdict": "skipped", "message": "no block selected"}]
     run = {"exit_status": 0, "timed_out": False, "errors": [], "ran": 1, "holes": holes(tests)}
     assert run["holes"] == ["heads.retrieval: skipped: no block selected"] and not run_ok(run)

@@ -9,7 +9,9 @@ from dataclasses import asdict
 
 import pytest
 
-from harness.rehearsal.run import FULL_SIZE_DECODE_CAP, Setting, last_seconds, run_order, run_source
+from harness.rehearsal.run import last_seconds, run_order
+from harness.rehearsal.setting import FULL_SIZE_DECODE_CAP, Setting
+from harness.rehearsal.source_run import run_source
 
 
 def test_the_cuda_rehearsal_runs_one_source_at_a_time_at_full_size():
