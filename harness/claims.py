@@ -92,9 +92,9 @@ class ClaimSpec:
         if self.tokenizer_only and self.needs is not Needs.HUB:
             raise ValueError(f"{self.id}: tokenizer_only is for needs='hub' tests")
 
-    def float_tolerance(self, published: bool) -> tuple[Tolerance, str]:
+    def float_tolerance(self, published_values_apply: bool) -> tuple[Tolerance, str]:
         """The tolerance its snapshot's floats compare within, and why that one."""
-        if published:
+        if published_values_apply:
             return self.tolerance, "declared by the claim for the published profile"
         if self.organism_tolerance is not None:
             return self.organism_tolerance, self.organism_tolerance_reason

@@ -96,8 +96,8 @@ class Judge:
         state = self.item.stash[STATE]
         state.measured = plain(measured)
         not_replicated = None
-        published = applies_published(self.profile, self.spec)
-        if published:
+        applies = applies_published(self.profile, self.spec)
+        if applies:
             check = self.spec.criterion.judge(state.measured, self.spec.published)
             state.criterion_check = {"ok": check.ok, "detail": check.detail}
             if not check.ok:
@@ -106,7 +106,7 @@ class Judge:
             state.criterion_check = {"ok": None, "detail": _not_applicable(self.spec)}
         state.sensitivity, state.null_check = evidence(self.spec.criterion, self.spec.published,
                                                        state.measured, self.spec.null)
-        failures = ((Failure.CRITERION, self._check_holds(state, published) or not_replicated),
+        failures = ((Failure.CRITERION, self._check_holds(state, applies) or not_replicated),
                     (Failure.KNOWN_ANSWER, self._check_known_answer(state)),
                     (Failure.DRIFT, self._compare_snapshot(state)))
         for failure, why in failures:
@@ -114,14 +114,14 @@ class Judge:
                 state.judged = failure
                 raise Judged(why)
 
-    def _check_holds(self, state: TestState, published: bool) -> str | None:
+    def _check_holds(self, state: TestState, published_values_apply: bool) -> str | None:
         """An anchor's declared Holds: a mechanical one on every profile; a behavioural one only
         where the published values do not apply (there, the published criterion judges the
         behaviour) and not on rows forced past a behavioural filter."""
         holds = self.spec.holds
         if holds is None:
             return None
-        if holds.behavioural and published:
+        if holds.behavioural and published_values_apply:
             state.holds_check = {"ok": None, "detail": "not judged: a behavioural check, which "
                                  "the published criterion makes where the published values apply"}
             return None
