@@ -15,7 +15,7 @@ from harness.verdicts import BLOCKED_PREFIX
 
 def pytest_deselected(items: list[pytest.Item]) -> None:
     if items:
-        claims_session(items[0].config).deselected.extend(items)
+        claims_session(items[0].config).deselect(items)
 
 
 def resource_reason(item: pytest.Item, spec: ClaimSpec) -> str | None:
@@ -50,15 +50,16 @@ def _ndif_files_reason(config: pytest.Config, spec: ClaimSpec) -> str | None:
 def ndif_reason(config: pytest.Config, source: str) -> str | None:
     """Why `source`'s tests do not run on NDIF (asked once per source): its experiments are not
     written for a remote model, no key, the service down, or the model not served."""
-    reasons = claims_session(config).backend_reasons
-    if source not in reasons:
-        model = claims_session(config).profile.models.get(source)
-        if registered()[source].remote:
-            reasons[source] = ndif_skip_reason(model.hf_id if model else None)
-        else:
-            reasons[source] = (f"source {source}'s experiments read the model outside traces "
-                               f"(plain-PyTorch forwards), which a model on NDIF cannot serve")
-    return reasons[source]
+    session = claims_session(config)
+
+    def reason() -> str | None:
+        if not registered()[source].remote:
+            return (f"source {source}'s experiments read the model outside traces "
+                    f"(plain-PyTorch forwards), which a model on NDIF cannot serve")
+        model = session.profile.models.get(source)
+        return ndif_skip_reason(model.hf_id if model else None)
+
+    return session.backend_reason(source, reason)
 
 
 @pytest.hookimpl(trylast=True)
@@ -73,7 +74,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         items[:] = [it for it in items if id(it) not in gone]
         config.hook.pytest_deselected(items=dropped)
     derive_requires(config, items)
-    by_id = {it.stash[SPEC].id: it for it in [*items, *claims_session(config).deselected]
+    by_id = {it.stash[SPEC].id: it for it in claims_session(config).with_deselected(items)
              if SPEC in it.stash}
     selected = set(map(id, items))
     wanted: list[pytest.Item] = []

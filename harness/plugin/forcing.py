@@ -27,14 +27,14 @@ def passed_or_forced(request: pytest.FixtureRequest, kept: Sequence[T],
     if not rows:
         pytest.skip(why_none)
     taken = list(rows[:count])
-    claims_session(request.config).forced[request.fixturename] = (
-        f"{request.fixturename}: {why_none}; the first {len(taken)} of {len(rows)} taken as if "
-        f"they had passed{f' ({how})' if how else ''}, on the "
-        f"{claims_session(request.config).profile.name} profile")
+    session = claims_session(request.config)
+    session.force(request.fixturename,
+                  f"{request.fixturename}: {why_none}; the first {len(taken)} of {len(rows)} taken "
+                  f"as if they had passed{f' ({how})' if how else ''}, on the "
+                  f"{session.profile.name} profile")
     return taken
 
 
 def forced_notes(item: pytest.Item) -> list[str]:
     """What the fixtures this test reads forced past a behavioural filter (none: [])."""
-    forced = claims_session(item.config).forced
-    return [forced[name] for name in getattr(item, "fixturenames", ()) if name in forced]
+    return claims_session(item.config).forced_notes(getattr(item, "fixturenames", ()))

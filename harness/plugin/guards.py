@@ -156,7 +156,7 @@ def _uncollected(items: Sequence[pytest.Item]) -> list[tuple[Callable[..., Any],
 def apply(config: pytest.Config, items: Sequence[pytest.Item]) -> None:
     """Give each claim item, selected or deselected, its effective requires, or stop the run
     with every problem the declarations have (pytest.UsageError)."""
-    everything = [*items, *claims_session(config).deselected]
+    everything = claims_session(config).with_deselected(items)
     claimed = [it for it in everything if SPEC in it.stash]
     tests = {it.stash[SPEC].id: (it.function, it.stash[SPEC]) for it in claimed}
     for fn, spec in _uncollected(claimed):

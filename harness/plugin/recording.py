@@ -70,7 +70,7 @@ def pytest_configure(config: pytest.Config) -> None:
                                  session.backend)
     env["generalisation"] = session.profile.generalisation
     env["selection"] = selection(config)
-    session.record = run_record.RecordBuilder(env)
+    session.start_record(env)
     config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
 
 

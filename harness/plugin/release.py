@@ -12,7 +12,7 @@ def pytest_fixture_post_finalizer(fixturedef: pytest.FixtureDef, request: pytest
     """A package fixture torn down (a source's model or steps, its folder done): the next test's
     setup collects the garbage."""
     if fixturedef.scope == "package":
-        claims_session(request.config).package_torn_down = True
+        claims_session(request.config).package_ended()
 
 
 def release_between_folders(item: pytest.Item) -> None:
@@ -22,10 +22,8 @@ def release_between_folders(item: pytest.Item) -> None:
     next one's (issue 26). Where no package fixture went, nothing is collected: a full collection
     of a session's heap takes a third of a second, and the suite's own test files switch
     folders often."""
-    session = claims_session(item.config)
-    if not session.package_torn_down:
+    if not claims_session(item.config).take_package_end():
         return
-    session.package_torn_down = False
     import gc
 
     import torch

@@ -6,8 +6,6 @@ worker computed reads it from the store (docs/cost-and-scaling.md, "Beyond one G
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -15,7 +13,7 @@ import pytest
 
 from harness.plugin.state import SPEC, claims_session
 from harness.registry import registered
-from harness.step_store import STORED, StepStore
+from harness.step_store import STORED
 
 STORE_INPUT = "interp_claims_step_store"  # the workerinput key carrying the store's directory
 UNITS_FILE = "test_units.py"
@@ -37,7 +35,7 @@ def is_unit(nodeid: str) -> bool:
 def make_store(config: pytest.Config) -> None:
     """On the controller of an xdist run, one store directory for the run's workers."""
     if worker_count(config) and not hasattr(config, "workerinput"):
-        claims_session(config).store_dir = Path(tempfile.mkdtemp(prefix="interp-claims-steps-"))
+        claims_session(config).open_store()
 
 
 def give_store(node: Any) -> None:
@@ -48,9 +46,7 @@ def give_store(node: Any) -> None:
 
 
 def remove_store(config: pytest.Config) -> None:
-    store_dir = claims_session(config).store_dir
-    if store_dir is not None:
-        shutil.rmtree(store_dir, ignore_errors=True)
+    claims_session(config).close_store()
 
 
 def select_units(config: pytest.Config, items: list[pytest.Item]) -> list[pytest.Item]:
@@ -66,7 +62,7 @@ def select_units(config: pytest.Config, items: list[pytest.Item]) -> list[pytest
     if split and len(dropped) < sum(is_unit(it.nodeid) for it in items):
         store = getattr(config, "workerinput", {}).get(STORE_INPUT)
         if store is not None:
-            claims_session(config).store = StepStore(Path(store))
+            claims_session(config).open_store(Path(store))
     return dropped
 
 

@@ -2,9 +2,11 @@
 SnapshotSession), and one test's spec, state and device-audit findings in its item's stash."""
 from __future__ import annotations
 
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 import pytest
 
@@ -21,9 +23,10 @@ RECORD_PROPERTY = "interp_claims"
 
 @dataclass
 class ClaimsSession:
-    """One pytest session's state: its profile, mode and backend, what blocking and judging learn
-    as tests run, and, on the controller, the run record, which each test's entry joins as it
-    finishes (`add_entry`)."""
+    """One pytest session's state: its profile, mode and backend, what blocking, judging, forcing,
+    loading, splitting and release learn as tests run, and, on the controller, the run record,
+    which each test's entry joins as it finishes (`add_entry`). The plugin's parts read its fields
+    and change them only through its methods."""
 
     profile: Profile
     mode: Mode
@@ -39,6 +42,60 @@ class ClaimsSession:
     store_dir: Path | None = None  # the controller's store, removed when the run ends
     package_torn_down: bool = False  # since the last garbage collection (release.py)
     snapshots: type[ClaimSnapshot] = field(default_factory=session_extension)
+
+    def deselect(self, items: list[pytest.Item]) -> None:
+        """Items pytest deselected: the anchors among them that selected claims require come back
+        (blocking.py), and every claim's declaration is checked (guards.py)."""
+        self.deselected.extend(items)
+
+    def with_deselected(self, items: Iterable[pytest.Item]) -> list[pytest.Item]:
+        """`items` and every item deselected so far."""
+        return [*items, *self.deselected]
+
+    def backend_reason(self, source: str, reason: Callable[[], str | None]) -> str | None:
+        """Why `source`'s tests do not run on the session's backend: `reason()`, asked once."""
+        if source not in self.backend_reasons:
+            self.backend_reasons[source] = reason()
+        return self.backend_reasons[source]
+
+    def force(self, fixture: str, note: str) -> None:
+        """A fixture took rows past a behavioural filter that kept none (forcing.py): what it took."""
+        self.forced[fixture] = note
+
+    def forced_notes(self, fixtures: Iterable[str]) -> list[str]:
+        """What the `fixtures` a test reads forced past a behavioural filter (none: [])."""
+        return [self.forced[name] for name in fixtures if name in self.forced]
+
+    def model_loaded(self, source: str, provenance: dict[str, Any]) -> None:
+        """A source's model, loaded: its provenance goes with each of its entries."""
+        self.models[source] = provenance
+
+    def package_ended(self) -> None:
+        """A package fixture was torn down (a source's folder done: release.py)."""
+        self.package_torn_down = True
+
+    def take_package_end(self) -> bool:
+        """Whether a package fixture was torn down since this was last asked."""
+        ended, self.package_torn_down = self.package_torn_down, False
+        return ended
+
+    def start_record(self, env: dict[str, Any]) -> run_record.RecordBuilder:
+        """On the controller: the run record, which each finished test's entry joins."""
+        self.record = run_record.RecordBuilder(env)
+        return self.record
+
+    def open_store(self, directory: Path | None = None) -> None:
+        """The run's step store: on the controller its directory, made here (`directory` None); on
+        a worker, the store in the `directory` the controller made (splitting.py)."""
+        if directory is None:
+            self.store_dir = Path(tempfile.mkdtemp(prefix="interp-claims-steps-"))
+        else:
+            self.store = StepStore(directory)
+
+    def close_store(self) -> None:
+        """Remove the controller's store directory, if it made one."""
+        if self.store_dir is not None:
+            shutil.rmtree(self.store_dir, ignore_errors=True)
 
     def anchor_ended(self, anchor_id: str, outcome: str, message: str) -> None:
         """What an anchor's phase left, for the tests that require it: its outcome and the first

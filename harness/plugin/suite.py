@@ -163,7 +163,7 @@ def model_for(request: pytest.FixtureRequest, source: str) -> Loaded:
     if spec is None:
         pytest.skip(f"profile {session.profile.name.value} has no model for source {source!r}")
     loaded = load(spec, session.backend)
-    session.models[source] = loaded.provenance
+    session.model_loaded(source, loaded.provenance)
     return loaded
 
 

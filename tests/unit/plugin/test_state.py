@@ -1,5 +1,6 @@
 """The session object: a finished test's entry joins the controller's record as it is, and
-crosses from an xdist worker as plain JSON in its report."""
+crosses from an xdist worker as plain JSON in its report; what the plugin's parts learn as tests
+run changes through its methods."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,9 +19,9 @@ def finished(on_controller: bool, model: dict | None = MODEL):
     test = item(declared())
     session = claims_session(test.config)
     if on_controller:
-        session.record = RecordBuilder({"models": {}})
+        session.start_record({"models": {}})
     if model:
-        session.models["cot"] = model
+        session.model_loaded("cot", model)
     report = SimpleNamespace(user_properties=[])
     entry = entry_of(test, test.stash[SPEC], test.stash[STATE])
     session.add_entry(report, entry)
@@ -75,3 +76,60 @@ def test_an_anchor_without_a_message_is_said_by_its_outcome():
 def test_an_anchor_that_did_not_run_is_absent():
     session = claims_session(item(declared()).config)
     assert session.anchor_outcome("cot.a") == ("absent", "the anchor was not run in this session")
+
+
+def test_forced_notes_are_those_of_the_fixtures_a_test_reads():
+    session = claims_session(item(declared()).config)
+    session.force("cot_usable", "cot_usable: none kept; 2 taken")
+    session.force("cot_pairs", "cot_pairs: none kept; 2 taken")
+    assert session.forced_notes(["cot_pairs", "cot_model"]) == ["cot_pairs: none kept; 2 taken"]
+
+
+def test_a_test_reading_no_forced_fixture_has_no_notes():
+    session = claims_session(item(declared()).config)
+    session.force("cot_usable", "cot_usable: none kept; 2 taken")
+    assert session.forced_notes(["cot_model"]) == []
+
+
+def test_a_package_end_is_taken_once():
+    session = claims_session(item(declared()).config)
+    session.package_ended()
+    assert session.take_package_end() is True
+    assert session.take_package_end() is False
+
+
+def test_no_package_end_is_taken_before_one_ended():
+    assert claims_session(item(declared()).config).take_package_end() is False
+
+
+def test_deselected_items_follow_the_selected_ones():
+    session = claims_session(item(declared()).config)
+    session.deselect(["b", "c"])
+    assert session.with_deselected(["a"]) == ["a", "b", "c"]
+
+
+def test_a_backend_reason_is_asked_once_per_source():
+    session = claims_session(item(declared()).config)
+    asked = []
+
+    def reason() -> str:
+        asked.append(1)
+        return "not served"
+
+    assert [session.backend_reason("cot", reason) for _ in range(2)] == ["not served"] * 2
+    assert asked == [1]
+
+
+def test_the_controllers_store_directory_is_made_and_removed():
+    session = claims_session(item(declared()).config)
+    session.open_store()
+    made = session.store_dir
+    assert made is not None and made.is_dir()
+    session.close_store()
+    assert not made.exists()
+
+
+def test_a_worker_opens_the_store_in_the_controllers_directory(tmp_path):
+    session = claims_session(item(declared()).config)
+    session.open_store(tmp_path)
+    assert session.store is not None and session.store_dir is None
