@@ -13,7 +13,6 @@ from harness.rehearsal import run as rehearsal
 from harness.rehearsal.cap import Counted
 from harness.rehearsal.run import choose_scratch, rehearse, write_summary
 from harness.rehearsal.setting import Setting
-from harness.rehearsal.source_run import EXPECTED_SKIPS, holes, run_ok, streamed
 from harness.registry import get_profile
 from harness.sources.heads import sizes as heads_sizes
 
@@ -111,31 +110,6 @@ def test_the_summary_is_replaced_whole_never_left_half_written(tmp_path):
     write_summary({"sources": {"b": 2}}, out)
     assert json.loads(out.read_text()) == {"sources": {"b": 2}}
     assert [p.name for p in tmp_path.iterdir()] == ["summary.json"]
-
-
-def test_a_run_cut_off_keeps_the_tests_it_streamed(tmp_path):
-    stream = tmp_path / "tests.jsonl"
-    entry = {"id": "cot.fire-once", "source": "cot", "verdict": "not applicable"}
-    work = {"source": "cot", "step": "cot_baseline", "seconds": 1.0, "forwards": 4}
-    stream.write_text(json.dumps({"entry": entry}) + "\n" + json.dumps({"work": work}) + "\n"
-                      + '{"entry": {"id": "cot.cut')
-    record = streamed(stream)
-    assert [t.id for t in record.tests] == ["cot.fire-once"] and not record.run.completed
-    assert record.work["cot"]["cot_baseline"]["forwards"] == 4
-
-
-def test_a_behavioural_skip_is_a_hole_and_fails_the_run():
-    tests = [{"id": "heads.kv-groups", "verdict": "not applicable", "message": ""},
-             {"id": "heads.breakages", "verdict": "skipped",
-              "message": EXPECTED_SKIPS[0] + " ..."},
-             {"id": "heads.retrieval", "verdict": "skipped", "message": "no block selected"}]
-    run = {"exit_status": 0, "timed_out": False, "errors": [], "ran": 1, "holes": holes(tests)}
-    assert run["holes"] == ["heads.retrieval: skipped: no block selected"] and not run_ok(run)
-    assert run_ok(run | {"holes": holes(tests[:2])})
-
-
-def test_a_run_that_reached_no_verdict_fails():
-    assert not run_ok({"exit_status": 0, "timed_out": False, "errors": [], "ran": 0, "holes": []})
 
 
 def test_heads_keeps_a_smoke_block_on_random_weights_at_the_published_sizes():
