@@ -121,6 +121,12 @@ def test_ndif_is_asked_once_per_source(ndif):
     assert ndif == ["org/small"]
 
 
+def test_each_source_keeps_its_own_ndif_reason(ndif):
+    config = on_ndif({"cot": ON_CUDA, "patching": ON_CPU}).config
+    assert ndif_reason(config, "cot") is not None
+    assert ndif_reason(config, "patching") is None
+
+
 def test_ndif_is_asked_without_a_model_where_the_profile_has_none(ndif):
     assert ndif_reason(on_ndif({}).config, "patching") == "NDIF runs hub models only"
     assert ndif == [None]

@@ -120,6 +120,12 @@ def test_a_backend_reason_is_asked_once_per_source():
     assert asked == [1]
 
 
+def test_each_source_keeps_its_own_backend_reason():
+    session = claims_session(item(declared()).config)
+    session.backend_reason("cot", lambda: "outside traces")
+    assert session.backend_reason("patching", lambda: None) is None
+
+
 def test_the_controllers_store_directory_is_made_and_removed():
     session = claims_session(item(declared()).config)
     session.open_store()
