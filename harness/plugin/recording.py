@@ -70,16 +70,15 @@ def pytest_configure(config: pytest.Config) -> None:
                                  session.backend)
     env["generalisation"] = session.profile.generalisation
     env["selection"] = selection(config)
-    session.start_record(env)
-    config.pluginmanager.register(RecordCollector(config), "interp-claims-record")
+    config.pluginmanager.register(RecordCollector(config, session.start_record(env)),
+                                  "interp-claims-record")
 
 
 class RecordCollector:
     """Controller-side: gathers entries, notes which selected tests ran, and writes the run."""
 
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-        self.record = claims_session(config).record
+    def __init__(self, config: pytest.Config, record: run_record.RecordBuilder) -> None:
+        self.config, self.record = config, record  # the session's, which each entry joins
         self.selected: set[str] = set()
         self.ran: set[str] = set()
         self.restore_sigterm: Callable[[], object] = lambda: None
