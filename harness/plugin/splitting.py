@@ -35,7 +35,7 @@ def is_unit(nodeid: str) -> bool:
 def make_store(config: pytest.Config) -> None:
     """On the controller of an xdist run, one store directory for the run's workers."""
     if worker_count(config) and not hasattr(config, "workerinput"):
-        claims_session(config).open_store()
+        claims_session(config).make_store_dir()
 
 
 def give_store(node: Any) -> None:
@@ -46,7 +46,7 @@ def give_store(node: Any) -> None:
 
 
 def remove_store(config: pytest.Config) -> None:
-    claims_session(config).close_store()
+    claims_session(config).remove_store_dir()
 
 
 def select_units(config: pytest.Config, items: list[pytest.Item]) -> list[pytest.Item]:

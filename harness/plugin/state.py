@@ -84,15 +84,15 @@ class ClaimsSession:
         self.record = run_record.RecordBuilder(env)
         return self.record
 
-    def open_store(self, directory: Path | None = None) -> None:
-        """The run's step store: on the controller its directory, made here (`directory` None); on
-        a worker, the store in the `directory` the controller made (splitting.py)."""
-        if directory is None:
-            self.store_dir = Path(tempfile.mkdtemp(prefix="interp-claims-steps-"))
-        else:
-            self.store = StepStore(directory)
+    def make_store_dir(self) -> None:
+        """On the controller: the directory of the run's step store (splitting.py)."""
+        self.store_dir = Path(tempfile.mkdtemp(prefix="interp-claims-steps-"))
 
-    def close_store(self) -> None:
+    def open_store(self, directory: Path) -> None:
+        """On a worker: the run's step store, in the `directory` the controller made."""
+        self.store = StepStore(directory)
+
+    def remove_store_dir(self) -> None:
         """Remove the controller's store directory, if it made one."""
         if self.store_dir is not None:
             shutil.rmtree(self.store_dir, ignore_errors=True)

@@ -128,10 +128,10 @@ def test_each_source_keeps_its_own_backend_reason():
 
 def test_the_controllers_store_directory_is_made_and_removed():
     session = claims_session(item(declared()).config)
-    session.open_store()
+    session.make_store_dir()
     made = session.store_dir
     assert made is not None and made.is_dir()
-    session.close_store()
+    session.remove_store_dir()
     assert not made.exists()
 
 
