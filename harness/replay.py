@@ -61,18 +61,6 @@ class SourceNotRead(RunMismatch):
     """No forward of the run read the prompt a written value must come from."""
 
 
-def reading(refs: Sequence[Reference], ids: Sequence[int]) -> Reference:
-    """The first forward whose every row read `ids`: where a value copied from a prompt's run
-    must come from, found by what that forward read rather than by its place in the run."""
-    for ref in refs:
-        x = ref.forward.kwargs.get("input_ids")
-        if x is not None and x.shape[-1] == len(ids) and bool(
-                (x == torch.tensor(list(ids), device=x.device)).all()):
-            return ref
-    raise SourceNotRead(f"no forward of the run read the prompt {list(ids)[:6]}… "
-                        f"({len(ids)} tokens): the value it should copy was never computed")
-
-
 def block_output(output: Any) -> torch.Tensor:
     """A block's hidden states, whether it returns them bare or first in a tuple."""
     return output[0] if isinstance(output, tuple) else output

@@ -1,7 +1,8 @@
-"""Issue 36 for seed 003: the fire-once anchors find the counterfactual and clean runs by the
-prompts they read, the low-rank anchor draws the register's random control itself, and the
-readbacks (harness/sources/lookback/readback.py) pass on the organism's sweeps and fail on a
-record a layer short, in another row order or scored against another answer."""
+"""Issue 36 for seed 003: the fire-once anchors pass on the organism's runs (finding the
+counterfactual and clean runs by the prompts read: tests/unit/test_prompt_rows.py), the
+low-rank anchor draws the register's random control itself, and the readbacks
+(harness/sources/lookback/readback.py) pass on the organism's sweeps and fail on a record a
+layer short, in another row order or scored against another answer."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,7 +12,6 @@ import torch
 
 from harness.fire_once import failures
 from harness.models.loaded import load
-from harness.replay import Forward, Reference, SourceNotRead
 from harness.registry import get_profile
 from harness.sources.lookback import fire_once as fire
 from harness.sources.lookback import readback
@@ -24,14 +24,6 @@ from harness.sources.lookback.task import build_answer, build_binding, build_sou
 ROWS = 8
 
 
-def _ref(ids: list[list[int]], layers: int = 2, d: int = 3) -> Reference:
-    """A replayed forward that read `ids`, each block's output numbering its rows and positions."""
-    x = torch.tensor(ids)
-    out = torch.arange(x.numel() * d, dtype=torch.float32).reshape(*x.shape, d)
-    return Reference(Forward({"input_ids": x}), [out + 1000 * b for b in range(layers)],
-                     out[:, -1])
-
-
 def test_the_anchor_draws_the_experiments_random_control_bit_for_bit():
     assert fire.CONTROL_SEEDS == RANDOM_BASIS_SEEDS
     like = torch.zeros(1)
@@ -39,29 +31,6 @@ def test_the_anchor_draws_the_experiments_random_control_bit_for_bit():
         for k in (1, 4):
             assert torch.equal(fire.control_basis(128, k, seed),
                                random_basis(128, k, seed, like=like))
-
-
-def test_rows_are_found_by_the_prompts_they_read_in_any_order():
-    refs = [_ref([[1, 2, 3], [4, 5, 6]])]
-    assert fire.rows_of(refs, 0, [[4, 5, 6], [1, 2, 3]], "clean") == (1, 0)
-    with pytest.raises(SourceNotRead):
-        fire.rows_of(refs, 0, [[7, 8, 9]], "clean")
-    with pytest.raises(SourceNotRead):
-        fire.rows_of(refs, 1, [[1, 2, 3]], "clean")
-
-
-def test_a_prompt_read_twice_in_one_forward_takes_two_rows():
-    refs = [_ref([[1, 2, 3], [1, 2, 3]])]
-    assert fire.rows_of(refs, 0, [[1, 2, 3], [1, 2, 3]], "clean") == (0, 1)
-
-
-def test_values_come_from_the_first_forward_that_read_each_prompt_in_the_prompts_order():
-    first, second = _ref([[9, 9, 9], [4, 5, 6]]), _ref([[1, 2, 3], [4, 5, 6]])
-    value = fire.read_values([first, second], [[1, 2, 3], [4, 5, 6]], "counterfactual")
-    expected = torch.cat([second.value(1, [0], [0, 2]), first.value(1, [1], [0, 2])])
-    assert torch.equal(value(1, [0, 2]), expected)
-    with pytest.raises(SourceNotRead):
-        fire.read_values([first], [[1, 2, 3]], "counterfactual")
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 
 from harness.fire_once import FireOnce, Reference, Site, check_writes
+from harness.prompt_rows import decode_loops
 from harness.replay import RunMismatch
 from harness.sources.cot.decode import NOISE_SEED, noise_edit, noise_vector
 from harness.sources.cot.patching import K, runs_with_patch
@@ -20,22 +21,6 @@ VECTOR_SEED = 0      # §7's written vectors: seeded normal draws, one per promp
 
 def _prompts(runner: CotRunner) -> list[list[int]]:
     return [runner.prompt_ids(p) for p in PROBLEMS[:FIRE_PROMPTS]]
-
-
-def loop_rows(refs: list[Reference], prompts: list[list[int]]) -> list[tuple[int, dict[int, int]]]:
-    """Each decode loop's first forward and, per batch row, which prompt it decodes (its ids
-    once the left padding is dropped)."""
-    loops = []
-    for f, ref in enumerate(refs):
-        if ref.forward.cache is None:
-            continue
-        ids, mask = ref.forward.kwargs["input_ids"], ref.forward.kwargs.get("attention_mask")
-        rows = {}
-        for r in range(ids.shape[0]):
-            row = ids[r][mask[r].bool()] if mask is not None else ids[r]
-            rows[r] = prompts.index(row.tolist())
-        loops.append((f, rows))
-    return loops
 
 
 def declared_noise(runner: CotRunner) -> torch.Tensor:
@@ -56,7 +41,7 @@ def noise_fires(runner: CotRunner) -> FireOnce:
 
     def sites_for(refs: list[Reference]) -> list[Site]:
         sites = []
-        for start, rows in loop_rows(refs, prompts):
+        for start, rows in decode_loops(refs, prompts):
             for r, i in rows.items():
                 for step in range(NOISE_ARMS[i][0], NOISE_ARMS[i][1] + 1):
                     if start + step >= len(refs):
@@ -82,7 +67,7 @@ def vector_fires(runner: CotRunner) -> FireOnce:
 
     def sites_for(refs: list[Reference]) -> list[Site]:
         return [Site(start + step, layer, (r,), (-1,), vectors[i][step][None, None])
-                for start, rows in loop_rows(refs, prompts) for r, i in rows.items()
+                for start, rows in decode_loops(refs, prompts) for r, i in rows.items()
                 for step in range(K)]
 
     return check_writes(runner.model.local(), lambda: runs_with_patch(

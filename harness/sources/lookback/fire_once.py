@@ -2,18 +2,19 @@
 function on a few rows of any model, writes exactly its sites (harness.fire_once).
 
 Where a written value comes from the counterfactual or the clean run, the anchor finds that run
-by the prompts it read, row by row (`rows_of`, `read_values`), not by its place among the run's
+by the prompts it read, row by row (harness.prompt_rows), not by its place among the run's
 forwards or a forward's rows: every forward here batches several different prompts (two
-invokes, or a chunk of rows), so harness.replay.reading, which wants one prompt in every row,
-cannot find them. A run that never read a prompt, or read the rows in another order than it
-writes them, fails its anchor."""
+invokes, or a chunk of rows). A run that never read a prompt, or read the rows in another order
+than it writes them, fails its anchor."""
 from __future__ import annotations
 
 from typing import Callable, Sequence
 
 import torch
 
+from harness.declared_sites import At, Copy, Prompts, Reading, copied
 from harness.fire_once import FireOnce, Reference, Site, check_writes
+from harness.prompt_rows import forwards_reading, read_values, rows_of
 from harness.replay import SourceNotRead
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.interchange import binding_sweep, source_sweep
@@ -63,64 +64,11 @@ def control_basis(d: int, k: int, seed: int) -> torch.Tensor:
     return torch.linalg.qr(draw)[0].T.to(torch.float32)
 
 
-def pair_ids(runner: LookbackRunner, rows: Sequence[Counterfactual]
-             ) -> tuple[list[list[int]], list[list[int]]]:
+def prompts(runner: LookbackRunner, rows: Sequence[Counterfactual]) -> tuple[Prompts, Prompts]:
     """Each row's counterfactual and clean prompt ids as the experiment's traces read them (the
     tokenizer's, BOS first; the aligned prompts share one length, so no row is padded)."""
-    return tuple([list(runner.model.tok(getattr(r, which)).input_ids) for r in rows]
-                 for which in ("cf", "clean"))
-
-
-def _rows_in(ref: Reference, ids: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
-    """The rows of one forward whose input_ids are each of `ids`, in their order (a row serves
-    one prompt); None where the forward read one of them in no row."""
-    x = ref.forward.kwargs.get("input_ids")
-    if x is None or x.dim() != 2:
-        return None
-    taken: list[int] = []
-    for one in ids:
-        if x.shape[-1] != len(one):
-            return None
-        hits = (x == torch.tensor(list(one), device=x.device)).all(-1).tolist()
-        row = next((r for r, hit in enumerate(hits) if hit and r not in taken), None)
-        if row is None:
-            return None
-        taken.append(row)
-    return tuple(taken)
-
-
-def rows_of(refs: Sequence[Reference], forward: int, ids: Sequence[Sequence[int]],
-            what: str) -> tuple[int, ...]:
-    """The rows of the run's forward `forward` that read each prompt of `ids`, in their order:
-    where that forward holds the rows it reads from or writes to."""
-    if forward >= len(refs):
-        raise SourceNotRead(f"the run made {len(refs)} forwards: forward {forward}, which should "
-                            f"read the anchor's {what} prompts, was never made")
-    found = _rows_in(refs[forward], ids)
-    if found is None:
-        raise SourceNotRead(f"forward {forward} of the run did not read every {what} prompt of "
-                            f"the anchor's rows")
-    return found
-
-
-def read_values(refs: Sequence[Reference], ids: Sequence[Sequence[int]],
-                what: str) -> Callable[[int, Sequence[int]], torch.Tensor]:
-    """Each prompt's unedited block outputs, from the first forward of the run that read it (in
-    whichever row): `value(layer, positions)` is [prompts, positions, d] in the prompts' order."""
-    where: list[tuple[Reference, int]] = []
-    for n, one in enumerate(ids):
-        found = next(((ref, rows[0]) for ref in refs
-                      if (rows := _rows_in(ref, [one])) is not None), None)
-        if found is None:
-            raise SourceNotRead(f"no forward of the run read {what} prompt {n} of the anchor's "
-                                f"rows ({len(one)} tokens): the value it should copy was never "
-                                f"computed")
-        where.append(found)
-
-    def value(layer: int, positions: Sequence[int]) -> torch.Tensor:
-        return torch.cat([ref.value(layer, [row], positions) for ref, row in where])
-
-    return value
+    return tuple(Prompts.of(what, [runner.model.tok(getattr(r, which)).input_ids for r in rows])
+                 for what, which in (("counterfactual", "cf"), ("clean", "clean")))
 
 
 def sweep_layers(runner: LookbackRunner) -> list[int]:
@@ -129,30 +77,15 @@ def sweep_layers(runner: LookbackRunner) -> list[int]:
     return sorted({0, runner.n_layers // 2, runner.n_layers - 1})
 
 
-def forwards_reading(refs: Sequence[Reference], ids: Sequence[Sequence[int]]) -> list[int]:
-    """The run's forwards that read every prompt of `ids`, in the run's order."""
-    return [f for f, ref in enumerate(refs) if _rows_in(ref, ids) is not None]
-
-
 def _sweep_sites(runner: LookbackRunner, rows: list[Counterfactual], layers: list[int],
                  src: list[int], dst: list[int]) -> Callable[[list[Reference]], list[Site]]:
     """A layer sweep writes block layers[i] in the i-th forward that read the clean prompts
     (found by its inputs: with the counterfactual rows beside them in faithful mode, alone after
     the counterfactual's one read in fast mode), at `dst` of each row, the value its
     counterfactual prompt holds at `src` (from the forward that read it)."""
-    cf_ids, clean_ids = pair_ids(runner, rows)
-
-    def sites_for(refs: list[Reference]) -> list[Site]:
-        cf = read_values(refs, cf_ids, "counterfactual")
-        written = forwards_reading(refs, clean_ids)
-        if len(written) < len(layers):
-            raise SourceNotRead(f"the run made {len(refs)} forwards, {len(written)} of them on "
-                                f"the anchor's clean prompts: {len(layers)} writes, one per "
-                                f"block of {layers}, should each have one")
-        return [Site(f, layer, rows_of(refs, f, clean_ids, "clean"), tuple(dst), cf(layer, src))
-                for f, layer in zip(written, layers)]
-
-    return sites_for
+    cf, clean = prompts(runner, rows)
+    return copied([Copy(clean, cf, layer, tuple(dst), tuple(src), Reading(i))
+                   for i, layer in enumerate(layers)])
 
 
 def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dict[str, FireOnce]:
@@ -183,24 +116,17 @@ def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: boo
     lay = row_layout(runner, rows[0])
     src, dst = entity_positions(lay)
     drinks, _ = drink_states(lay)
-    cf_ids, clean_ids = pair_ids(runner, rows)
-
-    def sites_for(refs: list[Reference]) -> list[Site]:
-        cf = read_values(refs, cf_ids, "counterfactual")
-        clean = read_values(refs, clean_ids, "clean") if freeze else None
-        first = 2 if freeze else 1  # the edits follow the reads: counterfactual, then clean
-        sites = []
-        for offset, last in enumerate(layers):
-            f = first + offset
-            edited = rows_of(refs, f, clean_ids, "clean")
-            sites += [Site(f, j, edited, tuple(dst), cf(j, src)) for j in range(last + 1)]
-            if clean is not None:
-                sites += [Site(f, j, edited, tuple(drinks), clean(j, drinks))
-                          for j in range(runner.n_layers)]
-        return sites
-
+    cf, clean = prompts(runner, rows)
+    first = 2 if freeze else 1  # the edits follow the reads: counterfactual, then clean
+    copies = []
+    for offset, last in enumerate(layers):
+        at = At(first + offset)
+        copies += [Copy(clean, cf, j, tuple(dst), tuple(src), at) for j in range(last + 1)]
+        if freeze:
+            copies += [Copy(clean, clean, j, tuple(drinks), tuple(drinks), at)
+                       for j in range(runner.n_layers)]
     return check_writes(runner.model.local(), lambda: source_sweep(runner, rows, layers, freeze),
-                        sites_for)
+                        copied(copies))
 
 
 def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce:
@@ -212,7 +138,7 @@ def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOn
     rows, layer = rows[:FIRE_ROWS], runner.n_layers // 2
     state, state_rev = drink_states(row_layout(runner, rows[0]))
     d = runner.model.hf.config.hidden_size
-    cf_ids, clean_ids = pair_ids(runner, rows)
+    cf, clean = prompts(runner, rows)
 
     def run() -> float:
         h_dst, h_src = swap_pairs(runner, rows, layer, state, state_rev)
@@ -220,15 +146,15 @@ def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOn
                              random_basis(d, 1, RANDOM_BASIS_SEEDS[0], like=h_src))
 
     def sites_for(refs: list[Reference]) -> list[Site]:
-        h_src = read_values(refs, cf_ids, "counterfactual")(layer, state_rev)
-        h_dst = read_values(refs, clean_ids, "clean")(layer, state)
+        h_src = read_values(refs, cf.ids, cf.what)(layer, state_rev)
+        h_dst = read_values(refs, clean.ids, clean.what)(layer, state)
         delta = (h_src - h_dst).float()
         basis = control_basis(d, 1, CONTROL_SEEDS[0]).to(delta.device)
         value = h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)
-        written = forwards_reading(refs, clean_ids)[-1:]  # the write follows the reads
+        written = forwards_reading(refs, clean.ids)[-1:]  # the write follows the reads
         if not written:
             raise SourceNotRead("no forward of the run read the anchor's clean prompts")
-        return [Site(written[0], layer, rows_of(refs, written[0], clean_ids, "clean"),
+        return [Site(written[0], layer, rows_of(refs, written[0], clean.ids, clean.what),
                      tuple(state), value)]
 
     return check_writes(runner.model.local(), run, sites_for)

@@ -3,8 +3,9 @@ experiment's own functions, write the clean run's block output exactly where the
 (harness.fire_once)."""
 from __future__ import annotations
 
+from harness.declared_sites import At, Copy, Prompts, copied
 from harness.fire_once import FireOnce, Reference, Site, check_writes
-from harness.replay import reading
+from harness.prompt_rows import reading
 from harness.models.handle import Loaded
 from harness.sources.patching.experiments import (PairIds, full_patch_identity, layer_flip,
                                                   n_layers, pair_runs, sweep)
@@ -12,17 +13,19 @@ from harness.sources.patching.experiments import (PairIds, full_patch_identity, 
 PATCHED = 2  # forwards 0 and 1 run the two prompts unpatched, the patches from 2 on
 
 
+def prompts(pair: PairIds) -> tuple[Prompts, Prompts]:
+    """The prompt a patch writes into (the corrupted one) and the one it copies from."""
+    return Prompts.of("corrupted", [pair.corrupted]), Prompts.of("clean", [pair.clean])
+
+
 def whole_stream_fires(model: Loaded, pair: PairIds) -> FireOnce:
-    """Forward 2 + L holds the clean run's every position at block L, and nothing upstream moved."""
-    length = len(pair.clean)
-
-    def sites_for(refs: list[Reference]) -> list[Site]:
-        return [Site(PATCHED + layer, layer, (0,), tuple(range(length)),
-                     reading(refs, pair.clean).value(layer, [0], range(length)))
-                for layer in range(n_layers(model))]
-
+    """Forward 2 + L, on the corrupted prompt, holds the clean run's every position at block L,
+    and nothing upstream moved."""
+    every = tuple(range(len(pair.clean)))
     return check_writes(model.local(),
-                        lambda: full_patch_identity(model, pair, pair_runs(model, pair)), sites_for)
+                        lambda: full_patch_identity(model, pair, pair_runs(model, pair)),
+                        copied([Copy(*prompts(pair), layer, every, every, At(PATCHED + layer))
+                                for layer in range(n_layers(model))]))
 
 
 def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnce:
@@ -45,11 +48,6 @@ def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnc
 def layer_flip_fires(model: Loaded, pair: PairIds, layer: int) -> FireOnce:
     """The seed's own patch: block `layer` at the positions where the two prompts' tokens differ
     (found here from the ids, not through PairIds.differing) holds the clean values."""
-    differing = [i for i, (a, b) in enumerate(zip(pair.clean, pair.corrupted)) if a != b]
-
-    def sites_for(refs: list[Reference]) -> list[Site]:
-        return [Site(PATCHED, layer, (0,), tuple(differing),
-                     reading(refs, pair.clean).value(layer, [0], differing))]
-
+    differing = tuple(i for i, (a, b) in enumerate(zip(pair.clean, pair.corrupted)) if a != b)
     return check_writes(model.local(), lambda: layer_flip(model, pair, pair_runs(model, pair), layer),
-                        sites_for)
+                        copied([Copy(*prompts(pair), layer, differing, differing, At(PATCHED))]))

@@ -1,0 +1,88 @@
+"""Interventions declared as data (seed 000 §6's fire-once rule; issue 46 §2, after pyvene's
+intervention sites read by one engine): a copy names the prompts it writes into and reads from,
+the block, the positions on each side and the forward it falls in; `copied` resolves the
+declarations against the experiment's unedited replay into the sites harness.fire_once's
+check_writes compares, finding every forward, row and value by the prompts read
+(harness.prompt_rows)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import torch
+
+from harness.prompt_rows import forwards_reading, read_values, rows_of
+from harness.replay import Reference, Site, SourceNotRead
+
+
+@dataclass(frozen=True)
+class Prompts:
+    """An anchor's prompts of one kind, each as token ids, and what the anchor calls them
+    ("clean", "counterfactual")."""
+
+    what: str
+    ids: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, what: str, ids: Sequence[Sequence[int]]) -> Prompts:
+        return cls(what, tuple(tuple(one) for one in ids))
+
+
+@dataclass(frozen=True)
+class At:
+    """The run's forward `forward` (from 0)."""
+
+    forward: int
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The `nth` of the run's forwards that read every prompt written into (from 0; -1 is the
+    last)."""
+
+    nth: int
+
+
+@dataclass(frozen=True)
+class Copy:
+    """One declared write: in the forward `at` names, block `layer`'s output at `positions` of
+    the rows that read `into` holds `source`'s unedited block `layer` output at
+    `source_positions`, each prompt's from the first forward that read it."""
+
+    into: Prompts
+    source: Prompts
+    layer: int
+    positions: tuple[int, ...]
+    source_positions: tuple[int, ...]
+    at: At | Reading
+
+
+def _forwards(refs: Sequence[Reference], copies: Sequence[Copy]) -> list[int]:
+    """Each copy's forward; a RunMismatch where the run made fewer forwards on the written
+    prompts than the copies counted among them need."""
+    reading: dict[Prompts, list[int]] = {}
+    for c in copies:
+        if isinstance(c.at, Reading) and c.into not in reading:
+            reading[c.into] = found = forwards_reading(refs, c.into.ids)
+            wanted = [d for d in copies if isinstance(d.at, Reading) and d.into == c.into]
+            if any(not -len(found) <= d.at.nth < len(found) for d in wanted):
+                raise SourceNotRead(
+                    f"the run made {len(refs)} forwards, {len(found)} of them on the anchor's "
+                    f"{c.into.what} prompts: {len(wanted)} writes, one per block of "
+                    f"{[d.layer for d in wanted]}, should each have one")
+    return [c.at.forward if isinstance(c.at, At) else reading[c.into][c.at.nth] for c in copies]
+
+
+def copied(copies: Sequence[Copy]) -> Callable[[list[Reference]], list[Site]]:
+    """The sites `copies` must leave, built from the run's unedited replay (check_writes'
+    `sites_for`): each source's values first, then each copy's forward and rows."""
+    def sites_for(refs: list[Reference]) -> list[Site]:
+        values: dict[Prompts, Callable[[int, Sequence[int]], torch.Tensor]] = {}
+        for c in copies:
+            if c.source not in values:
+                values[c.source] = read_values(refs, c.source.ids, c.source.what)
+        return [Site(f, c.layer, rows_of(refs, f, c.into.ids, c.into.what), c.positions,
+                     values[c.source](c.layer, c.source_positions))
+                for c, f in zip(copies, _forwards(refs, copies))]
+
+    return sites_for

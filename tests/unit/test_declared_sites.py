@@ -1,0 +1,64 @@
+"""harness.declared_sites on replayed forwards built here: each declared copy becomes the site
+its forward, rows and source value say, found by the prompts read."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from harness.declared_sites import At, Copy, Prompts, Reading, copied
+from harness.replay import Site, SourceNotRead
+from tests.unit.replayed_forwards import ref
+
+CLEAN, CF = Prompts.of("clean", [[1, 2, 3]]), Prompts.of("counterfactual", [[4, 5, 6]])
+
+
+def run() -> list:
+    """A run that reads the counterfactual, then writes twice on the clean prompt in a batch."""
+    return [ref([[4, 5, 6]]), ref([[9, 9, 9], [1, 2, 3]]), ref([[1, 2, 3]])]
+
+
+def test_a_copy_writes_the_sources_value_at_the_rows_that_read_the_written_prompt():
+    refs = run()
+    [site] = copied([Copy(CLEAN, CF, 1, (2,), (0,), At(1))])(refs)
+    assert (site.forward, site.layer, site.rows, site.positions) == (1, 1, (1,), (2,))
+    assert torch.equal(site.value, refs[0].value(1, [0], [0]))
+
+
+def test_reading_counts_the_forwards_that_read_the_written_prompts():
+    sites = copied([Copy(CLEAN, CF, layer, (0,), (0,), Reading(i))
+                    for i, layer in enumerate((0, 1))])(run())
+    assert [(s.forward, s.layer, s.rows) for s in sites] == [(1, 0, (1,)), (2, 1, (0,))]
+
+
+def test_reading_minus_one_is_the_last_forward_that_read_them():
+    [site] = copied([Copy(CLEAN, CF, 0, (0,), (0,), Reading(-1))])(run())
+    assert site.forward == 2
+
+
+def test_a_copy_from_the_written_prompts_copies_their_own_values():
+    refs = run()
+    [site] = copied([Copy(CLEAN, CLEAN, 0, (1,), (1,), At(2))])(refs)
+    assert torch.equal(site.value, refs[1].value(0, [1], [1]))
+
+
+def test_more_reading_writes_than_forwards_is_a_mismatch_naming_the_blocks():
+    copies = [Copy(CLEAN, CF, layer, (0,), (0,), Reading(i)) for i, layer in enumerate((0, 1, 2))]
+    with pytest.raises(SourceNotRead, match=r"3 forwards, 2 of them on the anchor's clean "
+                                            r"prompts: 3 writes, one per block of \[0, 1, 2\]"):
+        copied(copies)(run())
+
+
+def test_a_source_never_read_is_a_mismatch():
+    with pytest.raises(SourceNotRead, match="counterfactual prompt 0"):
+        copied([Copy(CLEAN, CF, 0, (0,), (0,), At(1))])(run()[1:])
+
+
+def test_a_copy_at_a_forward_that_did_not_read_the_written_prompt_is_a_mismatch():
+    with pytest.raises(SourceNotRead, match="forward 0 .* every clean prompt"):
+        copied([Copy(CLEAN, CF, 0, (0,), (0,), At(0))])(run())
+
+
+def test_sites_keep_the_declarations_order():
+    copies = [Copy(CLEAN, CF, 1, (0,), (0,), At(2)), Copy(CLEAN, CF, 0, (0,), (0,), At(1))]
+    assert [s.forward for s in copied(copies)(run())] == [2, 1]
+    assert all(isinstance(s, Site) for s in copied(copies)(run()))
