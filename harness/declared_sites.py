@@ -1,7 +1,8 @@
 """Interventions declared as data (seed 000 §6's fire-once rule; issue 46 §2, after pyvene's
 intervention sites read by one engine): a copy names the prompts it writes into and reads from,
-the block, the positions on each side and the forward it falls in; `copied` resolves the
-declarations against the experiment's unedited replay into the sites harness.fire_once's
+the block, the positions on each side and the forward it falls in; a decode loop's writes name
+the prompts decoded, the block, the position and each prompt's steps. `copied` and `stepped`
+resolve them against the experiment's unedited replay into the sites harness.fire_once's
 check_writes compares, finding every forward, row and value by the prompts read
 (harness.prompt_rows)."""
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typing import Callable, Sequence
 
 import torch
 
-from harness.prompt_rows import forwards_reading, read_values, rows_of
-from harness.replay import Reference, Site, SourceNotRead
+from harness.prompt_rows import decode_loops, forwards_reading, read_values, rows_of
+from harness.replay import Reference, RunMismatch, Site, SourceNotRead
 
 
 @dataclass(frozen=True)
@@ -84,5 +85,44 @@ def copied(copies: Sequence[Copy]) -> Callable[[list[Reference]], list[Site]]:
         return [Site(f, c.layer, rows_of(refs, f, c.into.ids, c.into.what), c.positions,
                      values[c.source](c.layer, c.source_positions))
                 for c, f in zip(copies, _forwards(refs, copies))]
+
+    return sites_for
+
+
+@dataclass(frozen=True)
+class Stepped:
+    """A decode loop's writes (a decode-step bump): in the loop decoding prompt i, at each step
+    of `steps[i]` (first and last; step 0 is the prefill), block `layer`'s output at `position`
+    of that prompt's row holds `value(i, step)` ([d]), added to the unedited value where
+    `added`; `what` names the steps in a mismatch ("noise arm")."""
+
+    prompts: Prompts
+    layer: int
+    position: int
+    steps: tuple[tuple[int, int], ...]
+    value: Callable[[int, int], torch.Tensor]
+    added: bool
+    what: str
+
+
+def stepped(write: Stepped) -> Callable[[list[Reference]], list[Site]]:
+    """The sites a decode loop's declared writes must leave, each loop's steps counted from the
+    forward that starts it (check_writes' `sites_for`)."""
+    def sites_for(refs: list[Reference]) -> list[Site]:
+        sites = []
+        for start, rows in decode_loops(refs, write.prompts.ids):
+            for r, i in rows.items():
+                first, last = write.steps[i]
+                for step in range(first, last + 1):
+                    if start + step >= len(refs):
+                        raise RunMismatch(f"prompt {i}'s decode loop ended before step {step} of "
+                                          f"its {write.what} {write.steps[i]}")
+                    value = write.value(i, step)
+                    if write.added:
+                        before = refs[start + step].value(write.layer, [r], [write.position])
+                        value = before + value.to(device=before.device, dtype=before.dtype)
+                    sites.append(Site(start + step, write.layer, (r,), (write.position,),
+                                      value if write.added else value[None, None]))
+        return sites
 
     return sites_for

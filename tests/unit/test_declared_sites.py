@@ -1,12 +1,12 @@
-"""harness.declared_sites on replayed forwards built here: each declared copy becomes the site
-its forward, rows and source value say, found by the prompts read."""
+"""harness.declared_sites on replayed forwards built by hand: each declared copy or decode write
+becomes the sites its forward, rows, steps and value say, found by the prompts read."""
 from __future__ import annotations
 
 import pytest
 import torch
 
-from harness.declared_sites import At, Copy, Prompts, Reading, copied
-from harness.replay import Site, SourceNotRead
+from harness.declared_sites import At, Copy, Prompts, Reading, Stepped, copied, stepped
+from harness.replay import RunMismatch, Site, SourceNotRead
 from tests.unit.replayed_forwards import ref
 
 CLEAN, CF = Prompts.of("clean", [[1, 2, 3]]), Prompts.of("counterfactual", [[4, 5, 6]])
@@ -62,3 +62,37 @@ def test_sites_keep_the_declarations_order():
     copies = [Copy(CLEAN, CF, 1, (0,), (0,), At(2)), Copy(CLEAN, CF, 0, (0,), (0,), At(1))]
     assert [s.forward for s in copied(copies)(run())] == [2, 1]
     assert all(isinstance(s, Site) for s in copied(copies)(run()))
+
+
+def decoding() -> list:
+    """Two decode loops: prompt 1 alone (a prefill and two steps), then prompt 0 beside it."""
+    return [ref([[4, 5, 6]], cache=object()), ref([[7]]), ref([[8]]),
+            ref([[1, 2, 3], [4, 5, 6]], cache=object()), ref([[7], [9]]), ref([[8], [9]])]
+
+
+PROMPTS = Prompts.of("decoded", [[1, 2, 3], [4, 5, 6]])
+
+
+def vector(i: int, step: int) -> torch.Tensor:
+    return torch.full((3,), 10.0 * i + step)
+
+
+def test_a_set_decode_write_holds_each_prompts_value_at_its_steps_in_each_loop():
+    sites = stepped(Stepped(PROMPTS, 1, -1, ((0, 0), (1, 2)), vector, False, "arm"))(decoding())
+    assert [(s.forward, s.rows, s.positions) for s in sites] == [
+        (1, (0,), (-1,)), (2, (0,), (-1,)), (3, (0,), (-1,)), (4, (1,), (-1,)), (5, (1,), (-1,))]
+    assert torch.equal(sites[0].value, vector(1, 1)[None, None])
+    assert torch.equal(sites[2].value, vector(0, 0)[None, None])
+
+
+def test_an_added_decode_write_is_the_unedited_value_plus_the_declared_one():
+    refs = decoding()
+    [site] = stepped(Stepped(PROMPTS, 1, -1, ((0, 0), (2, 2)), vector, True, "arm"))(refs[:3])
+    assert torch.equal(site.value, refs[2].value(1, [0], [-1]) + vector(1, 2))
+
+
+def test_a_loop_that_ends_before_a_declared_step_is_a_mismatch_naming_the_steps():
+    with pytest.raises(RunMismatch, match=r"prompt 1's decode loop ended before step 3 of its "
+                                          r"noise arm \(1, 3\)"):
+        stepped(Stepped(PROMPTS, 1, -1, ((0, 0), (1, 3)), vector, True, "noise arm"))(
+            decoding()[:3])

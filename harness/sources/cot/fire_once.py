@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import torch
 
-from harness.fire_once import FireOnce, Reference, Site, check_writes
-from harness.prompt_rows import decode_loops
-from harness.replay import RunMismatch
+from harness.declared_sites import Prompts, Stepped, stepped
+from harness.fire_once import FireOnce, check_writes
 from harness.sources.cot.decode import NOISE_SEED, noise_edit, noise_vector
 from harness.sources.cot.patching import K, runs_with_patch
 from harness.sources.cot.runner import CotRunner
@@ -36,25 +35,12 @@ def noise_fires(runner: CotRunner) -> FireOnce:
     last position of each prompt's row at exactly the steps of its arm, as the unedited value
     plus the noise as declared (re-drawn here)."""
     prompts, noise = _prompts(runner), declared_noise(runner)
-    layer = runner.sizes.anchor_layer
     steps = max(last for _, last in NOISE_ARMS) + 1 + AFTER_WRITES
-
-    def sites_for(refs: list[Reference]) -> list[Site]:
-        sites = []
-        for start, rows in decode_loops(refs, prompts):
-            for r, i in rows.items():
-                for step in range(NOISE_ARMS[i][0], NOISE_ARMS[i][1] + 1):
-                    if start + step >= len(refs):
-                        raise RunMismatch(f"prompt {i}'s decode loop ended before step {step} of "
-                                          f"its noise arm {NOISE_ARMS[i]}")
-                    before = refs[start + step].value(layer, [r], [-1])
-                    sites.append(Site(start + step, layer, (r,), (-1,),
-                                      before + noise.to(device=before.device, dtype=before.dtype)))
-        return sites
-
+    writes = Stepped(Prompts.of("decoded", prompts), runner.sizes.anchor_layer, -1,
+                     tuple(NOISE_ARMS), lambda i, step: noise, added=True, what="noise arm")
     return check_writes(runner.model.local(), lambda: runner.generate_many(
         prompts, steps, "cot §6 noise fire-once",
-        noise_edit(runner, noise_vector(runner, NOISE_SEED), NOISE_ARMS)), sites_for)
+        noise_edit(runner, noise_vector(runner, NOISE_SEED), NOISE_ARMS)), stepped(writes))
 
 
 def vector_fires(runner: CotRunner) -> FireOnce:
@@ -64,11 +50,7 @@ def vector_fires(runner: CotRunner) -> FireOnce:
     g = torch.Generator(device="cpu").manual_seed(VECTOR_SEED)
     vectors = [torch.randn(K, runner.hidden_size, generator=g, device="cpu").to(runner.dtype)
                for _ in prompts]
-
-    def sites_for(refs: list[Reference]) -> list[Site]:
-        return [Site(start + step, layer, (r,), (-1,), vectors[i][step][None, None])
-                for start, rows in decode_loops(refs, prompts) for r, i in rows.items()
-                for step in range(K)]
-
+    writes = Stepped(Prompts.of("decoded", prompts), layer, -1, ((0, K - 1),) * len(prompts),
+                     lambda i, step: vectors[i][step], added=False, what="vector writes")
     return check_writes(runner.model.local(), lambda: runs_with_patch(
-        runner, prompts, layer, vectors, K + AFTER_WRITES, "cot §7 fire-once"), sites_for)
+        runner, prompts, layer, vectors, K + AFTER_WRITES, "cot §7 fire-once"), stepped(writes))
