@@ -61,16 +61,15 @@ class Copy:
 def _forwards(refs: Sequence[Reference], copies: Sequence[Copy]) -> list[int]:
     """Each copy's forward; a RunMismatch where the run made fewer forwards on the written
     prompts than the copies counted among them need."""
-    reading: dict[Prompts, list[int]] = {}
-    for c in copies:
-        if isinstance(c.at, Reading) and c.into not in reading:
-            reading[c.into] = found = forwards_reading(refs, c.into.ids)
-            wanted = [d for d in copies if isinstance(d.at, Reading) and d.into == c.into]
-            if any(not -len(found) <= d.at.nth < len(found) for d in wanted):
-                raise SourceNotRead(
-                    f"the run made {len(refs)} forwards, {len(found)} of them on the anchor's "
-                    f"{c.into.what} prompts: {len(wanted)} writes, one per block of "
-                    f"{[d.layer for d in wanted]}, should each have one")
+    counted = [c for c in copies if isinstance(c.at, Reading)]
+    reading = {c.into: forwards_reading(refs, c.into.ids) for c in counted}
+    for into, found in reading.items():
+        wanted = [c for c in counted if c.into == into]
+        if any(not -len(found) <= c.at.nth < len(found) for c in wanted):
+            raise SourceNotRead(
+                f"the run made {len(refs)} forwards, {len(found)} of them on the anchor's "
+                f"{into.what} prompts: {len(wanted)} writes, one per block of "
+                f"{[c.layer for c in wanted]}, should each have one")
     return [c.at.forward if isinstance(c.at, At) else reading[c.into][c.at.nth] for c in copies]
 
 
@@ -120,7 +119,7 @@ def stepped(write: Stepped) -> Callable[[list[Reference]], list[Site]]:
                     value = write.value(i, step)
                     if write.added:
                         before = refs[start + step].value(write.layer, [r], [write.position])
-                        value = before + value.to(device=before.device, dtype=before.dtype)
+                        value = before + value.to(before)
                     sites.append(Site(start + step, write.layer, (r,), (write.position,),
                                       value if write.added else value[None, None]))
         return sites

@@ -9,7 +9,14 @@ from harness.declared_sites import At, Copy, Prompts, Reading, Stepped, copied, 
 from harness.replay import RunMismatch, Site, SourceNotRead
 from tests.unit.replayed_forwards import ref
 
-CLEAN, CF = Prompts.of("clean", [[1, 2, 3]]), Prompts.of("counterfactual", [[4, 5, 6]])
+
+
+def clean() -> Prompts:
+    return Prompts.of("clean", [[1, 2, 3]])
+
+
+def cf() -> Prompts:
+    return Prompts.of("counterfactual", [[4, 5, 6]])
 
 
 def run() -> list:
@@ -19,30 +26,30 @@ def run() -> list:
 
 def test_a_copy_writes_the_sources_value_at_the_rows_that_read_the_written_prompt():
     refs = run()
-    [site] = copied([Copy(CLEAN, CF, 1, (2,), (0,), At(1))])(refs)
+    [site] = copied([Copy(clean(), cf(), 1, (2,), (0,), At(1))])(refs)
     assert (site.forward, site.layer, site.rows, site.positions) == (1, 1, (1,), (2,))
     assert torch.equal(site.value, refs[0].value(1, [0], [0]))
 
 
 def test_reading_counts_the_forwards_that_read_the_written_prompts():
-    sites = copied([Copy(CLEAN, CF, layer, (0,), (0,), Reading(i))
+    sites = copied([Copy(clean(), cf(), layer, (0,), (0,), Reading(i))
                     for i, layer in enumerate((0, 1))])(run())
     assert [(s.forward, s.layer, s.rows) for s in sites] == [(1, 0, (1,)), (2, 1, (0,))]
 
 
 def test_reading_minus_one_is_the_last_forward_that_read_them():
-    [site] = copied([Copy(CLEAN, CF, 0, (0,), (0,), Reading(-1))])(run())
+    [site] = copied([Copy(clean(), cf(), 0, (0,), (0,), Reading(-1))])(run())
     assert site.forward == 2
 
 
 def test_a_copy_from_the_written_prompts_copies_their_own_values():
     refs = run()
-    [site] = copied([Copy(CLEAN, CLEAN, 0, (1,), (1,), At(2))])(refs)
+    [site] = copied([Copy(clean(), clean(), 0, (1,), (1,), At(2))])(refs)
     assert torch.equal(site.value, refs[1].value(0, [1], [1]))
 
 
 def test_more_reading_writes_than_forwards_is_a_mismatch_naming_the_blocks():
-    copies = [Copy(CLEAN, CF, layer, (0,), (0,), Reading(i)) for i, layer in enumerate((0, 1, 2))]
+    copies = [Copy(clean(), cf(), layer, (0,), (0,), Reading(i)) for i, layer in enumerate((0, 1, 2))]
     with pytest.raises(SourceNotRead, match=r"3 forwards, 2 of them on the anchor's clean "
                                             r"prompts: 3 writes, one per block of \[0, 1, 2\]"):
         copied(copies)(run())
@@ -50,27 +57,30 @@ def test_more_reading_writes_than_forwards_is_a_mismatch_naming_the_blocks():
 
 def test_a_source_never_read_is_a_mismatch():
     with pytest.raises(SourceNotRead, match="counterfactual prompt 0"):
-        copied([Copy(CLEAN, CF, 0, (0,), (0,), At(1))])(run()[1:])
+        copied([Copy(clean(), cf(), 0, (0,), (0,), At(1))])(run()[1:])
 
 
 def test_a_copy_at_a_forward_that_did_not_read_the_written_prompt_is_a_mismatch():
     with pytest.raises(SourceNotRead, match="forward 0 .* every clean prompt"):
-        copied([Copy(CLEAN, CF, 0, (0,), (0,), At(0))])(run())
+        copied([Copy(clean(), cf(), 0, (0,), (0,), At(0))])(run())
 
 
 def test_sites_keep_the_declarations_order():
-    copies = [Copy(CLEAN, CF, 1, (0,), (0,), At(2)), Copy(CLEAN, CF, 0, (0,), (0,), At(1))]
+    copies = [Copy(clean(), cf(), 1, (0,), (0,), At(2)), Copy(clean(), cf(), 0, (0,), (0,), At(1))]
     assert [s.forward for s in copied(copies)(run())] == [2, 1]
     assert all(isinstance(s, Site) for s in copied(copies)(run()))
 
 
 def decoding() -> list:
-    """Two decode loops: prompt 1 alone (a prefill and two steps), then prompt 0 beside it."""
-    return [ref([[4, 5, 6]], cache=object()), ref([[7]]), ref([[8]]),
-            ref([[1, 2, 3], [4, 5, 6]], cache=object()), ref([[7], [9]]), ref([[8], [9]])]
+    """Two decode loops: prompt 1 alone (a prefill and two steps), then prompt 0 beside it; each
+    forward's values its own."""
+    read = [([[4, 5, 6]], object()), ([[7]], None), ([[8]], None),
+            ([[1, 2, 3], [4, 5, 6]], object()), ([[7], [9]], None), ([[8], [9]], None)]
+    return [ref(ids, cache=cache, offset=100.0 * f) for f, (ids, cache) in enumerate(read)]
 
 
-PROMPTS = Prompts.of("decoded", [[1, 2, 3], [4, 5, 6]])
+def decoded() -> Prompts:
+    return Prompts.of("decoded", [[1, 2, 3], [4, 5, 6]])
 
 
 def vector(i: int, step: int) -> torch.Tensor:
@@ -78,7 +88,7 @@ def vector(i: int, step: int) -> torch.Tensor:
 
 
 def test_a_set_decode_write_holds_each_prompts_value_at_its_steps_in_each_loop():
-    sites = stepped(Stepped(PROMPTS, 1, -1, ((0, 0), (1, 2)), vector, False, "arm"))(decoding())
+    sites = stepped(Stepped(decoded(), 1, -1, ((0, 0), (1, 2)), vector, False, "arm"))(decoding())
     assert [(s.forward, s.rows, s.positions) for s in sites] == [
         (1, (0,), (-1,)), (2, (0,), (-1,)), (3, (0,), (-1,)), (4, (1,), (-1,)), (5, (1,), (-1,))]
     assert torch.equal(sites[0].value, vector(1, 1)[None, None])
@@ -87,12 +97,37 @@ def test_a_set_decode_write_holds_each_prompts_value_at_its_steps_in_each_loop()
 
 def test_an_added_decode_write_is_the_unedited_value_plus_the_declared_one():
     refs = decoding()
-    [site] = stepped(Stepped(PROMPTS, 1, -1, ((0, 0), (2, 2)), vector, True, "arm"))(refs[:3])
+    [site] = stepped(Stepped(decoded(), 1, -1, ((0, 0), (2, 2)), vector, True, "arm"))(refs[:3])
     assert torch.equal(site.value, refs[2].value(1, [0], [-1]) + vector(1, 2))
 
 
 def test_a_loop_that_ends_before_a_declared_step_is_a_mismatch_naming_the_steps():
     with pytest.raises(RunMismatch, match=r"prompt 1's decode loop ended before step 3 of its "
                                           r"noise arm \(1, 3\)"):
-        stepped(Stepped(PROMPTS, 1, -1, ((0, 0), (1, 3)), vector, True, "noise arm"))(
+        stepped(Stepped(decoded(), 1, -1, ((0, 0), (1, 3)), vector, True, "noise arm"))(
             decoding()[:3])
+
+
+def test_a_decode_write_is_at_its_declared_block():
+    sites = stepped(Stepped(decoded(), 1, -1, ((0, 0), (1, 1)), vector, False, "arm"))(decoding())
+    assert {s.layer for s in sites} == {1}
+
+
+def test_an_added_value_takes_the_unedited_values_dtype():
+    wide = Stepped(decoded(), 1, -1, ((0, 0), (0, 0)), lambda i, s: vector(i, s).double(), True,
+                   "arm")
+    assert {s.value.dtype for s in stepped(wide)(decoding())} == {torch.float32}
+
+
+def test_reading_counts_from_the_end_as_far_as_the_first():
+    [site] = copied([Copy(clean(), cf(), 0, (0,), (0,), Reading(-2))])(run())
+    assert site.forward == 1
+
+
+def test_the_written_prompts_short_of_forwards_are_named():
+    other = Prompts.of("other", [[9, 9, 9]])
+    copies = [Copy(clean(), cf(), 0, (0,), (0,), Reading(1)),
+              Copy(other, cf(), 1, (0,), (0,), Reading(1))]
+    with pytest.raises(SourceNotRead, match=r"1 of them on the anchor's other prompts: 1 writes, "
+                                            r"one per block of \[1\]"):
+        copied(copies)(run())

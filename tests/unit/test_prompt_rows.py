@@ -82,9 +82,10 @@ def test_reading_is_the_first_forward_whose_every_row_read_the_prompt():
     assert reading(refs, [1, 2, 3]) is refs[1]
 
 
-def test_reading_a_prompt_no_forward_read_is_a_mismatch():
-    with pytest.raises(SourceNotRead, match="never computed"):
-        reading([ref([[4, 5, 6]])], [1, 2, 3])
+def test_reading_a_prompt_no_forward_read_is_a_mismatch_naming_its_first_ids_and_length():
+    with pytest.raises(SourceNotRead, match=r"the prompt \[1, 2, 3, 4, 5, 6\]… \(8 tokens\): "
+                                            r"the value it should copy was never computed"):
+        reading([ref([[4, 5, 6]])], [1, 2, 3, 4, 5, 6, 7, 8])
 
 
 def test_decode_loops_start_where_a_cache_is_handed_in_and_map_rows_to_prompts():
