@@ -12,7 +12,7 @@ CLI := $(PY) -m harness.cli
 # one this machine needs (`python3 -m harness.lock` says which, and names the supported platforms
 # where none fits): the CUDA lock where an NVIDIA driver lists a GPU, the CPU lock elsewhere;
 # `make setup LOCK=...` chooses. An index the lock names that does not answer is left out of the
-# install (`harness.lock pip-file`): pip would retry it for every package. `harness.install`
+# install (`harness.lock_index.pip_file`): pip would retry it for every package. `harness.install`
 # installs each lock with the pinned uv of requirements-uv.lock (into .uv-tool/, hashes checked),
 # from the sources pip is configured with, and with pip where uv cannot (uv is several times
 # faster: pip spends most of its time unpacking torch). The stamp names its lock, so another lock re-creates .venv;

@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.lock import pip_file
+from harness.lock_index import pip_file
 
 ROOT = Path(__file__).resolve().parents[1]
 UV_LOCK = ROOT / "requirements-uv.lock"
@@ -94,7 +94,7 @@ def uv_install(uv: Path, python: Path, args: list[str],
 
 
 def install(lock: Path, venv: Path, editable: Path | None = None) -> int:
-    """Install `lock` (its unanswering index lines left out: harness.lock.pip_file) into `venv`
+    """Install `lock` (its unanswering index lines left out: harness.lock_index.pip_file) into `venv`
     with every hash required, then `editable` with no dependencies: with uv, else with pip."""
     python = venv / "bin" / "python"
     file, dead = pip_file(lock, venv)
