@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from harness.drafting.notebook import Kind, Line, Notebook, looks_like_prose, words
 from harness.drafting.numbers import TOKEN, Form, Reading, mask_noise, read_numbers
-from harness.drafting.templates import Match, literal_lines, match_line, name_of, templates_of
+from harness.drafting.template_matching import Match, match_line, name_of
+from harness.drafting.templates import literal_lines, templates_of
 
 TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 RULE_ROW = re.compile(r"^\s*\|[\s:|-]+\|\s*$")
