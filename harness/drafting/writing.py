@@ -4,8 +4,9 @@ Out of `out/` (default `drafts/<name>/`):
 
 - `register.md`: the draft register, one row per claim, each provenance a link to its line of
   `notebook.html` (the notebook, one anchor per line, as the report's seed pages);
-- `source/<name>/`: the source package as stubs (`__init__`, task, steps, sizes, organism) and
-  its register rows (`register.md`, the suite's five columns);
+- `source/<name>/`: the source package as stubs (`__init__`, task, steps, sizes, organism:
+  harness/drafting/source_stubs.py) and its register rows (`register.md`, the suite's five
+  columns);
 - `claims/<name>/`: one draft test per claim, each skipped saying what is missing (the plugin
   gives the folder its source's fixtures: it needs no conftest); the module skips whole while the
   source is not registered, so a draft never breaks a run;
@@ -14,12 +15,11 @@ Out of `out/` (default `drafts/<name>/`):
 from __future__ import annotations
 
 import json
-import re
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
-from harness.drafting.draft import Draft, DraftClaim, code_lines
+from harness.drafting.draft import Draft, DraftClaim
+from harness.drafting.source_stubs import (by_section, init_stub, organism_stub, quoted,
+                                            sizes_stub, step_name, steps_stub, task_stub)
 from harness.reporting.seeds import page as anchored_page
 
 
@@ -69,178 +69,22 @@ def source_register(draft: Draft) -> str:
     return "\n".join(rows) + "\n"
 
 
-def _quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _sections(draft: Draft) -> dict[str, list[DraftClaim]]:
-    found: dict[str, list[DraftClaim]] = {}
-    for c in draft.claims:
-        found.setdefault(c.section, []).append(c)
-    return found
-
-
-def _step(section: str) -> str:
-    return "section_" + re.sub(r"[^0-9a-z]+", "_", section.lower()).strip("_")
-
-
-def _type(value: Any) -> str:
-    if isinstance(value, list):
-        inner = {_type(v) for v in value}
-        return f"list[{inner.pop() if len(inner) == 1 else 'float'}]"
-    return "int" if isinstance(value, int) and not isinstance(value, bool) else "float"
-
-
-def init_stub(draft: Draft) -> str:
-    """The source's declaration, with the model's loading arguments left to choose."""
-    return f'''"""Draft source {draft.name}: {draft.title}.
-
-STUB drafted by `interp-claims new` from {draft.notebook.path.name}: the model's architecture and
-dtype, the task, the steps, the sizes and the organism are still to be written (CHECKLIST.md)."""
-from harness.profiles import ModelSpec, ProfileName
-from harness.source import Source
-from harness.sources.{draft.name} import sizes
-
-# TODO: the model class (config.json "architectures") and the dtype the notebook ran in.
-ARCHITECTURE = "TODO-architecture"
-DTYPE = "TODO-dtype"
-
-SOURCE = Source(
-    name={_quote(draft.name)}, package=__name__, seed_file={_quote(draft.notebook.path.name)},
-    seed_sha256={_quote(draft.sha256)},
-    title={_quote(draft.title)},
-    models={{
-        ProfileName.PUBLISHED: ModelSpec(ARCHITECTURE, DTYPE, "cuda",
-                                         hf_id={_quote(draft.model.repo)},
-                                         revision={_quote(draft.model.revision)}),
-    }},
-    sizes={{ProfileName.PUBLISHED: sizes.PUBLISHED}},
-)
-'''
-
-
-def task_stub(draft: Draft) -> str:
-    """The task module: a stub naming where the notebook builds its prompts."""
-    where = code_lines(draft.notebook, r"Random\(|seed|def (prompt|question|build|make)|PROMPT")
-    at = ", ".join(f"{draft.notebook.path.name}:{n}" for n in where) or "its first code cells"
-    return f'''"""Draft: the task of {draft.notebook.path.name} (its prompts, problems and answers).
-
-STUB: nothing here is written yet. The notebook builds its task at {at}."""
-from __future__ import annotations
-
-
-def build(sizes):
-    """Every sample the experiments run, as named constants or built from `sizes`."""
-    raise NotImplementedError("draft: the task is not written: the prompts, problems and answers "
-                              "the notebook builds (see {at})")
-'''
-
-
-def steps_stub(draft: Draft) -> str:
-    """One step per notebook section that printed numbers: its result dataclass, whose fields
-    are the section's claims' published keys, and a function that raises until written."""
-    out = [f'"""Draft: the experiment steps of {draft.notebook.path.name}, one per section that '
-           "printed numbers.",
-           "",
-           "STUB: each step's function raises NotImplementedError naming the numbers it must "
-           'measure;\nits result dataclass lists them (the draft claims read these fields)."""',
-           "from __future__ import annotations", "", "from dataclasses import dataclass", "",
-           "from harness.declared_steps import Step", "", ""]
-    steps = []
-    for section, claims in _sections(draft).items():
-        step = _step(section)
-        cls = "".join(w.capitalize() for w in step.split("_")) + "Result"
-        out += ["@dataclass(frozen=True)", f"class {cls}:",
-                f'    """What § {section} measures: the values its draft claims judge."""', ""]
-        for c in claims:
-            for key, value in c.published.items():
-                out.append(f"    {key}: {_type(value)}  # {c.provenance}")
-        lines = ", ".join(str(n) for c in claims for n in c.lines[:1])
-        keys = ", ".join(c.key for c in claims[:8]) + (" …" if len(claims) > 8 else "")
-        missing = (f"draft: step {step} is not written: it must measure {keys} "
-                   f"(§ {section} of {draft.notebook.path.name})")
-        out += ["", "", f"def {step}(model, sizes) -> {cls}:",
-                f'    """§ {section}: the experiment that printed lines {lines}."""',
-                f"    raise NotImplementedError({_quote(missing)})", "", ""]
-        steps.append(f'    Step("{step}", {step}, ("{draft.name}_model", "{draft.name}_sizes")),')
-    out += ["STEPS = (", *steps, ")", ""]
-    return "\n".join(out)
-
-
-def sizes_stub(draft: Draft) -> str:
-    """The sizes dataclass, its published n drafted from the n's the notebook printed."""
-    ns = Counter(p.reading.n for c in draft.claims for p in c.numbers if p.reading.n)
-    common = ns.most_common(1)[0][0] if ns else 0
-    seen = ", ".join(f"{n} ({k}×)" for n, k in ns.most_common(6)) or "none"
-    return f'''"""Draft: the experiment sizes of {draft.notebook.path.name}, per profile.
-
-STUB: only `n` is drafted, as the n the notebook printed most often (n's printed: {seen});
-add the sizes its steps need (layers swept, batch sizes, token budgets)."""
-from __future__ import annotations
-
-from dataclasses import dataclass
-
-from harness.profiles import ExperimentSizes
-
-
-@dataclass(frozen=True)
-class Sizes(ExperimentSizes):
-    """How much each step runs."""
-
-    n: int
-
-
-PUBLISHED = Sizes(n={common})
-
-
-def tiny() -> Sizes:
-    """The organism's sizes."""
-    raise NotImplementedError("draft: the organism's sizes are not chosen (sizes.tiny)")
-'''
-
-
-def organism_stub(draft: Draft) -> str:
-    """The organism module: build_tokenizer, build_model and make, each raising until written."""
-    return f'''"""Draft: the CPU organism for {draft.name} (a model small enough to train here).
-
-STUB: none of it is written; see docs/adding-a-source.md for what an organism provides."""
-from __future__ import annotations
-
-from pathlib import Path
-
-
-def build_tokenizer():
-    """The organism's offline tokenizer."""
-    raise NotImplementedError("draft: the organism's tokenizer is not written")
-
-
-def build_model(tok):
-    """The organism's untrained model."""
-    raise NotImplementedError("draft: the organism's model is not written")
-
-
-def make(root: Path) -> dict:
-    """Train or compile the organism and write it under `root`; its manifest."""
-    raise NotImplementedError("draft: the organism is not trained: make() is a stub")
-'''
-
-
 def _declaration(c: DraftClaim) -> list[str]:
     statement = c.statement.replace("{", "{{").replace("}", "}}")
     published = json.dumps(c.published, ensure_ascii=False)
     why = ("draft: the criterion is a placeholder (choose one), and " if not c.suggestion.chosen
            else "draft: ")
-    missing = (f"{why}step {_step(c.section)} and a readout returning "
+    missing = (f"{why}step {step_name(c.section)} and a readout returning "
                f"{', '.join(c.published)} are not written")
-    return [f"@claim({_quote(c.id)}, statement={_quote(statement)},",
+    return [f"@claim({quoted(c.id)}, statement={quoted(statement)},",
             f"       published={published},",
-            f"       provenance={_quote(c.provenance)},",
+            f"       provenance={quoted(c.provenance)},",
             f"       criterion={c.suggestion.criterion})",
             f"def test_{c.key}():",
             f"    # {c.suggestion.reason}",
             f"    # when written, the declaration is the test: test_{c.key} = claim(..., "
-            f"reads={_quote(_step(c.section))}, readout=readouts.{c.key})",
-            f"    pytest.skip({_quote(missing)})", "", ""]
+            f"reads={quoted(step_name(c.section))}, readout=readouts.{c.key})",
+            f"    pytest.skip({quoted(missing)})", "", ""]
 
 
 def claims_stub(draft: Draft) -> str:
@@ -255,7 +99,7 @@ def claims_stub(draft: Draft) -> str:
            "from harness.claims import claim",
            f"from harness.criteria import {', '.join(names)}" if names else "",
            "from harness.registry import source_names", "",
-           f'if {_quote(draft.name)} not in source_names():',
+           f'if {quoted(draft.name)} not in source_names():',
            f'    pytest.skip("draft: source {draft.name!r} is not registered yet: move '
            f'source/{draft.name} to harness/sources/{draft.name}", allow_module_level=True)',
            "", ""]
@@ -270,7 +114,7 @@ def checklist(draft: Draft) -> str:
     chosen = sum(c.suggestion.chosen for c in draft.claims)
     prose = [c for c in draft.claims if c.origin == "prose"]
     series = [c for c in draft.claims if len(c.numbers) > 1]
-    sections = _sections(draft)
+    sections = by_section(draft)
     items = [
         f"# Checklist: source `{name}`", "",
         f"Drafted from `{nb}` (sha256 `{draft.sha256}`) for `{draft.model.repo}` at "
@@ -314,7 +158,7 @@ def checklist(draft: Draft) -> str:
         "claims reading them require.",
         "",
         "## Sections and their steps", "",
-        *[f"- [ ] § {s} → `{_step(s)}`: {', '.join(c.key for c in cs[:10])}"
+        *[f"- [ ] § {s} → `{step_name(s)}`: {', '.join(c.key for c in cs[:10])}"
           + (" …" if len(cs) > 10 else "") for s, cs in sections.items()], "",
         "## Moving the draft into the suite", "",
         f"- [ ] `source/{name}/` → `harness/sources/{name}/` (the registry then finds it).",

@@ -1,9 +1,8 @@
-"""harness.drafting.writing: the draft's register page, stubs, claim tests and checklist."""
+"""harness.drafting.writing: the draft's files, its register page, claim tests and checklist
+(the source's stubs: test_source_stubs.py)."""
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 
 import pytest
 
@@ -11,32 +10,16 @@ import harness.claims
 import harness.register
 import harness.registry
 from harness.claims import spec_of
-from harness.declared_steps import check_steps
-from harness.drafting.draft import ModelRef, draft
+from harness.drafting.draft import draft
 from harness.drafting.notebook import read_notebook
 from harness.drafting.writing import write_draft
 from harness.register import parse_register
-
-GPT2 = ModelRef("openai-community/gpt2", "607a30d783dfa663caf39e06633721c8d4cfcd7e")
+from tests.unit.drafting.drafted import GPT2, load, write_toy
 
 
 @pytest.fixture
 def out(dump, tmp_path):
-    folder = tmp_path / "draft"
-    write_draft(draft("toy", read_notebook(dump), GPT2), folder)
-    return folder
-
-
-def load(path, name):
-    """A drafted module, imported from its file (and forgotten again)."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # a dataclass looks its module up while it is made
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[name]
-    return module
+    return write_toy(dump, tmp_path / "draft")
 
 
 def test_a_draft_holds_its_register_stubs_claims_and_checklist(out):
@@ -57,26 +40,6 @@ def test_the_source_register_reads_as_the_suites_register(out):
     rows = parse_register((out / "source/toy/register.md").read_text())
     assert [r.id for r in rows] == ["toy.acc", "toy.k", "toy.layer", "toy.effect-layer",
                                     "toy.best"]
-
-
-def test_a_step_stub_raises_naming_what_it_must_measure(out):
-    steps = load(out / "source/toy/steps.py", "toy_steps")
-    with pytest.raises(NotImplementedError,
-                       match="draft: step section_2 .* must measure .*effect_layer"):
-        steps.section_2(None, None)
-
-
-def test_the_draft_steps_pass_the_suites_step_check(out):
-    check_steps("toy", load(out / "source/toy/steps.py", "toy_steps").STEPS)
-
-
-def test_the_task_organism_and_sizes_stubs_raise_as_drafts(out):
-    task = load(out / "source/toy/task.py", "toy_task")
-    organism = load(out / "source/toy/organism.py", "toy_organism")
-    sizes = load(out / "source/toy/sizes.py", "toy_sizes")
-    for stub in (lambda: task.build(None), organism.build_tokenizer, sizes.tiny):
-        with pytest.raises(NotImplementedError, match="^draft: "):
-            stub()
 
 
 def test_the_draft_claims_skip_whole_while_the_source_is_not_registered(out):
