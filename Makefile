@@ -149,7 +149,7 @@ else
 endif
 
 # The wheels an offline GPU machine lacks (`make gpu-rehearsal OFFLINE=1`), on a machine with
-# network: exactly harness.offline's WHEELHOUSE (nnsight, syrupy and what they need that the
+# network: exactly harness.offline_packages' WHEELHOUSE (nnsight, syrupy and what they need that the
 # machine has not) at requirements-cuda.lock's pins, for the machine's Python (PY=3.12, its
 # default; PY names a version here, not an interpreter), each sha256 checked against the lock.
 # Prints each wheel and the total; carry $(WHEELHOUSE)/ with the repository.

@@ -1,6 +1,6 @@
 """A borrowed offline GPU machine, simulated on the CPU (issue 39): a Python with torch and the
-machine's other packages (harness.offline.MACHINE) but neither nnsight, syrupy nor this package
-installed, and no package index. `make gpu-rehearsal OFFLINE=1` installs what it lacks from the
+machine's other packages (harness.offline_packages.MACHINE) but neither nnsight, syrupy nor this
+package installed, and no package index. `make gpu-rehearsal OFFLINE=1` installs what it lacks from the
 wheelhouse and runs the CUDA rehearsal's dry run through it, the plugin loaded by PYTEST_PLUGINS.
 
 The simulated machine is a venv of this environment's base Python whose site-packages links, entry
@@ -22,8 +22,8 @@ import pytest
 from filelock import FileLock
 from packaging.requirements import Requirement
 
-from harness.offline import (CUDA_STACK, MACHINE, NEEDS, WHEELHOUSE, cuda_stack, normalise,
-                             read_lock, wheel_name)
+from harness.offline_packages import (CUDA_STACK, MACHINE, NEEDS, WHEELHOUSE, cuda_stack,
+                                      normalise, read_lock, wheel_name)
 from tests.paths import ROOT, SHARED_CACHE
 
 pytestmark = pytest.mark.meta  # every test here but the first starts processes: make test-meta
