@@ -116,12 +116,11 @@ def stepped(write: Stepped) -> Callable[[list[Reference]], list[Site]]:
                     if start + step >= len(refs):
                         raise RunMismatch(f"prompt {i}'s decode loop ended before step {step} of "
                                           f"its {write.what} {write.steps[i]}")
-                    value = write.value(i, step)
+                    value = write.value(i, step)[None, None]
                     if write.added:
                         before = refs[start + step].value(write.layer, [r], [write.position])
                         value = before + value.to(before)
-                    sites.append(Site(start + step, write.layer, (r,), (write.position,),
-                                      value if write.added else value[None, None]))
+                    sites.append(Site(start + step, write.layer, (r,), (write.position,), value))
         return sites
 
     return sites_for

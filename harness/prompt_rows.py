@@ -12,7 +12,8 @@ import torch
 
 from harness.replay import Reference, SourceNotRead
 
-Prompts = Sequence[Sequence[int]]
+# Prompts as token ids (harness.declared_sites.Prompts also names what an anchor calls them).
+PromptIds = Sequence[Sequence[int]]
 
 
 def row_ids(ref: Reference, row: int) -> list[int]:
@@ -29,7 +30,7 @@ def _read(ref: Reference) -> list[list[int]] | None:
     return [row_ids(ref, r) for r in range(x.shape[0])]
 
 
-def rows_in(ref: Reference, prompts: Prompts) -> tuple[int, ...] | None:
+def rows_in(ref: Reference, prompts: PromptIds) -> tuple[int, ...] | None:
     """The rows of one forward that read each of `prompts`, in their order (a row serves one
     prompt); None where the forward read one of them in no row."""
     read = _read(ref)
@@ -44,7 +45,7 @@ def rows_in(ref: Reference, prompts: Prompts) -> tuple[int, ...] | None:
     return tuple(taken)
 
 
-def rows_of(refs: Sequence[Reference], forward: int, prompts: Prompts,
+def rows_of(refs: Sequence[Reference], forward: int, prompts: PromptIds,
             what: str) -> tuple[int, ...]:
     """The rows of the run's forward `forward` that read each of `prompts` (the anchor's `what`
     prompts), in their order: where that forward holds the rows it reads from or writes to."""
@@ -58,12 +59,12 @@ def rows_of(refs: Sequence[Reference], forward: int, prompts: Prompts,
     return found
 
 
-def forwards_reading(refs: Sequence[Reference], prompts: Prompts) -> list[int]:
+def forwards_reading(refs: Sequence[Reference], prompts: PromptIds) -> list[int]:
     """The run's forwards that read every one of `prompts`, in the run's order."""
     return [f for f, ref in enumerate(refs) if rows_in(ref, prompts) is not None]
 
 
-def read_values(refs: Sequence[Reference], prompts: Prompts,
+def read_values(refs: Sequence[Reference], prompts: PromptIds,
                 what: str) -> Callable[[int, Sequence[int]], torch.Tensor]:
     """Each prompt's unedited block outputs, from the first forward of the run that read it (in
     whichever row): `value(layer, positions)` is [prompts, positions, d] in the prompts' order."""
@@ -94,18 +95,18 @@ def reading(refs: Sequence[Reference], ids: Sequence[int]) -> Reference:
                         f"({len(ids)} tokens): the value it should copy was never computed")
 
 
-def decode_loops(refs: Sequence[Reference], prompts: Prompts) -> list[tuple[int, dict[int, int]]]:
+def decode_loops(refs: Sequence[Reference], prompts: PromptIds) -> list[tuple[int, dict[int, int]]]:
     """Each decode loop's first forward (the one handed an empty key-value cache) and, per batch
     row, which of `prompts` it decodes."""
-    loops = []
+    known, loops = [list(p) for p in prompts], []
     for f, ref in enumerate(refs):
         if ref.forward.cache is None:
             continue
         rows = {}
         for r, ids in enumerate(_read(ref) or []):
-            if ids not in [list(p) for p in prompts]:
+            if ids not in known:
                 raise SourceNotRead(f"row {r} of the decode loop starting at forward {f} read "
                                     f"none of the anchor's prompts")
-            rows[r] = [list(p) for p in prompts].index(ids)
+            rows[r] = known.index(ids)
         loops.append((f, rows))
     return loops
