@@ -47,8 +47,10 @@ class Reading:
 @dataclass(frozen=True)
 class Copy:
     """One declared write: in the forward `at` names, block `layer`'s output at `positions` of
-    the rows that read `into` holds `source`'s unedited block `layer` output at
-    `source_positions`, each prompt's from the first forward that read it."""
+    the rows that read `into` (only the `row`-th of them, where a batch reads one prompt in
+    several rows told apart by place) holds `combine(base, source)`: `into`'s and `source`'s
+    unedited block `layer` outputs at `positions` and `source_positions`, each prompt's from the
+    first forward that read it; without `combine` (a plain copy), the source's value."""
 
     into: Prompts
     source: Prompts
@@ -56,6 +58,8 @@ class Copy:
     positions: tuple[int, ...]
     source_positions: tuple[int, ...]
     at: At | Reading
+    row: int | None = None
+    combine: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] | None = None
 
 
 def _forwards(refs: Sequence[Reference], copies: Sequence[Copy]) -> list[int]:
@@ -73,17 +77,32 @@ def _forwards(refs: Sequence[Reference], copies: Sequence[Copy]) -> list[int]:
     return [c.at.forward if isinstance(c.at, At) else reading[c.into][c.at.nth] for c in copies]
 
 
+def _rows(refs: Sequence[Reference], forward: int, c: Copy) -> tuple[int, ...]:
+    """The rows of `forward` that `c` writes: every row that read `into`, or the `row`-th."""
+    rows = rows_of(refs, forward, c.into.ids, c.into.what)
+    return rows if c.row is None else (rows[c.row],)
+
+
 def copied(copies: Sequence[Copy]) -> Callable[[list[Reference]], list[Site]]:
     """The sites `copies` must leave, built from the run's unedited replay (check_writes'
     `sites_for`): each source's values first, then each copy's forward and rows."""
     def sites_for(refs: list[Reference]) -> list[Site]:
         values: dict[Prompts, Callable[[int, Sequence[int]], torch.Tensor]] = {}
+
+        def value(prompts: Prompts) -> Callable[[int, Sequence[int]], torch.Tensor]:
+            if prompts not in values:
+                values[prompts] = read_values(refs, prompts.ids, prompts.what)
+            return values[prompts]
+
         for c in copies:
-            if c.source not in values:
-                values[c.source] = read_values(refs, c.source.ids, c.source.what)
-        return [Site(f, c.layer, rows_of(refs, f, c.into.ids, c.into.what), c.positions,
-                     values[c.source](c.layer, c.source_positions))
-                for c, f in zip(copies, _forwards(refs, copies))]
+            value(c.source)
+        sites = []
+        for c, f in zip(copies, _forwards(refs, copies)):
+            rows, source = _rows(refs, f, c), value(c.source)(c.layer, c.source_positions)
+            written = source if c.combine is None else c.combine(
+                value(c.into)(c.layer, c.positions), source)
+            sites.append(Site(f, c.layer, rows, c.positions, written))
+        return sites
 
     return sites_for
 

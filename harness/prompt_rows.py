@@ -84,17 +84,6 @@ def read_values(refs: Sequence[Reference], prompts: PromptIds,
     return value
 
 
-def reading(refs: Sequence[Reference], ids: Sequence[int]) -> Reference:
-    """The first forward whose every row read `ids`: where a value copied from a prompt's run
-    must come from, found by what that forward read rather than by its place in the run."""
-    for ref in refs:
-        read = _read(ref)
-        if read and all(row == list(ids) for row in read):
-            return ref
-    raise SourceNotRead(f"no forward of the run read the prompt {list(ids)[:6]}… "
-                        f"({len(ids)} tokens): the value it should copy was never computed")
-
-
 def decode_loops(refs: Sequence[Reference], prompts: PromptIds) -> list[tuple[int, dict[int, int]]]:
     """Each decode loop's first forward (the one handed an empty key-value cache) and, per batch
     row, which of `prompts` it decodes."""

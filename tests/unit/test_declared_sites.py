@@ -131,3 +131,26 @@ def test_the_written_prompts_short_of_forwards_are_named():
     with pytest.raises(SourceNotRead, match=r"1 of them on the anchor's other prompts: 1 writes, "
                                             r"one per block of \[1\]"):
         copied(copies)(run())
+
+
+def test_a_row_picks_by_place_one_of_the_rows_that_read_the_same_prompt():
+    refs = [ref([[4, 5, 6]]), ref([[1, 2, 3]] * 3)]
+    thrice = Prompts.of("clean", [[1, 2, 3]] * 3)
+    sites = copied([Copy(thrice, cf(), 0, (p,), (p,), At(1), row=p) for p in range(3)])(refs)
+    assert [s.rows for s in sites] == [(0,), (1,), (2,)]
+
+
+def test_a_batch_with_fewer_rows_of_the_prompt_than_declared_is_a_mismatch():
+    refs = [ref([[4, 5, 6]]), ref([[1, 2, 3]] * 2)]
+    thrice = Prompts.of("clean", [[1, 2, 3]] * 3)
+    with pytest.raises(SourceNotRead, match="forward 1 .* every clean prompt"):
+        copied([Copy(thrice, cf(), 0, (0,), (0,), At(1), row=0)])(refs)
+
+
+def test_combine_takes_the_written_prompts_unedited_value_and_the_sources():
+    refs = [ref([[4, 5, 6]], offset=100.0), ref([[9, 9, 9], [1, 2, 3]], offset=200.0),
+            ref([[1, 2, 3]], offset=300.0)]
+    [site] = copied([Copy(clean(), cf(), 1, (2,), (0,), At(2),
+                          combine=lambda base, source: torch.stack([base, source]))])(refs)
+    assert torch.equal(site.value, torch.stack([refs[1].value(1, [1], [2]),
+                                                refs[0].value(1, [0], [0])]))

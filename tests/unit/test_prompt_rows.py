@@ -8,7 +8,7 @@ import copy
 import pytest
 import torch
 
-from harness.prompt_rows import (decode_loops, forwards_reading, read_values, reading, row_ids,
+from harness.prompt_rows import (decode_loops, forwards_reading, read_values, row_ids,
                                  rows_in, rows_of)
 from harness.replay import Forward, Reference, SourceNotRead
 from tests.unit.replayed_forwards import ref
@@ -75,17 +75,6 @@ def test_values_come_from_the_first_forward_that_read_each_prompt_in_the_prompts
 def test_a_value_never_computed_is_a_mismatch_naming_the_prompt():
     with pytest.raises(SourceNotRead, match="counterfactual prompt 0"):
         read_values([ref([[9, 9, 9]])], [[1, 2, 3]], "counterfactual")
-
-
-def test_reading_is_the_first_forward_whose_every_row_read_the_prompt():
-    refs = [ref([[1, 2, 3], [4, 5, 6]]), ref([[1, 2, 3], [1, 2, 3]]), ref([[1, 2, 3]])]
-    assert reading(refs, [1, 2, 3]) is refs[1]
-
-
-def test_reading_a_prompt_no_forward_read_is_a_mismatch_naming_its_first_ids_and_length():
-    with pytest.raises(SourceNotRead, match=r"the prompt \[1, 2, 3, 4, 5, 6\]… \(8 tokens\): "
-                                            r"the value it should copy was never computed"):
-        reading([ref([[4, 5, 6]])], [1, 2, 3, 4, 5, 6, 7, 8])
 
 
 def test_decode_loops_start_where_a_cache_is_handed_in_and_map_rows_to_prompts():

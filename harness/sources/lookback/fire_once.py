@@ -14,8 +14,6 @@ import torch
 
 from harness.declared_sites import At, Copy, Prompts, Reading, copied
 from harness.fire_once import FireOnce, Reference, Site, check_writes
-from harness.prompt_rows import forwards_reading, read_values, rows_of
-from harness.replay import SourceNotRead
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.interchange import binding_sweep, source_sweep
 from harness.sources.lookback.low_rank import (RANDOM_BASIS_SEEDS, projected_iia, random_basis,
@@ -129,12 +127,21 @@ def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: boo
                         copied(copies))
 
 
+def projected(basis: torch.Tensor) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
+    """§7's projected swap as a copy's combine: h_dst + (h_src − h_dst)·BᵀB, in float."""
+    def combine(h_dst: torch.Tensor, h_src: torch.Tensor) -> torch.Tensor:
+        delta = (h_src - h_dst).float()
+        b = basis.to(delta.device)
+        return h_dst + (delta @ b.T @ b).to(h_dst.dtype)
+
+    return combine
+
+
 def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce:
     """§7: the projected swap at the middle block writes h_dst + (h_src − h_dst)·BᵀB on the
     clean rows' drink positions, in the last forward that read them (the write follows the
-    reads), for the experiment's first rank-1 random control B; the value
-    is computed here from the unedited run (h_src and h_dst from the forwards that read each
-    row's prompts) with B drawn here from the register's first seed."""
+    reads), for the experiment's first rank-1 random control B; h_src and h_dst come from the
+    forwards that read each row's prompts, and B is drawn here from the register's first seed."""
     rows, layer = rows[:FIRE_ROWS], runner.n_layers // 2
     state, state_rev = drink_states(row_layout(runner, rows[0]))
     d = runner.model.hf.config.hidden_size
@@ -145,16 +152,6 @@ def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOn
         return projected_iia(runner, rows, layer, state, h_dst, h_src,
                              random_basis(d, 1, RANDOM_BASIS_SEEDS[0], like=h_src))
 
-    def sites_for(refs: list[Reference]) -> list[Site]:
-        h_src = read_values(refs, cf.ids, cf.what)(layer, state_rev)
-        h_dst = read_values(refs, clean.ids, clean.what)(layer, state)
-        delta = (h_src - h_dst).float()
-        basis = control_basis(d, 1, CONTROL_SEEDS[0]).to(delta.device)
-        value = h_dst + (delta @ basis.T @ basis).to(h_dst.dtype)
-        written = forwards_reading(refs, clean.ids)[-1:]  # the write follows the reads
-        if not written:
-            raise SourceNotRead("no forward of the run read the anchor's clean prompts")
-        return [Site(written[0], layer, rows_of(refs, written[0], clean.ids, clean.what),
-                     tuple(state), value)]
-
-    return check_writes(runner.model.local(), run, sites_for)
+    return check_writes(runner.model.local(), run, copied([Copy(
+        clean, cf, layer, tuple(state), tuple(state_rev), Reading(-1),
+        combine=projected(control_basis(d, 1, CONTROL_SEEDS[0])))]))

@@ -4,8 +4,7 @@ experiment's own functions, write the clean run's block output exactly where the
 from __future__ import annotations
 
 from harness.declared_sites import At, Copy, Prompts, copied
-from harness.fire_once import FireOnce, Reference, Site, check_writes
-from harness.prompt_rows import reading
+from harness.fire_once import FireOnce, check_writes
 from harness.models.handle import Loaded
 from harness.sources.patching.experiments import (PairIds, full_patch_identity, layer_flip,
                                                   n_layers, pair_runs, sweep)
@@ -30,19 +29,19 @@ def whole_stream_fires(model: Loaded, pair: PairIds) -> FireOnce:
 
 def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnce:
     """The (layer, position) sweep: one position of one block per forward (faithful), or row p
-    of block L's batched forward at position p (fast mode), holds the clean run's value."""
+    of block L's batched forward, whose every row reads the corrupted prompt, at position p
+    (fast mode), holds the clean run's value."""
     length = len(pair.clean)
-
-    def sites_for(refs: list[Reference]) -> list[Site]:
-        clean = reading(refs, pair.clean)
-        if batched:
-            return [Site(PATCHED + layer, layer, (p,), (p,), clean.value(layer, [0], [p]))
-                    for layer in range(n_layers(model)) for p in range(length)]
-        return [Site(PATCHED + layer * length + p, layer, (0,), (p,), clean.value(layer, [0], [p]))
-                for layer in range(n_layers(model)) for p in range(length)]
-
+    corrupted, clean = prompts(pair)
+    if batched:
+        copies = [Copy(Prompts.of(corrupted.what, corrupted.ids * length), clean, layer, (p,), (p,),
+                       At(PATCHED + layer), row=p)
+                  for layer in range(n_layers(model)) for p in range(length)]
+    else:
+        copies = [Copy(corrupted, clean, layer, (p,), (p,), At(PATCHED + layer * length + p))
+                  for layer in range(n_layers(model)) for p in range(length)]
     return check_writes(model.local(), lambda: sweep(model, pair, pair_runs(model, pair), batched),
-                        sites_for)
+                        copied(copies))
 
 
 def layer_flip_fires(model: Loaded, pair: PairIds, layer: int) -> FireOnce:
