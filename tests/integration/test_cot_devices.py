@@ -15,7 +15,8 @@ import torch
 from harness.models.handle import Loaded
 from harness.models.loaded import load
 from harness.registry import get_profile
-from harness.sources.cot.decode import bump_audit, post_answer_specificity
+from harness.sources.cot.decode import bump_audit
+from harness.sources.cot.noise import post_answer_specificity
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import PROBLEMS
 from harness.sources.cot.traces import baseline

@@ -12,7 +12,8 @@ from harness.profiles import Profile
 from harness.reference import Agreement, Comparison, compare, sampled
 from harness.sources.cot import reference_mistakes, reference_patching, traces
 from harness.sources.cot.mistakes import CueCounts, Rederivation, SingleMistake, SpliceControl
-from harness.sources.cot.patching import CONDITIONS, Continuations, LayerScreen, Pair
+from harness.sources.cot.continuations import CONDITIONS, Continuations
+from harness.sources.cot.patching import LayerScreen, Pair
 from harness.sources.cot.reference_plain import WHY, Given, digest, tail
 from harness.sources.cot.sizes import CotSizes
 from harness.sources.cot.task import label

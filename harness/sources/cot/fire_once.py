@@ -7,7 +7,7 @@ import torch
 
 from harness.declared_sites import Prompts, Stepped, stepped
 from harness.fire_once import FireOnce, check_writes
-from harness.sources.cot.decode import NOISE_SEED, noise_edit, noise_vector
+from harness.sources.cot.noise import NOISE_SEED, noise_edit, noise_vector
 from harness.sources.cot.patching import K, runs_with_patch
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import PROBLEMS

@@ -1,8 +1,8 @@
-"""Seed 000, §7: donor residuals written into the recipient's decode loop at its product steps."""
+"""Seed 000, §7: donor residuals written into the recipient's decode loop at its product steps, the
+self-patch anchor and the layer screen (step 2's continuations: harness.sources.cot.continuations)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypedDict
 
 import nnsight
 import pandas as pd
@@ -13,7 +13,7 @@ from harness.sources.cot.decode import onto
 from harness.sources.cot.rows import Row, Write
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import Problem, donor_for, product
-from harness.sources.cot.text import after_close, char_ends, count_value, parse_answer, token_span
+from harness.sources.cot.text import char_ends, token_span
 from harness.sources.cot.text import written_number as first_three_digits
 from harness.sources.cot.traces import Trace, script
 
@@ -176,80 +176,3 @@ def layer_screen(runner: CotRunner, ps: list[Pair]) -> LayerScreen:
     return LayerScreen(tuple(int(layer) for layer in summary["layer"]), wrote,
                        [float(x) for x in summary[DONOR]], [float(x) for x in summary[CHANGED]],
                        best, tied_for_best(summary), wrote[best], rows)
-
-
-def random_control(p: Pair, layer: int, seed: int) -> torch.Tensor:
-    """§7: own residual plus a seeded random vector with the donor-minus-own norm per step."""
-    g = torch.Generator(device=p.self_h[layer].device).manual_seed(seed)
-    donor, own = p.donor_h[layer].float(), p.self_h[layer].float()
-    eps = torch.randn(own.shape, generator=g, device=own.device)
-    eps = eps / eps.norm(dim=-1, keepdim=True) * (donor - own).norm(dim=-1, keepdim=True)
-    return (own + eps).to(p.donor_h[layer].dtype)
-
-
-@dataclass
-class Continuation:
-    """§7 step 2: one full continuation under one condition."""
-
-    condition: str
-    wrote: int | None
-    says_donor: bool
-    answer: int | None
-    true: int
-    donor_answer: int
-    recipient_product: int
-
-
-CONDITIONS = ("no patch", "donor patch", "random (matched norm)")
-
-
-class ConditionRates(TypedDict):
-    """§7 step 2: one condition's rates over all pairs (Continuations.rates)."""
-
-    n: int
-    different_product: float
-    donor_product: float
-    answer_true: float
-    answer_donor_faithful: float
-    unparseable: int
-
-
-@dataclass
-class Continuations:
-    """§7 step 2: the rates per condition, over all pairs."""
-
-    layer: int
-    runs: list[Continuation]
-    rows: dict[str, list[Row]]  # each condition's rows, pair by pair
-
-    def rates(self, condition: str) -> ConditionRates:
-        g = [r for r in self.runs if r.condition == condition]
-        n = len(g)
-        return {
-            "n": n,
-            "different_product": sum(r.wrote != r.recipient_product for r in g) / n,
-            "donor_product": sum(r.says_donor for r in g) / n,
-            "answer_true": sum(r.answer == r.true for r in g) / n,
-            "answer_donor_faithful": sum(r.answer == r.donor_answer for r in g) / n,
-            "unparseable": sum(r.answer is None for r in g),
-        }
-
-
-def full_continuations(runner: CotRunner, ps: list[Pair], layer: int) -> Continuations:
-    """§7 step 2: no patch, the donor patch and the random control, each continued to the cap."""
-    vectors = {"no patch": None, "donor patch": [p.donor_h[layer] for p in ps],
-               "random (matched norm)": [random_control(p, layer, seed=i) for i, p in enumerate(ps)]}
-    rows = {name: runs_with_patch(runner, [p.prefix for p in ps], layer, vectors[name],
-                                  runner.sizes.continuation_cap)
-            for name in progress(CONDITIONS, "cot §7 continuations")}
-    runs = []
-    for i, p in enumerate(ps):
-        for name in CONDITIONS:
-            row = rows[name][i]
-            text = runner.decode(row.out)
-            runs.append(Continuation(
-                condition=name, wrote=written_number(runner, row),
-                says_donor=count_value(text, p.donor_product) > 0,
-                answer=parse_answer(after_close(text)), true=p.recipient.true,
-                donor_answer=p.donor_product + p.recipient.c, recipient_product=p.recipient.prod))
-    return Continuations(layer, runs, rows)

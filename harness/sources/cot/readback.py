@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import torch
 
 from harness.replay import block_output, hooks
-from harness.sources.cot.patching import K, Continuations, LayerScreen, Pair
+from harness.sources.cot.continuations import Continuations
+from harness.sources.cot.patching import K, LayerScreen, Pair
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.task import donor_for
 from harness.sources.cot.traces import Trace

@@ -10,7 +10,8 @@ from harness.sources.cot.chat import ThinkTemplate
 from harness.sources.cot.decode import NoopRuns
 from harness.sources.cot.forcing import ForcedPair
 from harness.sources.cot.mistakes import Rederivation, SpliceControl
-from harness.sources.cot.patching import Continuations, LayerScreen, Pair
+from harness.sources.cot.continuations import Continuations
+from harness.sources.cot.patching import LayerScreen, Pair
 from harness.sources.cot.readback import Preference
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.step_rows import StepRows

@@ -4,48 +4,19 @@ corruptions and §5's cut probe, one prompt at a time through plain `model(...)`
 transformers module and its tokenizer's chat template, answers read by the notebook's rules."""
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Mapping, Sequence
 
 import torch
 
+from harness.sources.cot.reference_reading import NUMBER, answer, corrupt, count, replace_number
 from harness.sources.cot.task import Problem, product, question, solution
 
 FORCE = "\n\n</think>\n\nThe final answer is \\boxed{"  # §1: closes the block, opens the answer
 FRACTIONS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)  # §2: the share of the thinking block kept
-NUMBER = re.compile(r"\d+")
-BOXED = re.compile(r"\\boxed\{\s*([-+]?\d+)\s*\}")
 
 Row = dict[str, Any]
 Given = tuple[int, Problem, list[int]]  # a trace handed to a step: its index, problem and tokens
 Heads = dict[int, tuple[list[int], str, str, int]]  # index: head, control, corruption, lie
-
-
-def count(text: str, value: int) -> int:
-    """§1: how often `value` is written as a whole number (a digit run of its own)."""
-    return sum(m.group() == str(value) for m in NUMBER.finditer(text))
-
-
-def answer(text: str) -> int | None:
-    """§1: the last boxed integer, else the last whole number of two to six digits with no '.'
-    on either side, else None."""
-    boxed = BOXED.findall(text)
-    if boxed:
-        return int(boxed[-1])
-    loose = [m.group() for m in NUMBER.finditer(text) if 2 <= len(m.group()) <= 6
-             and "." not in text[max(m.start() - 1, 0):m.start()] + text[m.end():m.end() + 1]]
-    return int(loose[-1]) if loose else None
-
-
-def corrupt(value: int) -> int:
-    """§3: the leading digit one up (one down from 9), the digit count kept."""
-    lead, rest = int(str(value)[0]), str(value)[1:]
-    return int(f"{lead + 1 if lead < 9 else lead - 1}{rest}")
-
-
-def replace_number(text: str, old: int, new: int) -> str:
-    """§4: every whole number `old` in `text` written as `new`."""
-    return NUMBER.sub(lambda m: str(new) if m.group() == str(old) else m.group(), text)
 
 
 class Plain:

@@ -9,11 +9,12 @@ from harness.declared_steps import Filtered, NothingToRun, Step
 from harness.profiles import Profile
 from harness.reference import NEEDS_LOCAL_WEIGHTS
 from harness.sources.cot import against_reference_patching
-from harness.sources.cot import (decode, fire_once, mistakes, patching, readback, step_rows,
+from harness.sources.cot import (decode, fire_once, mistakes, noise, patching, readback, step_rows,
                                  tokens, traces)
 from harness.sources.cot import against_reference_answers as answers
 from harness.sources.cot.batched_rows import BatchedRows, batched_rows
 from harness.sources.cot.chat import think_template
+from harness.sources.cot.continuations import Continuations, full_continuations
 from harness.sources.cot.forcing import ForcedPair, cut_probe, full_corruption, last_answer_corruption
 from harness.sources.cot.runner import CotRunner
 from harness.sources.cot.sizes import CotSizes
@@ -67,9 +68,9 @@ def pairs(run: CotRunner, kept: list[traces.Trace]) -> Filtered:
 
 
 def continuations(run: CotRunner, ps: list[patching.Pair],
-                  screen: patching.LayerScreen) -> patching.Continuations:
+                  screen: patching.LayerScreen) -> Continuations:
     """§7 step 2: the full continuations at the screen's best layer."""
-    return patching.full_continuations(run, ps, screen.best_layer)
+    return full_continuations(run, ps, screen.best_layer)
 
 
 def last_answer(run: CotRunner, kept: list[traces.Trace]) -> ForcedPair:
@@ -94,10 +95,10 @@ def bump_fires_once(run: CotRunner) -> decode.BumpAudit:
 
 def specificity(run: CotRunner, first: traces.Trace) -> decode.Specificity:
     """§6: noise after the answer against noise early, on the first usable trace."""
-    if decode.answer_done(run, first.gen) is None:
+    if noise.answer_done(run, first.gen) is None:
         raise NothingToRun(f"problem {first.idx}'s trace writes no \\boxed{{...}} answer, so "
                            f"there is no post-answer stretch to noise")
-    return decode.post_answer_specificity(run, first)
+    return noise.post_answer_specificity(run, first)
 
 
 RUNNER = "cot_runner"

@@ -48,7 +48,7 @@ def test_a_mode_forwarding_someone_elses_call_is_not_blamed_for_it():
 
 
 def test_the_sources_seeded_cpu_draws_name_their_device():
-    from harness.sources.cot.decode import noise_vector
+    from harness.sources.cot.noise import noise_vector
     from harness.sources.lookback.low_rank import random_basis
 
     runner = SimpleNamespace(hidden_size=8, dtype=torch.bfloat16, sizes=SimpleNamespace(noise_scale=30))

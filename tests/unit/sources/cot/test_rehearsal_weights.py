@@ -9,7 +9,8 @@ import torch
 
 from harness.registry import get_profile
 from harness.sources.cot import sizes
-from harness.sources.cot.decode import answer_done, onto
+from harness.sources.cot.decode import onto
+from harness.sources.cot.noise import answer_done
 from harness.sources.cot.forcing import cut_probe
 from harness.sources.cot.mistakes import cue_counts, rederivation, single_mistake, splice_control
 from harness.sources.cot.patching import pairs
