@@ -33,9 +33,9 @@ def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnc
     (fast mode), holds the clean run's value."""
     length = len(pair.clean)
     corrupted, clean = prompts(pair)
-    if batched:
-        copies = [Copy(Prompts.of(corrupted.what, corrupted.ids * length), clean, layer, (p,), (p,),
-                       At(PATCHED + layer), row=p)
+    if batched:  # one row per position, every one reading the corrupted prompt
+        batch = Prompts.of(corrupted.what, corrupted.ids * length)
+        copies = [Copy(batch, clean, layer, (p,), (p,), At(PATCHED + layer), row=p)
                   for layer in range(n_layers(model)) for p in range(length)]
     else:
         copies = [Copy(corrupted, clean, layer, (p,), (p,), At(PATCHED + layer * length + p))
