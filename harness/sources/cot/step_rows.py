@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.sources.cot.batched_rows import TOKENS, chosen, first_unpredicted
+from harness.sources.cot.continuations import Continuations
 from harness.sources.cot.decode import NoopRuns
-from harness.sources.cot.noise import Specificity
 from harness.sources.cot.forcing import ForcedPair
 from harness.sources.cot.mistakes import SingleMistake, SpliceControl
-from harness.sources.cot.continuations import Continuations
+from harness.sources.cot.noise import Specificity
 from harness.sources.cot.patching import LayerScreen, Pair, SelfPatch
 from harness.sources.cot.rows import Row
 from harness.sources.cot.runner import CotRunner

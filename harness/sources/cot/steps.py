@@ -93,7 +93,7 @@ def bump_fires_once(run: CotRunner) -> decode.BumpAudit:
     return decode.bump_audit(run, run.prompt_ids(AUDITED_PROBLEM))
 
 
-def specificity(run: CotRunner, first: traces.Trace) -> decode.Specificity:
+def specificity(run: CotRunner, first: traces.Trace) -> noise.Specificity:
     """§6: noise after the answer against noise early, on the first usable trace."""
     if noise.answer_done(run, first.gen) is None:
         raise NothingToRun(f"problem {first.idx}'s trace writes no \\boxed{{...}} answer, so "
