@@ -14,7 +14,10 @@ import pytest
 
 from tests.paths import ROOT
 
-# A minimal source in its own folders: one task, one experiment, one anchor, one claim, a figure.
+# A minimal source in the shape docs/adding-a-source.md describes: its declaration, register rows,
+# task, experiment, declared steps and figure, and a claims folder with no conftest, where each
+# test is a declaration that names the step it reads and its readout. One anchor, which guards the
+# step the claim reads, and one claim.
 EXTRA_SOURCE = {
     "extra_source/__init__.py": '''
 """An extra source: vowels counted in a fixed word list (a model-free check)."""
@@ -26,12 +29,25 @@ SOURCE = Source(name="extra", package=__name__, seed_file="extra.txt",
                 title="Counting vowels (an extra source)", models={},
                 organisms_dir=Path(__file__).parent / "organisms")
 ''',
+    "extra_source/register.md": '''
+## Source `extra`: notebook `extra.txt`, "Counting vowels"
+
+| id | kind | § | what | published |
+|---|---|---|---|---|
+| extra.vowel-total | measurement [cpu] | 2 | the vowels in the word list | 6 |
+
+## Checks the suite adds
+
+| id | added because |
+|---|---|
+| extra.repeatable | the count is the experiment's own machinery: made again, it must agree |
+''',
     "extra_source/task.py": '''
 """The task: its sample set is a named constant."""
 WORDS = ("banana", "kiwi", "fig")
 ''',
     "extra_source/experiments.py": '''
-"""The experiment: vowels per word."""
+"""The experiment: vowels per word, and the count made again."""
 from dataclasses import dataclass
 
 from extra_source.task import WORDS
@@ -43,9 +59,27 @@ class Vowels:
     total: int
 
 
+@dataclass(frozen=True)
+class Recount:
+    equal: bool
+
+
 def count_vowels(words: tuple[str, ...] = WORDS) -> Vowels:
     per_word = tuple(sum(ch in "aeiou" for ch in w) for w in words)
     return Vowels(per_word, sum(per_word))
+
+
+def recount(first: Vowels) -> Recount:
+    return Recount(count_vowels() == first)
+''',
+    "extra_source/steps.py": '''
+"""The steps, each declared once: the count, and the count made again."""
+from harness.declared_steps import Step
+
+from extra_source.experiments import count_vowels, recount
+
+STEPS = (Step("extra_vowels", count_vowels, ()),
+         Step("extra_recount", recount, ("extra_vowels",)))
 ''',
     "extra_source/figures.py": '''
 """The extra source's figure: vowels per word."""
@@ -65,36 +99,21 @@ FIGURES_OF_RUN = {}
     "extra_source-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: extra-source\nVersion: 0.1\n",
     "extra_source-0.1.dist-info/entry_points.txt": "[interp_claims.sources]\nextra = extra_source\n",
     "pytest.ini": "[pytest]\ntestpaths = claims\n",
-    "claims/extra/conftest.py": '''
-import pytest
-
-from extra_source.experiments import Vowels, count_vowels
-
-
-@pytest.fixture(scope="session")
-def vowels() -> Vowels:
-    return count_vowels()
-''',
+    "claims/extra/__init__.py": "",
     "claims/extra/test_extra.py": '''
+from harness.attribute_readout import attributes
 from harness.claims import claim
 from harness.criteria import Exact
 
-from extra_source.experiments import count_vowels
+test_repeatable = claim("extra.repeatable", kind="anchor", section="1", needs="cpu",
+    reads="extra_recount", readout=attributes("equal"), guards=("extra_vowels",),
+    statement="Counting twice gives the same counts.", published={"equal": True},
+    provenance="the experiment's own machinery", criterion=Exact("equal"))
 
-
-@claim("extra.repeatable", kind="anchor", section="1", needs="cpu",
-       statement="Counting twice gives the same counts.", published={"equal": True},
-       provenance="the experiment's own machinery", criterion=Exact("equal"))
-def test_repeatable(judge, vowels):
-    judge({"equal": count_vowels() == vowels})
-
-
-@claim("extra.vowel-total", kind="measurement", section="2", needs="cpu",
-       statement="The word list holds 6 vowels.", published={"total": 6},
-       provenance="extra.txt, worked example", criterion=Exact("total"),
-       requires=["extra.repeatable"])
-def test_vowel_total(judge, vowels):
-    judge({"total": vowels.total, "per_word": list(vowels.per_word)})
+test_vowel_total = claim("extra.vowel-total", needs="cpu",
+    reads="extra_vowels", readout=attributes("total", "per_word"),
+    statement="The word list holds {total} vowels.", published={"total": 6},
+    provenance="extra.txt, worked example", criterion=Exact("total"))
 ''',
 }
 
@@ -184,11 +203,25 @@ def test_its_claims_run_and_pass_against_their_own_snapshots(extra_run):
     assert pins == ["test_repeatable.json", "test_vowel_total.json"]
 
 
-def test_its_verdicts_are_in_the_run_record(extra_run):
+def recorded(extra_run) -> dict[str, dict]:
+    """The run record's entries by claim id."""
     record = json.loads((extra_run["root"] / "reports" / "results.json").read_text())
-    verdicts = {e["id"]: (e["verdict"], e["drift"]) for e in record["tests"]}
+    return {e["id"]: e for e in record["tests"]}
+
+
+def test_its_verdicts_are_in_the_run_record(extra_run):
+    verdicts = {i: (e["verdict"], e["drift"]) for i, e in recorded(extra_run).items()}
     assert verdicts == {"extra.repeatable": ("replicated", "no drift"),
                         "extra.vowel-total": ("replicated", "no drift")}
+
+
+def test_a_claim_requires_the_anchor_guarding_the_step_it_reads(extra_run):
+    assert recorded(extra_run)["extra.vowel-total"]["requires"] == ["extra.repeatable"]
+
+
+def test_a_registered_claim_takes_its_kind_and_section_from_its_row(extra_run):
+    entry = recorded(extra_run)["extra.vowel-total"]
+    assert (entry["kind"], entry["section"]) == ("measurement", "2")
 
 
 def test_the_report_draws_its_section_rows_and_figure(extra_run):
