@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol
 
+Values = Mapping[str, Any]  # what a claim measured (its readout), or what it published
+
 
 @dataclass(frozen=True)
 class Check:
@@ -16,7 +18,7 @@ class Check:
 class Criterion(Protocol):
     def describe(self) -> str: ...
 
-    def judge(self, measured: Mapping[str, Any], published: Mapping[str, Any]) -> Check: ...
+    def judge(self, measured: Values, published: Values) -> Check: ...
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ class AllOf:
     def describe(self) -> str:
         return "; ".join(p.describe() for p in self.parts)
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         checks = [p.judge(measured, published) for p in self.parts]
         return Check(all(c.ok for c in checks), " | ".join(c.detail for c in checks))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
-from harness.criteria.base import Check
+from harness.criteria.base import Check, Values
 
 
 @dataclass(frozen=True)
@@ -16,7 +16,7 @@ class Exact:
     def describe(self) -> str:
         return f"{self.key} equals the published value"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         m, p = measured[self.key], published[self.key]
         return Check(m == p, f"{self.key}: measured {m!r}, published {p!r}")
 
@@ -34,7 +34,7 @@ class Every:
         every = f"all {self.n_key}" if not self.slack else f"all but at most {self.slack} of {self.n_key}"
         return f"{self.key} counts {every} (n > 0)"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         k, n = measured[self.key], measured[self.n_key]
         return Check(n > 0 and k >= n - self.slack, f"{self.key}: {k}/{n}"
                      + (f", {self.slack} may fall short" if self.slack else ""))
@@ -50,7 +50,7 @@ class Same:
     def describe(self) -> str:
         return f"{self.key} equals {self.other}"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         m, o = measured[self.key], measured[self.other]
         return Check(m == o, f"{self.key} {m!r}, {self.other} {o!r}")
 
@@ -65,7 +65,7 @@ class Length:
     def describe(self) -> str:
         return f"{self.key} has {self.count} item(s)"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         m = measured[self.key]
         return Check(len(m) == self.count, f"{self.key}: {m!r}, {len(m)} item(s)")
 
@@ -79,7 +79,7 @@ class AtMost:
     def describe(self) -> str:
         return f"{self.key} at most the published bound"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         m, p = measured[self.key], published[self.key]
         return Check(m <= p, f"{self.key}: measured {m}, bound {p}")
 
@@ -111,7 +111,7 @@ class NoneFailed:
     def describe(self) -> str:
         return f"{self.key} is 0 of at least one {self.of}"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         n, of = measured[self.key], measured[self.of]
         first = f", first {measured[self.names]}" if n and self.names else ""
         return Check(n == 0 and of > 0, f"{self.key}: {n} of {of} {self.of}{first}")
@@ -129,7 +129,7 @@ class NoneOf:
     def describe(self) -> str:
         return f"{self.key} is empty, of at least one {self.of}"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         failing, of = measured[self.key], measured[self.of]
         n = len(of) if isinstance(of, (list, tuple, dict)) else of
         return Check(not failing and n > 0, f"{self.key}: {failing!r} of {n} {self.of}")
@@ -142,5 +142,5 @@ class Recorded:
     def describe(self) -> str:
         return "no published value: recorded and pinned by snapshot only"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         return Check(True, "recorded")

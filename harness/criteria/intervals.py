@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
 
-from harness.criteria.base import Check
+from harness.criteria.base import Check, Values
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -46,7 +46,7 @@ class Binomial:
         return (f"{self.key}/{self.n_key} inside the {self.confidence:.0%} binomial interval "
                 f"of the published count")
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         lo, hi = clopper_pearson(published[self.key], published[self.n_key], self.confidence)
         rate, text = _rate(measured, self.key, self.n_key)
         ok = lo <= rate <= hi
@@ -66,7 +66,7 @@ class BinomialRate:
     def describe(self) -> str:
         return f"{self.key} inside the {self.confidence:.0%} binomial interval of the published rate"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         k, n, lo, hi = published_interval(published, self.key, self.n_key, self.confidence)
         m = measured[self.key]
         return Check(lo <= m <= hi, f"{self.key}: measured {m:.4f}, published "
@@ -85,7 +85,7 @@ class CurveBinomial:
     def describe(self) -> str:
         return f"every point of {self.key} inside the {self.confidence:.0%} binomial interval"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         n = published[self.n_key]
         pub: Sequence[float] = published[self.key]
         got: Sequence[float] = measured[self.key]
@@ -114,7 +114,7 @@ class InInterval:
     def describe(self) -> str:
         return f"{self.key} inside the published interval {self.interval_key}"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         lo, hi = published[self.interval_key]
         m = measured[self.key]
         return Check(lo <= m <= hi, f"{self.key}: measured {m}, published interval [{lo}, {hi}]")
@@ -130,7 +130,7 @@ class CoversPublished:
     def describe(self) -> str:
         return f"the measured interval {self.interval_key} contains the published {self.key}"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         lo, hi = measured[self.interval_key]
         p = published[self.key]
         return Check(lo <= p <= hi, f"{self.key}: published {p}, measured {measured[self.key]} "
@@ -149,7 +149,7 @@ class PeakLayer:
     def describe(self) -> str:
         return f"peak of {self.key} within ±{self.tolerance} layer of the published peak"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         curve = measured[self.key]
         peak = max(range(len(curve)), key=lambda i: curve[i])
         target = published[self.layer_key]
@@ -179,7 +179,7 @@ class PoissonMean:
     def describe(self) -> str:
         return f"{self.key} inside the {self.confidence:.0%} Poisson interval of the published total"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         n = published[self.n_key]
         total = round(published[self.key] * n)
         lo, hi = (x / n for x in garwood(total, self.confidence))
@@ -200,7 +200,7 @@ class NeighbourOf:
     def describe(self) -> str:
         return f"{self.key} within ±{self.tolerance} grid step of the published choice"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         grid = list(published[self.grid_key])
         m, p = measured[self.key], published[self.key]
         ok = m in grid and abs(grid.index(m) - grid.index(p)) <= self.tolerance
@@ -219,7 +219,7 @@ class BinomialAtMost:
     def describe(self) -> str:
         return f"{self.key} at most the {self.confidence:.0%} upper binomial bound of the published maximum"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         k, n, _, hi = published_interval(published, self.key, self.n_key, self.confidence)
         m = measured[self.key]
         return Check(m <= hi, f"{self.key}: measured {m:.4f}, published ≤ {published[self.key]} "

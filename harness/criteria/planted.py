@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from harness.criteria.base import Check, Criterion
+from harness.criteria.base import Check, Criterion, Values
 
 
 def _rounded(curve) -> list[float]:
@@ -25,7 +25,7 @@ class StepAt:
     def describe(self) -> str:
         return f"{self.key} at most {self.low} before layer {self.at}, at least {self.high} from it"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         curve, layer = measured[self.key], published[self.at]
         ok = (all(v <= self.low for v in curve[:layer])
               and all(v >= self.high for v in curve[layer:]) and layer < len(curve))
@@ -46,7 +46,7 @@ class Window:
         return (f"{self.key} at least {self.high} at the layers {self.within} names, at most "
                 f"{self.low} elsewhere")
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         curve, (first, last) = measured[self.key], published[self.within]
         ok = last < len(curve) and all(
             v >= self.high if first <= layer <= last else v <= self.low
@@ -69,7 +69,7 @@ class FittedNotRandom:
         return (f"fitted IIA at least {self.high} from the planted {self.rank}, random at most "
                 f"{self.low} up to a quarter of the width")
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         ranks, planted, width = measured["ranks"], published[self.rank], measured["directions"]
         fitted = [v for k, v in zip(ranks, measured["fitted"]) if k >= planted]
         random = [v for k, v in zip(ranks, measured["random"]) if k <= width // 4]
@@ -88,7 +88,7 @@ class IsPlanted:
     def describe(self) -> str:
         return f"{self.key} is the planted {self.planted}"
 
-    def judge(self, measured, published) -> Check:
+    def judge(self, measured: Values, published: Values) -> Check:
         m, p = measured[self.key], published[self.planted]
         return Check(m == p, f"{self.key}: measured {m!r}, planted {p!r}")
 

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, Mapping
 
 from harness.criteria import intervals as iv
-from harness.criteria.base import AllOf
+from harness.criteria.base import AllOf, Values
 from harness.criteria.exact import AtMost, Recorded
 from harness.criteria.power import (POWER, SIMULATED_DRAWS, accepted_counts, binomial_acceptance,
                                     normal_draws, poisson_acceptance, smallest_departure)
@@ -55,7 +55,7 @@ class Sensitivity:
         return {**asdict(self), "room": list(self.room), "words": self.words()}
 
 
-def _n(measured: Mapping[str, Any], published: Mapping[str, Any], n_key: str) -> int:
+def _n(measured: Values, published: Values, n_key: str) -> int:
     """The measured n where the measured values carry one, else the published n."""
     n = measured.get(n_key, published[n_key])
     return int(n) if isinstance(n, (int, float)) and not isinstance(n, bool) and n > 0 else \
@@ -71,20 +71,20 @@ def _binomial(key: str, p0: float, n: int, lo: float, hi: float) -> Sensitivity:
                        accepts_published=binomial_acceptance(accepted, n, p0))
 
 
-def binomial(c: iv.Binomial, published, measured) -> Sensitivity:
+def binomial(c: iv.Binomial, published: Values, measured: Values) -> Sensitivity:
     """Binomial: the measured count over the measured n, against the published count's interval."""
     lo, hi = iv.clopper_pearson(published[c.key], published[c.n_key], c.confidence)
     p0 = published[c.key] / published[c.n_key]
     return _binomial(f"{c.key}/{c.n_key}", p0, _n(measured, published, c.n_key), lo, hi)
 
 
-def binomial_rate(c: iv.BinomialRate, published, measured) -> Sensitivity:
+def binomial_rate(c: iv.BinomialRate, published: Values, measured: Values) -> Sensitivity:
     """BinomialRate: a measured rate at the measured n, against the published rate's interval."""
     _, _, lo, hi = iv.published_interval(published, c.key, c.n_key, c.confidence)
     return _binomial(c.key, float(published[c.key]), _n(measured, published, c.n_key), lo, hi)
 
 
-def binomial_at_most(c: iv.BinomialAtMost, published, measured) -> Sensitivity:
+def binomial_at_most(c: iv.BinomialAtMost, published: Values, measured: Values) -> Sensitivity:
     """BinomialAtMost: one-sided, so only a rise is judged."""
     _, _, _, hi = iv.published_interval(published, c.key, c.n_key, c.confidence)
     p0, n = float(published[c.key]), _n(measured, published, c.n_key)
@@ -94,7 +94,7 @@ def binomial_at_most(c: iv.BinomialAtMost, published, measured) -> Sensitivity:
                        rise, (False, p0 < 1), accepts_published=binomial_acceptance(accepted, n, p0))
 
 
-def curve_binomial(c: iv.CurveBinomial, published, measured) -> Sensitivity:
+def curve_binomial(c: iv.CurveBinomial, published: Values, measured: Values) -> Sensitivity:
     """CurveBinomial: every point moved by the same departure (clipped to [0, 1]), each point an
     independent binomial count at n; the curve is rejected where any point leaves its interval."""
     points = [float(p) for p in published[c.key]]
@@ -113,7 +113,7 @@ def curve_binomial(c: iv.CurveBinomial, published, measured) -> Sensitivity:
                        accepts_published=acceptance(+1)(0.0))
 
 
-def poisson_mean(c: iv.PoissonMean, published, measured) -> Sensitivity:
+def poisson_mean(c: iv.PoissonMean, published: Values, measured: Values) -> Sensitivity:
     """PoissonMean: the measured mean count over n, against the published total's interval."""
     pn = published[c.n_key]
     lo, hi = (x / pn for x in iv.garwood(round(published[c.key] * pn), c.confidence))
@@ -125,7 +125,7 @@ def poisson_mean(c: iv.PoissonMean, published, measured) -> Sensitivity:
                        accepts_published=poisson_acceptance(n, lo, hi, m0))
 
 
-def in_interval(c: iv.InInterval, published, measured) -> Sensitivity:
+def in_interval(c: iv.InInterval, published: Values, measured: Values) -> Sensitivity:
     """InInterval: a printed value's rounding interval rejects any value outside it; a bootstrap
     interval is read as a normal estimate with the interval's standard error (its half-width
     over 1.96), at the published n."""
@@ -159,7 +159,7 @@ def _scaled(key: str, v0: float, se: float, lo: float, hi: float,
                        accepts_published=acceptance(+1)(0.0))
 
 
-def covers_published(c: iv.CoversPublished, published, measured) -> Sensitivity:
+def covers_published(c: iv.CoversPublished, published: Values, measured: Values) -> Sensitivity:
     """CoversPublished: the measured interval (half-width w, standard error w/1.96) must contain
     the published value; an estimate moved by d is rejected where it lands more than w away."""
     interval = measured.get(c.interval_key)
@@ -175,14 +175,14 @@ def covers_published(c: iv.CoversPublished, published, measured) -> Sensitivity:
     return _scaled(c.key, 0.0, se, -w, w, "the measured interval's")
 
 
-def discrete(c: Any, published, measured) -> Sensitivity:
+def discrete(c: Any, published: Values, measured: Values) -> Sensitivity:
     """A peak or a choice within ±tolerance steps: a move of one step more is always rejected."""
     unit = "layer" if isinstance(c, iv.PeakLayer) else "grid step"
     return Sensitivity(c.key, f"no sampling model: a move of {c.tolerance + 1} {unit}s or more "
                        f"is always rejected", statistical=False)
 
 
-def exact(c: Any, published, measured) -> Sensitivity:
+def exact(c: Any, published: Values, measured: Values) -> Sensitivity:
     """An exact criterion (identities, fire-once, equalities, bounds): any change is rejected."""
     if isinstance(c, Recorded):
         return Sensitivity("(recorded)", "nothing judged: recorded and pinned only",
