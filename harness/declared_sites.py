@@ -1,10 +1,11 @@
 """Interventions declared as data (seed 000 §6's fire-once rule; issue 46 §2, after pyvene's
 intervention sites read by one engine): a copy names the prompts it writes into and reads from,
-the block, the positions on each side and the forward it falls in; a decode loop's writes name
-the prompts decoded, the block, the position and each prompt's steps. `copied` and `stepped`
-resolve them against the experiment's unedited replay into the sites harness.fire_once's
-check_writes compares, finding every forward, row and value by the prompts read
-(harness.prompt_rows)."""
+the block, the positions on each side and the forward it falls in; a head edit names the
+prompts, the block, the head and its width, the positions and the forward; a decode loop's
+writes name the prompts decoded, the block, the position and each prompt's steps. `copied`,
+`headed` and `stepped` resolve them against the experiment's unedited replay into the sites
+harness.fire_once's check_writes compares, finding every forward, row and value by the prompts
+read (harness.prompt_rows)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -62,7 +63,23 @@ class Copy:
     combine: Callable[[torch.Tensor, torch.Tensor], torch.Tensor] | None = None
 
 
-def _forwards(refs: Sequence[Reference], copies: Sequence[Copy]) -> list[int]:
+@dataclass(frozen=True)
+class HeadWrite:
+    """One declared head edit (seed 001 §1's): in the forward `at` names, head `head`'s slice of
+    the input to block `layer`'s attention output projection (`width` features from head ×
+    width), at `positions` of every row that read `into`, holds `value` ([len(positions),
+    width])."""
+
+    into: Prompts
+    layer: int
+    head: int
+    width: int
+    positions: tuple[int, ...]
+    value: torch.Tensor
+    at: At | Reading
+
+
+def _forwards(refs: Sequence[Reference], copies: Sequence[Copy | HeadWrite]) -> list[int]:
     """Each copy's forward; a RunMismatch where the run made fewer forwards on the written
     prompts than the copies counted among them need."""
     counted = [c for c in copies if isinstance(c.at, Reading)]
@@ -102,6 +119,21 @@ def copied(copies: Sequence[Copy]) -> Callable[[list[Reference]], list[Site]]:
             written = source if c.combine is None else c.combine(
                 value(c.into)(c.layer, c.positions), source)
             sites.append(Site(f, c.layer, rows, c.positions, written))
+        return sites
+
+    return sites_for
+
+
+def headed(writes: Sequence[HeadWrite]) -> Callable[[list[Reference]], list[Site]]:
+    """The head sites `writes` must leave (check_writes' `sites_for`, with head_sites): each
+    write's forward and rows found by the prompts read, its value repeated for every row."""
+    def sites_for(refs: list[Reference]) -> list[Site]:
+        sites = []
+        for w, f in zip(writes, _forwards(refs, writes)):
+            rows = rows_of(refs, f, w.into.ids, w.into.what)
+            sites.append(Site(f, w.layer, rows, w.positions,
+                              w.value[None].expand(len(rows), *w.value.shape),
+                              (w.head * w.width, (w.head + 1) * w.width)))
         return sites
 
     return sites_for

@@ -13,12 +13,14 @@ run read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TypedDict
+from typing import Any, Callable, TypedDict
 
 import torch
 from torch import nn
 
+from harness.projection_inputs import attention_projections
 from harness.standard_anchors import StandardAnchor
+from harness.compared_writes import Comparison, outside, reaches_output
 from harness.replay import Reference, RunMismatch, Site, loops, record_run, replay
 
 # bf16 keeps 8 significant bits: a replay writing the same values may differ from nnsight's run
@@ -46,82 +48,6 @@ class FireOnce:
     failures: list[str] = field(default_factory=list)
 
 
-@dataclass
-class _Compare:
-    """The comparison's state: the forward under way and what each block's output showed."""
-
-    refs: list[Reference]
-    sites: list[Site]
-    loop: list[int]  # each forward's decode loop: forwards that share a key-value cache
-    forward: int = -1
-    failures: list[str] = field(default_factory=list)
-    holds: bool = True
-    untouched: bool = True
-
-    def allowed(self, forward: int, layer: int, shape: tuple[int, int]) -> torch.Tensor:
-        """Cells that may differ from the unedited replay: the sites written at this block;
-        every later position of a row written at an earlier block (causal attention); and, in
-        a decode loop, every block after one written at an earlier step (its cache moved)."""
-        mask = torch.zeros(shape, dtype=torch.bool, device="cpu")
-        for s in self.sites:
-            if s.forward > forward or s.layer > layer:
-                continue
-            if s.forward < forward:
-                if s.layer < layer and self.loop[s.forward] == self.loop[forward]:
-                    mask[list(s.rows), :] = True
-            elif s.layer == layer:
-                for r, p in s.cells(shape[1]):
-                    mask[r, p] = True
-            else:
-                first = min(p % shape[1] for p in s.positions)
-                mask[list(s.rows), first:] = True
-        return mask
-
-    def block(self, layer: int, out: torch.Tensor) -> None:
-        f = self.forward
-        ref = self.refs[f].blocks[layer]
-        if out.shape != ref.shape:
-            self.untouched = False
-            self.failures.append(f"forward {f} block {layer}: shape {list(out.shape)} against "
-                                 f"{list(ref.shape)}")
-            return
-        for s in (s for s in self.sites if s.forward == f and s.layer == layer):
-            got = out[list(s.rows)][:, list(s.positions)]
-            if not torch.equal(got, s.value.to(device=got.device, dtype=got.dtype)):
-                self.holds = False
-                self.failures.append(f"forward {f} block {layer} rows {list(s.rows)} positions "
-                                     f"{list(s.positions)}: the written value is not there")
-        changed = (out != ref).any(-1).cpu()
-        stray = changed & ~self.allowed(f, layer, tuple(changed.shape))
-        if stray.any():
-            self.untouched = False
-            r, p = (int(x) for x in stray.nonzero()[0])
-            self.failures.append(f"forward {f} block {layer}: row {r} position {p} changed, "
-                                 f"which nothing was written to or upstream of")
-
-
-def _reaches_output(sites: Sequence[Site], forward: int, n_blocks: int, length: int) -> bool:
-    """Whether forward `forward`'s writes can move the final position's output: a write before
-    the last block does, and at the last block only a write at the final position."""
-    return any(s.layer < n_blocks - 1 or any(p % length == length - 1 for p in s.positions)
-               for s in sites if s.forward == forward)
-
-
-def outside(sites: Sequence[Site], refs: list[Reference], n_blocks: int) -> None:
-    """RunMismatch naming the first site that falls outside the forwards the run made."""
-    for s in sites:
-        if s.forward >= len(refs) or s.layer >= n_blocks:
-            raise RunMismatch(f"a site at forward {s.forward}, block {s.layer} is outside the run "
-                              f"({len(refs)} forwards, {n_blocks} blocks)")
-        rows, positions = refs[s.forward].blocks[s.layer].shape[:2]
-        if (max(s.rows, default=0) >= rows or max(s.positions, default=0) >= positions
-                or min(s.positions, default=0) < -positions):
-            raise RunMismatch(f"a site at forward {s.forward}, block {s.layer}, rows "
-                              f"{list(s.rows)}, positions {list(s.positions)} is outside that "
-                              f"forward ({rows} rows, {positions} positions): the run did not "
-                              f"make the forward its sites describe")
-
-
 def decoder_blocks(hf: nn.Module) -> nn.ModuleList:
     """A transformers causal LM's decoder blocks: the one module list under its base model as
     long as its config's layer count (GPT-2's transformer.h, Llama's and Qwen's model.layers)."""
@@ -134,14 +60,17 @@ def decoder_blocks(hf: nn.Module) -> nn.ModuleList:
 
 
 def check_writes(hf: nn.Module, run: Callable[[], Any],
-                 sites_for: Callable[[list[Reference]], list[Site]]) -> FireOnce:
+                 sites_for: Callable[[list[Reference]], list[Site]],
+                 head_sites: bool = False) -> FireOnce:
     """Run the experiment (`run`) once on the transformers model `hf` (the one it runs on, in
-    this process) under hooks recording its inputs and block outputs, build its intended sites
-    from the unedited replay of its forwards, compare every recorded block with that replay,
-    and replay once more with the sites written by plain forward hooks for the reference output."""
+    this process) under hooks recording its inputs and block outputs (and, with `head_sites`, what
+    each attention output projection consumed, for head sites), build its intended sites from
+    the unedited replay of its forwards, compare every recorded block with that replay, and
+    replay once more with the sites written by plain hooks for the reference output."""
     root, blocks, head = hf, decoder_blocks(hf), hf.get_output_embeddings()
-    recorded = record_run(root, blocks, head, run)
-    refs = replay(root, blocks, head, recorded.forwards)
+    projections = attention_projections(blocks) if head_sites else []
+    recorded = record_run(root, blocks, head, run, projections)
+    refs = replay(root, blocks, head, recorded.forwards, projections=projections)
     try:
         sites = sites_for(refs)
         outside(sites, refs, len(blocks))
@@ -150,23 +79,27 @@ def check_writes(hf: nn.Module, run: Callable[[], Any],
     edited = sorted({s.forward for s in sites})
     # A forward whose every value is already there (a copy where clean and corrupted agree) is
     # still checked, but cannot show a write happened; at least one forward must.
-    inert = [f for f in edited if all(
-        torch.equal(s.value.to(refs[f].blocks[s.layer]), refs[f].value(s.layer, s.rows, s.positions))
+    inert = [f for f in edited if all(torch.equal(
+        s.value.to(refs[f].blocks[s.layer]), refs[f].value(s.layer, s.rows, s.positions, s.columns))
         for s in sites if s.forward == f)]
-    state = _Compare(refs, sites, loops(recorded.forwards))
+    state = Comparison(refs, sites, loops(recorded.forwards))
     for f, outputs in enumerate(recorded.blocks):
         state.forward = f
         for layer, out in outputs:
             state.block(layer, out)
+        for layer, consumed in recorded.projections[f]:
+            state.projection(layer, consumed)
+    state.unconsumed()
     failures, heads = state.failures, recorded.heads
-    written = replay(root, blocks, head, recorded.forwards, sites) if edited else []
+    written = replay(root, blocks, head, recorded.forwards, sites, projections) if edited else []
     changed, equal = bool(edited), bool(edited)
     for f in edited:
         got, rows = heads[f], sorted({r for s in sites if s.forward == f for r in s.rows})
         if got is None:  # the forward never reached the head
             changed = equal = False
             continue
-        if f not in inert and _reaches_output(sites, f, len(blocks), refs[f].blocks[0].shape[1]) \
+        length = refs[f].blocks[0].shape[1]
+        if f not in inert and reaches_output(sites, f, len(blocks), length, projections) \
                 and torch.equal(got[rows], refs[f].head[rows]):
             changed = False
             failures.append(f"forward {f}: the written rows' output did not change")

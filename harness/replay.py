@@ -2,28 +2,35 @@
 record one run (each forward's inputs, with a pre-hook on the model's root, and every block's
 output), then run the inputs again, unedited or with intended values written by plain forward
 hooks, recording every block's output. A decode loop's forwards replay in order on a key-value
-cache of the replay's own, fed the tokens the captured run read."""
+cache of the replay's own, fed the tokens the captured run read. Given the blocks' attention
+output projections, both also record what each projection consumed, and the replay writes head
+sites there (harness.projection_inputs)."""
 from __future__ import annotations
 
 import copy
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 import torch
 from torch import nn
 
+from harness.projection_inputs import ConsumedInputs, write_heads
+
 
 @dataclass(frozen=True)
 class Site:
     """What one write must leave: in the experiment's `forward`-th forward (from 0), block
-    `layer`'s output at `rows` × `positions` holds `value` ([len(rows), len(positions), d])."""
+    `layer`'s output at `rows` × `positions` holds `value` ([len(rows), len(positions), d]); a
+    head site (`columns`, start and stop) names instead those features of what block `layer`'s
+    attention output projection consumed, one head's slice of the heads' outputs."""
 
     forward: int
     layer: int
     rows: tuple[int, ...]
     positions: tuple[int, ...]
     value: torch.Tensor
+    columns: tuple[int, int] | None = None
 
     def cells(self, length: int) -> list[tuple[int, int]]:
         return [(r, p % length) for r in self.rows for p in self.positions]
@@ -42,15 +49,21 @@ class Forward:
 
 @dataclass
 class Reference:
-    """One forward of the unedited replay: its block outputs and final-position head output."""
+    """One forward of the unedited replay: its block outputs, final-position head output and,
+    where recorded, what each block's attention output projection consumed."""
 
     forward: Forward
     blocks: list[torch.Tensor]
     head: torch.Tensor
+    projections: list[torch.Tensor] = field(default_factory=list)
 
-    def value(self, layer: int, rows: Sequence[int], positions: Sequence[int]) -> torch.Tensor:
-        """The unedited values at block `layer`, `rows` × `positions`: what a copy would write."""
-        return self.blocks[layer][list(rows)][:, list(positions)]
+    def value(self, layer: int, rows: Sequence[int], positions: Sequence[int],
+              columns: tuple[int, int] | None = None) -> torch.Tensor:
+        """The unedited values at block `layer`, `rows` × `positions`: what a copy would write;
+        with `columns`, those features of what the block's attention output projection consumed."""
+        if columns is None:
+            return self.blocks[layer][list(rows)][:, list(positions)]
+        return self.projections[layer][list(rows)][:, list(positions), columns[0]:columns[1]]
 
 
 class RunMismatch(LookupError):
@@ -88,18 +101,21 @@ def _cache_len(cache: Any) -> int:
 @dataclass
 class Recorded:
     """One run of the experiment as the hooks saw it: each forward's inputs, the outputs of its
-    blocks in the order they ran (block index, hidden states) and its head at the final position."""
+    blocks in the order they ran (block index, hidden states), its head at the final position
+    and, where watched, what each attention output projection consumed (block index, input)."""
 
     forwards: list[Forward]
     blocks: list[list[tuple[int, torch.Tensor]]]
     heads: list[torch.Tensor | None]  # None where a forward never reached the head
+    projections: list[list[tuple[int, torch.Tensor]]] = field(default_factory=list)
 
 
 def record_run(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
-               run: Callable[[], Any]) -> Recorded:
+               run: Callable[[], Any], projections: Sequence[nn.Module] = ()) -> Recorded:
     """Run the experiment once under hooks: every forward's inputs through `root` (a pre-hook),
-    every block's output and the head's output at the final position, in order."""
-    seen = Recorded([], [], [])
+    every block's output and the head's output at the final position, in order; and what each of
+    the blocks' `projections` consumed (nnsight edits a module's input after its pre-hooks run)."""
+    seen = Recorded([], [], [], [])
 
     def pre(module: nn.Module, args: tuple, kwargs: dict[str, Any]) -> None:
         if args:
@@ -115,6 +131,7 @@ def record_run(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
             seen.forwards.append(Forward(kept, name, continues=True))
         seen.blocks.append([])
         seen.heads.append(None)
+        seen.projections.append([])
 
     def block_hook(index: int) -> Callable:
         return lambda m, a, o: seen.blocks[-1].append((index, block_output(o).detach().clone()))
@@ -126,7 +143,9 @@ def record_run(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
         seen.heads[-1] = block_output(output)[:, -1].detach().float().cpu()
 
     handles.append(head.register_forward_hook(head_hook))
-    with hooks(handles), torch.no_grad():
+    watched = ConsumedInputs(dict(enumerate(projections)),
+                             lambda i, x: seen.projections[-1].append((i, x)))
+    with hooks(handles), torch.no_grad(), watched:
         run()
     return seen
 
@@ -142,18 +161,22 @@ def _same_inputs(a: Forward, b: Forward) -> bool:
 
 
 def replay(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
-           forwards: Sequence[Forward], sites: Sequence[Site] = ()) -> list[Reference]:
+           forwards: Sequence[Forward], sites: Sequence[Site] = (),
+           projections: Sequence[nn.Module] = ()) -> list[Reference]:
     """The plain transformers model run on each captured forward's inputs, in order, every
-    block's output recorded; with `sites`, each written by a plain forward hook (the independent
-    reference of the nnsight write). Without sites, identical cache-free forwards run once."""
+    block's output (and what each of `projections` consumed) recorded; with `sites`, each written
+    by a plain hook (the independent reference of the nnsight write). Without sites, identical
+    cache-free forwards run once."""
     state = {"forward": -1}
     outs: list[list[torch.Tensor]] = []
+    consumed: list[list[torch.Tensor]] = []
     heads: list[torch.Tensor] = []
 
     def block_hook(index: int) -> Callable:
         def hook(module: nn.Module, args: tuple, output: Any) -> Any:
             out = block_output(output)
-            mine = [s for s in sites if s.forward == state["forward"] and s.layer == index]
+            mine = [s for s in sites if s.forward == state["forward"] and s.layer == index
+                    and s.columns is None]
             if mine:
                 out = out.clone()
                 for s in mine:
@@ -169,13 +192,16 @@ def replay(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
     handles = [b.register_forward_hook(block_hook(i)) for i, b in enumerate(blocks)]
     handles.append(head.register_forward_hook(
         lambda m, a, o: heads.append(block_output(o)[:, -1].detach().float().cpu())))
+    handles += [p.register_forward_pre_hook(write_heads(
+        lambda i=i: [s for s in sites if s.forward == state["forward"] and s.layer == i],
+        lambda x: consumed[-1].append(x))) for i, p in enumerate(projections)]
     refs: list[Reference] = []
     cache = None
     with hooks(handles), torch.no_grad():
         for i, fw in enumerate(forwards):
             same = None if sites else next((r for r in refs if _same_inputs(r.forward, fw)), None)
             if same is not None:
-                refs.append(Reference(fw, same.blocks, same.head))
+                refs.append(Reference(fw, same.blocks, same.head, same.projections))
                 continue
             kwargs = dict(fw.kwargs)
             if fw.cache is not None:
@@ -184,8 +210,9 @@ def replay(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
                 kwargs[fw.cache_keyword] = cache
             state["forward"] = i
             outs.append([])
+            consumed.append([])
             root(**kwargs)
-            refs.append(Reference(fw, outs[-1], heads[-1]))
+            refs.append(Reference(fw, outs[-1], heads[-1], consumed[-1]))
     return refs
 
 

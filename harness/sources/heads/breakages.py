@@ -34,6 +34,10 @@ BREAKAGES = (
              "changed[:, position, (p.head + 1) % g.n_heads] = p.value.to(changed)"),
     Breakage("head edit one position early", "wrong position", F, HEAD_WRITE,
              "changed[:, position - 1, p.head] = p.value.to(changed)"),
+    # Issue 46: the edit's own constructor names another head; the run, its receipts and the
+    # reference forward all follow the patch, so only the declared head sites see it.
+    Breakage("head edit built for the partner head", "wrong head", "harness.sources.heads.patches",
+             'return Patch(block, "z", value, head)', 'return Patch(block, "z", value, head ^ 1)'),
     Breakage("residual edit one block early", "wrong layer", F,
              'residual = [p for p in patches if p.layer == b and p.kind == "r"]',
              'residual = [p for p in patches if p.layer == b + 1 and p.kind == "r"]'),
@@ -141,12 +145,13 @@ def wide(sizes: HeadsSizes) -> HeadsSizes:
 
 
 # The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried,
-# each judged by its own holds on the declared steps: §1's reference forward and §4's foreign-bank
+# each judged by its own holds on the declared steps: §1's reference forward, the head edits'
+# declared sites (the first to see an edit built for another head) and §4's foreign-bank
 # crossing, §2–§6's studies read back and counted, against the plain reference (the sweep on wide
 # families), and §1's edit receipts last (every breakage they would catch fails an earlier check).
 ANCHORS = (
-    Checked(("heads.reference-forward", "heads.kv-groups", "heads.sweep-readback",
-             "heads.screen-readback", "heads.crossing-readback", "heads.record-counts",
+    Checked(("heads.reference-forward", "heads.head-edits-fire-once", "heads.kv-groups",
+             "heads.sweep-readback", "heads.screen-readback", "heads.crossing-readback", "heads.record-counts",
              "heads.opening-reference", "heads.main-screen-reference",
              "heads.native-answers-reference", "heads.first-crossing-reference",
              "heads.challenged-reference", "heads.content-reference", "heads.joint-reference",

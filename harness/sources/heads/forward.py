@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 import torch
-from torch.overrides import TorchFunctionMode
 
 from harness.models.handle import Loaded
 from harness.private import hook_ids
+from harness.projection_inputs import ConsumedInputs
 from harness.sources.heads.patches import Patch, same, tensor_sha
 
 # Only the previous and the final positions' logits are read (§1's previous-token check and the
@@ -77,29 +77,6 @@ class ForwardRun:
     checks: dict[str, bool] = field(default_factory=dict)
 
 
-class ConsumedLinearInputs(TorchFunctionMode):
-    """Records the input each watched linear layer actually multiplies.
-
-    nnsight 0.8 edits a module's input inside its wrapped forward, after PyTorch's pre-hooks
-    have run, so a pre-hook on o_proj sees the tensor before the edit; the functional call sees
-    the tensor consumed.
-    """
-
-    def __init__(self, weights: dict[int, torch.Tensor]) -> None:
-        super().__init__()
-        self.blocks = {id(w): b for b, w in weights.items()}
-        self.seen: dict[int, torch.Tensor] = {}
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        if func is torch.nn.functional.linear:
-            weight = args[1] if len(args) > 1 else kwargs.get("weight")
-            block = self.blocks.get(id(weight))
-            if block is not None:
-                self.seen[block] = args[0].detach().clone()
-        return func(*args, **kwargs)
-
-
 def verify_block_patches(capture: BlockCapture, patches: Sequence[Patch],
                          position: int) -> tuple[list[Receipt], bool]:
     """§1: receipts for one block's edits, and whether everything unpatched is untouched."""
@@ -136,7 +113,8 @@ def run_forward(model: Loaded, token_ids: Sequence[int], patches: Sequence[Patch
     assert len({p.site for p in patches}) == len(patches), "two patches share a site"
     layers = model.hf.model.layers
     used_residual: dict[int, torch.Tensor] = {}
-    watcher = ConsumedLinearInputs({b: layers[b].self_attn.o_proj.weight for b in blocks})
+    consumed: dict[int, torch.Tensor] = {}
+    watcher = ConsumedInputs({b: layers[b].self_attn.o_proj for b in blocks}, consumed.__setitem__)
     attention: dict[int, torch.Tensor] = {}
     hooks_before = hook_ids(model.hf)
     handles = []
@@ -180,7 +158,7 @@ def run_forward(model: Loaded, token_ids: Sequence[int], patches: Sequence[Patch
     hooks_removed = hook_ids(model.hf) == hooks_before
     activations, receipts, untouched = {}, [], True
     for b in blocks:
-        used_heads = watcher.seen[b].reshape(1, n, g.n_heads, g.d_head)
+        used_heads = consumed[b].reshape(1, n, g.n_heads, g.d_head)
         capture = BlockCapture(residual_used=used_residual[b], head_output_used=used_heads,
                                attention=attention[b], **saved[b])
         activations[b] = capture

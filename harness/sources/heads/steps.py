@@ -6,12 +6,13 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from harness.declared_steps import NothingToRun, Resolved, Step
+from harness.fire_once import NEEDS_LOCAL_WEIGHTS as FIRE_ONCE_LOCAL
 from harness.models.handle import Loaded
 from harness.reference import NEEDS_LOCAL_WEIGHTS
 from harness.sources.heads import against_reference as ref
 from harness.sources.heads import against_reference_crossings as xref
-from harness.sources.heads import (challenged_screen, content_effects, crossings, grid, screens,
-                                   sweep)
+from harness.sources.heads import (challenged_screen, content_effects, crossings, fire_once,
+                                   grid, screens, sweep)
 from harness.sources.heads.anchors import crossing_readback, groups, machinery, readback
 from harness.sources.heads.anchors.layouts import PromptLayouts, prompt_layouts
 from harness.sources.heads.observations import HeadsLab
@@ -19,10 +20,10 @@ from harness.sources.heads.sizes import HeadsSizes
 from harness.sources.heads.task import ProblemSets, problem_sets, single_token_filter
 
 
-def anchor(check: Callable[..., machinery.ExactChecks], family_set: str,
-           with_heads: bool = False) -> Callable[..., machinery.ExactChecks]:
+def anchor(check: Callable[..., Any], family_set: str,
+           with_heads: bool = False) -> Callable[..., Any]:
     """`check` on the first family of `family_set` at the sizes' anchor blocks (and heads)."""
-    def run(model: Loaded, families: ProblemSets, sizes: HeadsSizes) -> machinery.ExactChecks:
+    def run(model: Loaded, families: ProblemSets, sizes: HeadsSizes) -> Any:
         heads = (sizes.anchor_heads,) if with_heads else ()
         return check(model, getattr(families, family_set)[0], sizes.anchor_blocks, *heads)
     run.__doc__ = check.__doc__
@@ -115,6 +116,8 @@ STEPS = (
            unguarded=LAYOUTS) for study in ("opening", "main")),
     Step("heads_reference_forward", anchor(machinery.reference_equality, "opening"), ANCHOR),
     Step("heads_edit_receipts", anchor(machinery.edit_receipts, "opening"), ANCHOR),
+    Step("heads_head_edits_fire", anchor(fire_once.head_edits_fire, "opening", True), ANCHOR,
+         local_weights=FIRE_ONCE_LOCAL),
     Step("heads_residual_identity", anchor(machinery.residual_identity, "opening"), ANCHOR),
     Step("heads_head_identity", anchor(machinery.head_identity, "opening", True), ANCHOR),
     Step("heads_av_identity", anchor(machinery.av_identity, "main", True), ANCHOR),
