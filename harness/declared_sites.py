@@ -1,9 +1,10 @@
 """Interventions declared as data (seed 000 §6's fire-once rule; issue 46 §2, after pyvene's
 intervention sites read by one engine): a copy names the prompts it writes into and reads from,
 the block, the positions on each side and the forward it falls in; a head edit names the
-prompts, the block, the head and its width, the positions and the forward; a decode loop's
-writes name the prompts decoded, the block, the position and each prompt's steps. `copied`,
-`headed` and `stepped` resolve them against the experiment's unedited replay into the sites
+prompts, the block, the head and its width, the positions and the forward, and an edit of what
+enters a block the prompts, the block, the positions and the forward; a decode loop's writes
+name the prompts decoded, the block, the position and each prompt's steps. `copied`,
+`within_blocks` and `stepped` resolve them against the experiment's unedited replay into the sites
 harness.fire_once's check_writes compares, finding every forward, row and value by the prompts
 read (harness.prompt_rows)."""
 from __future__ import annotations
@@ -79,7 +80,21 @@ class HeadWrite:
     at: At | Reading
 
 
-def _forwards(refs: Sequence[Reference], copies: Sequence[Copy | HeadWrite]) -> list[int]:
+@dataclass(frozen=True)
+class InputWrite:
+    """One declared edit of what enters a block (seed 001 §1's residual patch): in the forward
+    `at` names, the hidden states entering block `layer`, at `positions` of every row that read
+    `into`, hold `value` ([len(positions), d])."""
+
+    into: Prompts
+    layer: int
+    positions: tuple[int, ...]
+    value: torch.Tensor
+    at: At | Reading
+
+
+def _forwards(refs: Sequence[Reference],
+              copies: Sequence[Copy | HeadWrite | InputWrite]) -> list[int]:
     """Each copy's forward; a RunMismatch where the run made fewer forwards on the written
     prompts than the copies counted among them need."""
     counted = [c for c in copies if isinstance(c.at, Reading)]
@@ -124,16 +139,21 @@ def copied(copies: Sequence[Copy]) -> Callable[[list[Reference]], list[Site]]:
     return sites_for
 
 
-def headed(writes: Sequence[HeadWrite]) -> Callable[[list[Reference]], list[Site]]:
-    """The head sites `writes` must leave (check_writes' `sites_for`, with head_sites): each
-    write's forward and rows found by the prompts read, its value repeated for every row."""
+def within_blocks(writes: Sequence[HeadWrite | InputWrite]) -> Callable[[list[Reference]],
+                                                                       list[Site]]:
+    """The head and input sites `writes` must leave (check_writes' `sites_for`, `within` the
+    blocks): each write's forward and rows found by the prompts read, its value repeated for
+    every row."""
     def sites_for(refs: list[Reference]) -> list[Site]:
         sites = []
         for w, f in zip(writes, _forwards(refs, writes)):
             rows = rows_of(refs, f, w.into.ids, w.into.what)
-            sites.append(Site(f, w.layer, rows, w.positions,
-                              w.value[None].expand(len(rows), *w.value.shape),
-                              (w.head * w.width, (w.head + 1) * w.width)))
+            value = w.value[None].expand(len(rows), *w.value.shape)
+            if isinstance(w, HeadWrite):
+                columns = (w.head * w.width, (w.head + 1) * w.width)
+                sites.append(Site(f, w.layer, rows, w.positions, value, columns))
+            else:
+                sites.append(Site(f, w.layer, rows, w.positions, value, block_input=True))
         return sites
 
     return sites_for

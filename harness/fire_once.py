@@ -18,10 +18,11 @@ from typing import Any, Callable, TypedDict
 import torch
 from torch import nn
 
-from harness.projection_inputs import attention_projections
+from harness.consumed_inputs import inside
 from harness.standard_anchors import StandardAnchor
 from harness.compared_writes import Comparison, outside, reaches_output
-from harness.replay import Reference, RunMismatch, Site, loops, record_run, replay
+from harness.recorded_run import record_run
+from harness.replay import Reference, RunMismatch, Site, loops, replay
 
 # bf16 keeps 8 significant bits: a replay writing the same values may differ from nnsight's run
 # only by the kernels' reduction order, bounded here at a few units in the last place.
@@ -61,16 +62,17 @@ def decoder_blocks(hf: nn.Module) -> nn.ModuleList:
 
 def check_writes(hf: nn.Module, run: Callable[[], Any],
                  sites_for: Callable[[list[Reference]], list[Site]],
-                 head_sites: bool = False) -> FireOnce:
+                 within: bool = False) -> FireOnce:
     """Run the experiment (`run`) once on the transformers model `hf` (the one it runs on, in
-    this process) under hooks recording its inputs and block outputs (and, with `head_sites`, what
-    each attention output projection consumed, for head sites), build its intended sites from
+    this process) under hooks recording its inputs and block outputs (and, `within` the blocks,
+    what entered each and what its attention output projection consumed, for input and head
+    sites), build its intended sites from
     the unedited replay of its forwards, compare every recorded block with that replay, and
     replay once more with the sites written by plain hooks for the reference output."""
     root, blocks, head = hf, decoder_blocks(hf), hf.get_output_embeddings()
-    projections = attention_projections(blocks) if head_sites else []
-    recorded = record_run(root, blocks, head, run, projections)
-    refs = replay(root, blocks, head, recorded.forwards, projections=projections)
+    modules = inside(blocks) if within else None
+    recorded = record_run(root, blocks, head, run, modules)
+    refs = replay(root, blocks, head, recorded.forwards, inside=modules)
     try:
         sites = sites_for(refs)
         outside(sites, refs, len(blocks))
@@ -79,19 +81,19 @@ def check_writes(hf: nn.Module, run: Callable[[], Any],
     edited = sorted({s.forward for s in sites})
     # A forward whose every value is already there (a copy where clean and corrupted agree) is
     # still checked, but cannot show a write happened; at least one forward must.
-    inert = [f for f in edited if all(torch.equal(
-        s.value.to(refs[f].blocks[s.layer]), refs[f].value(s.layer, s.rows, s.positions, s.columns))
-        for s in sites if s.forward == f)]
+    inert = [f for f in edited if all(torch.equal(s.value.to(refs[f].blocks[s.layer]),
+                                                  refs[f].unedited(s).to(refs[f].blocks[s.layer]))
+                                      for s in sites if s.forward == f)]
     state = Comparison(refs, sites, loops(recorded.forwards))
     for f, outputs in enumerate(recorded.blocks):
         state.forward = f
-        for layer, out in outputs:
-            state.block(layer, out)
-        for layer, consumed in recorded.projections[f]:
-            state.projection(layer, consumed)
-    state.unconsumed()
+        for place, seen in (("output", outputs), ("input", recorded.inputs[f]),
+                            ("heads", recorded.projections[f])):
+            for layer, got in seen:
+                state.compare(place, layer, got)
+    state.unseen()
     failures, heads = state.failures, recorded.heads
-    written = replay(root, blocks, head, recorded.forwards, sites, projections) if edited else []
+    written = replay(root, blocks, head, recorded.forwards, sites, modules) if edited else []
     changed, equal = bool(edited), bool(edited)
     for f in edited:
         got, rows = heads[f], sorted({r for s in sites if s.forward == f for r in s.rows})
@@ -99,7 +101,8 @@ def check_writes(hf: nn.Module, run: Callable[[], Any],
             changed = equal = False
             continue
         length = refs[f].blocks[0].shape[1]
-        if f not in inert and reaches_output(sites, f, len(blocks), length, projections) \
+        if f not in inert and reaches_output(sites, f, len(blocks), length,
+                                             modules.projections if modules else ()) \
                 and torch.equal(got[rows], refs[f].head[rows]):
             changed = False
             failures.append(f"forward {f}: the written rows' output did not change")

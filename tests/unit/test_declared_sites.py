@@ -1,12 +1,12 @@
-"""harness.declared_sites on replayed forwards built by hand: each declared copy, head edit or
-decode write becomes the sites its forward, rows, steps and value say, found by the prompts read."""
+"""harness.declared_sites on replayed forwards built by hand: each declared copy, head edit, input
+edit or decode write becomes the sites its forward, rows, steps and value say, found by the prompts read."""
 from __future__ import annotations
 
 import pytest
 import torch
 
-from harness.declared_sites import (At, Copy, HeadWrite, Prompts, Reading, Stepped, copied,
-                                    headed, stepped)
+from harness.declared_sites import (At, Copy, HeadWrite, InputWrite, Prompts, Reading, Stepped,
+                                    copied, stepped, within_blocks)
 from harness.replay import RunMismatch, Site, SourceNotRead
 from tests.unit.replayed_forwards import ref
 
@@ -164,7 +164,7 @@ def head(value: torch.Tensor, at: At | Reading | None = None) -> HeadWrite:
 
 def test_a_head_edit_writes_its_heads_columns_at_the_rows_that_read_the_written_prompt():
     value = torch.tensor([[7.0, 8.0, 9.0]])
-    [site] = headed([head(value)])(run())
+    [site] = within_blocks([head(value)])(run())
     assert (site.forward, site.layer, site.rows, site.positions, site.columns) == (
         1, 1, (1,), (2,), (6, 9))
     assert torch.equal(site.value, value[None])
@@ -174,15 +174,29 @@ def test_a_head_edit_repeats_its_value_for_the_row_of_every_prompt_it_writes_int
     refs = [ref([[4, 5, 6], [9, 9, 9], [1, 2, 3]])]
     value = torch.tensor([[7.0, 8.0, 9.0], [1.0, 2.0, 3.0]])
     both = Prompts.of("clean", [[4, 5, 6], [1, 2, 3]])
-    [site] = headed([HeadWrite(both, 1, 2, 3, (1, 2), value, At(0))])(refs)
+    [site] = within_blocks([HeadWrite(both, 1, 2, 3, (1, 2), value, At(0))])(refs)
     assert site.rows == (0, 2) and torch.equal(site.value, torch.stack([value, value]))
 
 
 def test_a_head_edit_counts_the_forwards_that_read_the_written_prompts():
-    sites = headed([head(torch.zeros(1, 3), Reading(i)) for i in (0, -1)])(run())
+    sites = within_blocks([head(torch.zeros(1, 3), Reading(i)) for i in (0, -1)])(run())
     assert [(s.forward, s.rows) for s in sites] == [(1, (1,)), (2, (0,))]
 
 
 def test_a_head_edit_past_the_forwards_reading_it_is_a_mismatch():
     with pytest.raises(SourceNotRead, match="2 of them on the anchor's clean prompts"):
-        headed([head(torch.zeros(1, 3), Reading(2))])(run())
+        within_blocks([head(torch.zeros(1, 3), Reading(2))])(run())
+
+
+def test_an_input_edit_writes_what_enters_its_block_at_the_rows_that_read_the_prompt():
+    value = torch.tensor([[7.0, 8.0, 9.0]])
+    [site] = within_blocks([InputWrite(clean(), 1, (2,), value, Reading(-1))])(run())
+    assert (site.forward, site.layer, site.rows, site.positions, site.place) == (
+        2, 1, (0,), (2,), "input")
+    assert site.columns is None and torch.equal(site.value, value[None])
+
+
+def test_head_and_input_edits_resolve_together_in_their_order():
+    sites = within_blocks([head(torch.zeros(1, 3)),
+                           InputWrite(clean(), 0, (1,), torch.ones(1, 3), At(2))])(run())
+    assert [(s.forward, s.place) for s in sites] == [(1, "heads"), (2, "input")]

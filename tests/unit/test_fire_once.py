@@ -9,6 +9,7 @@ import torch
 from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
 
 from harness.fire_once import FireOnce, Site, check_writes, decoder_blocks
+from tests.unit.small_models import stopping_after
 
 IDS = torch.tensor([[1, 2, 3, 4, 5], [5, 4, 3, 2, 1]], device="cpu")
 VALUE = torch.full((1, 1, 16), 3.0, device="cpu")
@@ -106,23 +107,10 @@ def test_the_experiment_runs_once(model):
     assert calls == [1]
 
 
-class Stop(Exception):
-    """Ends a forward after a block, as a trace that stops early does."""
-
-
 def test_a_forward_that_never_reached_the_head_fails_output_and_reference(model):
-    def stop(module, args, output):
-        raise Stop
-
     def run() -> None:
-        handle = model.transformer.h[1].register_forward_hook(stop)
-        try:
-            with writing(model, 0, 1, 2):
-                model(input_ids=IDS)
-        except Stop:
-            pass
-        finally:
-            handle.remove()
+        with stopping_after(model.transformer.h[1]), writing(model, 0, 1, 2):
+            model(input_ids=IDS)
 
     result = check_writes(model, run,
                           lambda refs: [Site(0, 0, (1,), (2,), VALUE)])

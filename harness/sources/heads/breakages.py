@@ -150,7 +150,7 @@ def wide(sizes: HeadsSizes) -> HeadsSizes:
 # crossing, §2–§6's studies read back and counted, against the plain reference (the sweep on wide
 # families), and §1's edit receipts last (every breakage they would catch fails an earlier check).
 ANCHORS = (
-    Checked(("heads.reference-forward", "heads.head-edits-fire-once", "heads.kv-groups",
+    Checked(("heads.reference-forward", "heads.edits-fire-once", "heads.kv-groups",
              "heads.sweep-readback", "heads.screen-readback", "heads.crossing-readback", "heads.record-counts",
              "heads.opening-reference", "heads.main-screen-reference",
              "heads.native-answers-reference", "heads.first-crossing-reference",

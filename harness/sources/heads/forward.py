@@ -9,7 +9,7 @@ import torch
 
 from harness.models.handle import Loaded
 from harness.private import hook_ids
-from harness.projection_inputs import ConsumedInputs
+from harness.consumed_inputs import ConsumedInputs
 from harness.sources.heads.patches import Patch, same, tensor_sha
 
 # Only the previous and the final positions' logits are read (§1's previous-token check and the

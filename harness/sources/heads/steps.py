@@ -116,7 +116,7 @@ STEPS = (
            unguarded=LAYOUTS) for study in ("opening", "main")),
     Step("heads_reference_forward", anchor(machinery.reference_equality, "opening"), ANCHOR),
     Step("heads_edit_receipts", anchor(machinery.edit_receipts, "opening"), ANCHOR),
-    Step("heads_head_edits_fire", anchor(fire_once.head_edits_fire, "opening", True), ANCHOR,
+    Step("heads_edits_fire", anchor(fire_once.edits_fire, "opening", True), ANCHOR,
          local_weights=FIRE_ONCE_LOCAL),
     Step("heads_residual_identity", anchor(machinery.residual_identity, "opening"), ANCHOR),
     Step("heads_head_identity", anchor(machinery.head_identity, "opening", True), ANCHOR),
