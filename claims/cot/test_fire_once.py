@@ -1,6 +1,6 @@
-"""Seed 000's decode-loop fire-once anchors beside cot.fire-once's bump: the §6 noise and the §7
-vector writes, run through the experiment's own edits, write exactly their sites at their steps
-(harness.fire_once)."""
+"""Seed 000's decode-loop fire-once anchors: the §6 audit's bump (beside cot.fire-once, the audit
+itself), the §6 noise and the §7 vector writes, run through the experiment's own edits, write
+exactly their sites at their steps (harness.fire_once)."""
 from __future__ import annotations
 
 from claims.cot.shared import NB, PATCHED
@@ -11,6 +11,17 @@ RULE = "the suite's fire-once rule: " + NB.format("6") + "'s fire-once audit, ap
 PROMPTS = ("decodes the first 2 problems' prompts, whatever the model answers: it needs no "
            "behaviour, so it holds on random weights too",
            "two steps are decoded after the last write, where nothing may be written")
+
+
+test_bump_fires_once = claim("cot.bump-fires-once", reads="cot_bump_fires",
+    section="6",
+    **claim_fields("The §6 audit's bump adds its value on dimension 0 at the anchor layer's last position at its one step, and nothing else.",
+                   RULE.format(6)),
+    guards=PATCHED, decisions=("decodes the first problem's prompt through the audit's own "
+                               "decode, whatever the model answers",
+                               "the bump is declared here (its size on dimension 0, zero "
+                               "elsewhere), not read off the audit's tensor; the audit itself, "
+                               "which reads dimension 0 only, is cot.fire-once"))
 
 
 test_noise_fires_once = claim("cot.noise-fires-once", reads="cot_noise_fires",

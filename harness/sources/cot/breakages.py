@@ -36,6 +36,9 @@ BREAKAGES = (
              "if patch_step is not None and step == patch_step:",
              "if patch_step is not None and step == patch_step + 1:"),
     Breakage("§6 bump of zero size", "zero size", D, "bump[0] = FIRE_BUMP", "bump[0] = 0.0"),
+    # Issue 46: the audit reads dimension 0 only; the bump's declared site sees the rest.
+    Breakage("§6 bump spills onto dimension 1", "wrong site", D, "bump[0] = FIRE_BUMP",
+             "bump[:2] = FIRE_BUMP"),
     Breakage("§6 noise of zero size", "zero size", N, NOISE_WRITE,
              "out_now[r, -1, :] += onto(noise * 0, out_now)"),
     Breakage("§6 noise at every step", "wrong step", N,
@@ -154,12 +157,14 @@ def decoded(sizes: CotSizes) -> CotSizes:
 
 
 # The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried:
-# §6's bump and §7's vector writes on problem 0's prompt, faithful mode's decode loop; then, in
+# §6's bump (its audit, then its declared site), noise and §7's vector writes on the first
+# problems' prompts, faithful mode's decode loop; then, in
 # fast mode only, the rows anchors and §7's readbacks (what they read back is a batch's), and the
 # reference anchors (their problems decoded in one batch, not one by one; the baseline's, which
 # decodes the most again, last).
 ANCHORS = (
-    Checked(("cot.fire-once", "cot.noise-fires-once", "cot.vector-write-fires-once"), fast=False),
+    Checked(("cot.fire-once", "cot.bump-fires-once", "cot.noise-fires-once",
+             "cot.vector-write-fires-once"), fast=False),
     Checked(("cot.batched-rows", "cot.cut-probe-rows", "cot.screen-coverage",
              "cot.random-control-redrawn", "cot.residual-sources", "cot.patch-rows",
              "cot.patching-reference"), scripted, faithful=False, forced_rows=ROWS_CHECKED),

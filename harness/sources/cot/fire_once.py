@@ -1,12 +1,14 @@
-"""Seed 000 §6–§7's decode-loop fire-once anchors: the noise and the §7 vector writes, run
-through the experiment's own edits on a few prompts of any model, write exactly their sites, at
-their steps only (harness.fire_once, which replays a decode loop on its own cache)."""
+"""Seed 000 §6–§7's decode-loop fire-once anchors: the §6 audit's bump, the noise and the §7
+vector writes, run through the experiment's own edits on a few prompts of any model, write
+exactly their sites, at their steps only (harness.fire_once, which replays a decode loop on its
+own cache)."""
 from __future__ import annotations
 
 import torch
 
 from harness.declared_sites import Prompts, Stepped, stepped
 from harness.fire_once import FireOnce, check_writes
+from harness.sources.cot.decode import FIRE_BUMP, per_step_outputs
 from harness.sources.cot.noise import NOISE_SEED, noise_edit, noise_vector
 from harness.sources.cot.patching import K, runs_with_patch
 from harness.sources.cot.runner import CotRunner
@@ -20,6 +22,19 @@ VECTOR_SEED = 0      # §7's written vectors: seeded normal draws, one per promp
 
 def _prompts(runner: CotRunner) -> list[list[int]]:
     return [runner.prompt_ids(p) for p in PROBLEMS[:FIRE_PROMPTS]]
+
+
+def bump_fires(runner: CotRunner) -> FireOnce:
+    """§6: the audit's bump, run through its own decode (per_step_outputs) on the first prompt,
+    lands at the anchor layer's last position at step fire_step only, as the unedited value
+    plus FIRE_BUMP on dimension 0 (declared here, not read off the audit's tensor)."""
+    prompt, k = _prompts(runner)[0], runner.sizes.fire_step
+    bump = torch.zeros(runner.hidden_size, dtype=runner.dtype, device="cpu")
+    bump[0] = FIRE_BUMP
+    writes = Stepped(Prompts.of("decoded", [prompt]), runner.sizes.anchor_layer, -1, ((k, k),),
+                     lambda i, step: bump, added=True, what="bump step")
+    return check_writes(runner.model.local(), lambda: per_step_outputs(
+        runner, prompt, k, runner.sizes.fire_steps), stepped(writes))
 
 
 def declared_noise(runner: CotRunner) -> torch.Tensor:

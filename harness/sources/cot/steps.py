@@ -137,6 +137,7 @@ STEPS = (
     Step("cot_step_shapes", step_shapes, (RUNNER,)),
     Step("cot_noop", decode.noop_runs, USABLE, unit=True),
     Step("cot_fire_once", bump_fires_once, (RUNNER,)),
+    Step("cot_bump_fires", fire_once.bump_fires, (RUNNER,)),
     Step("cot_noise_fires", fire_once.noise_fires, (RUNNER,)),
     Step("cot_vector_fires", fire_once.vector_fires, (RUNNER,)),
     Step("cot_specificity", specificity, (RUNNER, "cot_first_trace"), unit=True),
