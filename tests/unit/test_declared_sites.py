@@ -200,3 +200,8 @@ def test_head_and_input_edits_resolve_together_in_their_order():
     sites = within_blocks([head(torch.zeros(1, 3)),
                            InputWrite(clean(), 0, (1,), torch.ones(1, 3), At(2))])(run())
     assert [(s.forward, s.place) for s in sites] == [(1, "heads"), (2, "input")]
+
+
+def test_an_edit_at_a_forward_that_never_read_its_prompt_is_a_mismatch_naming_it():
+    with pytest.raises(RunMismatch, match="clean prompt"):
+        within_blocks([head(torch.zeros(1, 3), At(0))])(run())
