@@ -10,6 +10,7 @@ import pytest
 import torch
 from transformers import LlamaForCausalLM
 
+from harness.compared_writes import reaches_output
 from harness.fire_once import FireOnce, Site, check_writes
 from tests.unit.small_models import IDS, llama, writing_head
 
@@ -91,3 +92,10 @@ def test_an_input_site_needs_the_blocks_read_within(model):
     result = check_writes(model, lambda: model(input_ids=IDS), lambda refs: [
         Site(0, 0, (1,), (2,), VALUE, block_input=True)])
     assert not result.site_holds_value and "outside what the run recorded" in result.failures[0]
+
+
+def test_an_input_write_at_the_last_block_before_the_final_position_must_move_the_output():
+    at_input = Site(0, 1, (0,), (2,), VALUE, block_input=True)
+    at_output = Site(0, 1, (0,), (2,), VALUE)
+    assert reaches_output([at_input], 0, n_blocks=2, length=5)
+    assert not reaches_output([at_output], 0, n_blocks=2, length=5)
