@@ -2,6 +2,7 @@
 heatmap, and the anchors its sweep rests on."""
 from __future__ import annotations
 
+from harness import identity_check, rows_alone
 from harness.catalogue import claim_fields as catalogue_fields
 from harness.claims import Holds, claim
 from harness.criteria import Every, Exact, InInterval, NoneOf, Recorded, all_of
@@ -149,6 +150,20 @@ test_position_sweep_fires_once = claim("ioi_tutorial.position-sweep-fires-once",
     **fire_once_fields("The layer × position sweep writes one clean value per (block, position), in the forward (or batch row) the mode gives it, and nothing else.",
                        FIRE_RULE),
     guards=SWEEP, decisions=NO_BOS + ("fast mode's batched sweep is checked row by row",))
+
+
+test_position_sweep_identity = claim("ioi_tutorial.position-sweep-identity", reads="tutorial_sweep_identity",
+    section="In[7]", needs="hub",
+    **identity_check.claim_fields("The sweep run with the corrupted prompt as its own clean one writes each cell's own value, and leaves every block and the logits bit-identical to the unpatched run.",
+                                  "the suite's identity rule, seed 003 §4's self-patch derived from the sweep's declared sites"),
+    guards=SWEEP, decisions=NO_BOS)
+
+
+test_position_sweep_rows_alone = claim("ioi_tutorial.position-sweep-rows-alone", reads="tutorial_sweep_rows_alone",
+    section="In[7]", needs="hub",
+    **rows_alone.claim_fields("The first, middle and last row of each forward of the sweep, run as one plain forward of its own prompt with its own patch, gives the logits it gave in the sweep.",
+                              "the suite's batched-row rule (issue 36), derived from the sweep's declared sites"),
+    guards=SWEEP, decisions=NO_BOS)
 
 
 test_breakages_caught = claim("ioi_tutorial.breakages-caught", reads="ioi_tutorial_breakages",

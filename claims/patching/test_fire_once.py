@@ -1,10 +1,13 @@
-"""Seed 004's fire-once anchors: the whole-stream patch, the (layer, position) sweep and the
-seed's own layer patch, run through the experiment's functions, write the clean run's block
-output exactly where asked (harness.fire_once; seed 000 §6's pattern)."""
+"""Seed 004's anchors derived from its declared patches (harness.interventions): the
+whole-stream patch, the (layer, position) sweep and the seed's own layer patch, run through the
+experiment's functions, write the clean run's block output exactly where asked (harness.fire_once;
+seed 000 §6's pattern); the sweep on the corrupted prompt's own values is the identity, and its
+rows hold alone."""
 from __future__ import annotations
 
 from claims.patching.shared import PATCHES, SWEEPS
 from harness.claims import claim
+from harness import identity_check, rows_alone
 from harness.fire_once import claim_fields
 
 RULE = "the suite's fire-once rule, seed 000 §6's second prerequisite applied to seed 004"
@@ -31,3 +34,17 @@ test_layer_flip_fires_once = claim("patching.layer-flip-fires-once", reads="seed
     **claim_fields("The seed's patch writes the clean run's block-L values at the positions where the prompts differ, and nothing else.",
                    RULE),
     guards=("seed_layer_flip",), decisions=PAIR)
+
+
+test_position_sweep_identity = claim("patching.position-sweep-identity", reads="seed_sweep_identity",
+    section="code cell", needs="hub",
+    **identity_check.claim_fields("The sweep run with the corrupted prompt as its own clean one writes each cell's own value, and leaves every block and the logits bit-identical to the unpatched run.",
+                                  "the suite's identity rule, seed 003 §4's self-patch derived from the sweep's declared sites"),
+    guards=SWEEPS, decisions=("the seed's pair's corrupted prompt patched with itself, each (block, position) in the forward or batch row the mode gives it",))
+
+
+test_position_sweep_rows_alone = claim("patching.position-sweep-rows-alone", reads="seed_sweep_rows_alone",
+    section="code cell", needs="hub",
+    **rows_alone.claim_fields("The first, middle and last row of each forward of the sweep, run as one plain forward of its own prompt with its own patch, gives the logits it gave in the sweep.",
+                              "the suite's batched-row rule (issue 36), derived from the sweep's declared sites"),
+    guards=SWEEPS, decisions=("fast mode's one forward per block, a row per position, checked at its first, middle and last row; faithful mode's one-row forwards each at its row",))

@@ -3,7 +3,7 @@ its patch line as printed."""
 from __future__ import annotations
 
 from harness.declared_steps import Step
-from harness.fire_once import NEEDS_LOCAL_WEIGHTS
+from harness import interventions
 from harness.reference import NEEDS_LOCAL_WEIGHTS as REFERENCE_WEIGHTS
 from harness.sources.ioi_tutorial import against_reference, experiments
 from harness.sources.patching import experiments as patching
@@ -20,10 +20,10 @@ STEPS = (
     Step("tutorial_sweep_rows", readback.solo_rows, (*PAIR, "tutorial_sweep")),
     Step("tutorial_full_patch", patching.full_patch_identity, PAIR),
     Step("tutorial_notebook_line", experiments.notebook_line, PAIR),
-    Step("tutorial_whole_stream_fires", fire_once.whole_stream_fires, (MODEL, "tutorial_pair"),
-         local_weights=NEEDS_LOCAL_WEIGHTS),
-    Step("tutorial_sweep_fires", fire_once.position_sweep_fires, (MODEL, "tutorial_pair"),
-         batched=True, local_weights=NEEDS_LOCAL_WEIGHTS),
+    *interventions.steps("tutorial_whole_stream", fire_once.whole_stream, (MODEL, "tutorial_pair"),
+                         ("fires",)),
+    *interventions.steps("tutorial_sweep", fire_once.position_sweep, (MODEL, "tutorial_pair"),
+                         ("fires", "identity", "rows_alone"), batched=True),
     # Issue 49: the behaviour, the printed differences and the heatmap against the plain reference.
     Step("tutorial_behaviour_reference", against_reference.behaviour,
          (MODEL, "ioi_tutorial_sizes", "tutorial_pair", "tutorial_runs", "tutorial_behaviour"),

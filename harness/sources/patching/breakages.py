@@ -8,6 +8,7 @@ from harness.breakage_edit import Breakage, Part
 E = "harness.sources.patching.experiments"
 NORMALISED = "norm = [[round((r - ld_corrupt) / span, 4) if span else None for r in row] for row in raw]"
 POSITION_WRITE = "out[:, positions, :] = source[:, positions, :].to(out.device)"
+BATCH_TRACE = "with torch.no_grad(), model.nn.trace(torch.tensor([list(ids)] * n, device=model.device)):"
 
 BREAKAGES = (
     Breakage("position patch writes nothing", "write nothing", E, POSITION_WRITE,
@@ -27,6 +28,12 @@ BREAKAGES = (
     Breakage("batched sweep writes one block late", "wrong layer", E,
              "block, lm_head = blocks(model)[layer], model.nn.lm_head",
              "block, lm_head = blocks(model)[min(layer + 1, n_layers(model) - 1)], model.nn.lm_head",
+             part=Part.BATCHING),
+    # Issue 46: the batch itself moves its rows, which the fire-once replay of the same batch
+    # repeats; the derived identity and rows-alone anchors see it.
+    Breakage("batched sweep counts positions from one", "wrong position", E, BATCH_TRACE,
+             BATCH_TRACE.replace("device=model.device)):", "device=model.device), position_ids="
+                                 "torch.arange(1, n + 1, device=model.device)[None].expand(n, -1)):"),
              part=Part.BATCHING),
     Breakage("batched sweep reads its rows reversed", "wrong row", E,
              "logits = lm_head.output[:, -1].save()", "logits = lm_head.output.flip(0)[:, -1].save()",
@@ -75,6 +82,7 @@ BREAKAGES = (
 # batched step.
 ANCHORS = (Checked((
     "patching.full-patch-identity", "patching.hook-reference", "patching.whole-stream-fires-once",
-    "patching.position-sweep-fires-once", "patching.layer-flip-fires-once",
+    "patching.position-sweep-fires-once", "patching.position-sweep-identity",
+    "patching.position-sweep-rows-alone", "patching.layer-flip-fires-once",
     "patching.clean-preferred", "patching.sweep-coverage", "patching.sweep-rows",
     "patching.behaviour-reference", "patching.layer-flip-reference", "patching.sweep-reference")),)

@@ -1,10 +1,14 @@
-"""Seed 004's fire-once anchors: the whole-stream and the position patches, run through the
-experiment's own functions, write the clean run's block output exactly where they were asked to
-(harness.fire_once)."""
+"""Seed 004's interventions declared (harness.interventions): the whole-stream and the position
+patches, run through the experiment's own functions, write the clean run's block output exactly
+where they were asked to (their fire-once anchors); run with the corrupted prompt as its own
+clean one, each writes every row's own values (their identities); and the batched sweep's rows
+hold alone."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from harness.declared_sites import At, Copy, Prompts, copied
-from harness.fire_once import FireOnce, check_writes
+from harness.interventions import Intervention
 from harness.models.handle import Loaded
 from harness.sources.patching.experiments import (PairIds, full_patch_identity, layer_flip,
                                                   n_layers, pair_runs, sweep)
@@ -17,20 +21,27 @@ def prompts(pair: PairIds) -> tuple[Prompts, Prompts]:
     return Prompts.of("corrupted", [pair.corrupted]), Prompts.of("clean", [pair.clean])
 
 
-def whole_stream_fires(model: Loaded, pair: PairIds) -> FireOnce:
-    """Forward 2 + L, on the corrupted prompt, holds the clean run's every position at block L,
-    and nothing upstream moved."""
+def own(pair: PairIds) -> PairIds:
+    """The pair with the corrupted prompt as its clean one too: every patch of it copies each
+    position's own value."""
+    return replace(pair, clean=pair.corrupted, clean_name=pair.corrupted_name)
+
+
+def _whole_stream(model: Loaded, pair: PairIds) -> Intervention:
     every = tuple(range(len(pair.clean)))
-    return check_writes(model.local(),
+    return Intervention(model.local(),
                         lambda: full_patch_identity(model, pair, pair_runs(model, pair)),
                         copied([Copy(*prompts(pair), layer, every, every, At(PATCHED + layer))
                                 for layer in range(n_layers(model))]))
 
 
-def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnce:
-    """The (layer, position) sweep: one position of one block per forward (faithful), or row p
-    of block L's batched forward, whose every row reads the corrupted prompt, at position p
-    (fast mode), holds the clean run's value."""
+def whole_stream(model: Loaded, pair: PairIds) -> Intervention:
+    """Forward 2 + L, on the corrupted prompt, holds the clean run's every position at block L,
+    and nothing upstream moved."""
+    return replace(_whole_stream(model, pair), own=_whole_stream(model, own(pair)))
+
+
+def _position_sweep(model: Loaded, pair: PairIds, batched: bool) -> Intervention:
     length = len(pair.clean)
     corrupted, clean = prompts(pair)
     if batched:  # one row per position, every one reading the corrupted prompt
@@ -40,13 +51,23 @@ def position_sweep_fires(model: Loaded, pair: PairIds, batched: bool) -> FireOnc
     else:
         copies = [Copy(corrupted, clean, layer, (p,), (p,), At(PATCHED + layer * length + p))
                   for layer in range(n_layers(model)) for p in range(length)]
-    return check_writes(model.local(), lambda: sweep(model, pair, pair_runs(model, pair), batched),
+    return Intervention(model.local(), lambda: sweep(model, pair, pair_runs(model, pair), batched),
                         copied(copies))
 
 
-def layer_flip_fires(model: Loaded, pair: PairIds, layer: int) -> FireOnce:
+def position_sweep(model: Loaded, pair: PairIds, batched: bool) -> Intervention:
+    """The (layer, position) sweep: one position of one block per forward (faithful), or row p
+    of block L's batched forward, whose every row reads the corrupted prompt, at position p
+    (fast mode), holds the clean run's value."""
+    return replace(_position_sweep(model, pair, batched),
+                   own=_position_sweep(model, own(pair), batched))
+
+
+def layer_flip_patch(model: Loaded, pair: PairIds, layer: int) -> Intervention:
     """The seed's own patch: block `layer` at the positions where the two prompts' tokens differ
-    (found here from the ids, not through PairIds.differing) holds the clean values."""
+    (found here from the ids, not through PairIds.differing) holds the clean values. It has no
+    own-values run: a prompt differs from itself nowhere."""
     differing = tuple(i for i, (a, b) in enumerate(zip(pair.clean, pair.corrupted)) if a != b)
-    return check_writes(model.local(), lambda: layer_flip(model, pair, pair_runs(model, pair), layer),
+    return Intervention(model.local(),
+                        lambda: layer_flip(model, pair, pair_runs(model, pair), layer),
                         copied([Copy(*prompts(pair), layer, differing, differing, At(PATCHED))]))

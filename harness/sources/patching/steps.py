@@ -4,7 +4,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from harness.declared_steps import Step
-from harness.fire_once import NEEDS_LOCAL_WEIGHTS
+from harness import interventions
 from harness.reference import NEEDS_LOCAL_WEIGHTS as REFERENCE_WEIGHTS
 from harness.sources.patching import experiments as patching
 from harness.sources.patching import against_reference, fire_once, readback, tokens
@@ -34,12 +34,13 @@ STEPS = (
     Step("seed_hook_reference", patching.hook_reference, SEED,
          local_weights="the hook reference is a plain-PyTorch forward with a forward hook, which "
                        "needs the weights here; on NDIF they are not (no claim requires it)"),
-    Step("seed_whole_stream_fires", fire_once.whole_stream_fires, (MODEL, "seed_pair"),
-         local_weights=NEEDS_LOCAL_WEIGHTS),
-    Step("seed_sweep_fires", fire_once.position_sweep_fires, (MODEL, "seed_pair"), batched=True,
-         local_weights=NEEDS_LOCAL_WEIGHTS),
-    Step("seed_layer_flip_fires", fire_once.layer_flip_fires, (MODEL, "seed_pair", "patch_layer"),
-         local_weights=NEEDS_LOCAL_WEIGHTS),
+    # Each patch declared once (harness.interventions); its anchors' steps derive from that.
+    *interventions.steps("seed_whole_stream", fire_once.whole_stream, (MODEL, "seed_pair"),
+                         ("fires",)),
+    *interventions.steps("seed_sweep", fire_once.position_sweep, (MODEL, "seed_pair"),
+                         ("fires", "identity", "rows_alone"), batched=True),
+    *interventions.steps("seed_layer_flip", fire_once.layer_flip_patch,
+                         (MODEL, "seed_pair", "patch_layer"), ("fires",)),
     Step("seed_transformerlens", seed_crosscheck, ("profile", *SEED, "patch_layer"),
          local_weights="the TransformerLens cross-check loads GPT-2's weights here, and NDIF's "
                        "GPT-2 may run another dtype, so the two need not compute the same logits"),

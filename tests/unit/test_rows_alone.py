@@ -1,0 +1,146 @@
+"""harness.rows_alone on a two-block GPT-2 built here: each row of a batch, re-run as one plain
+forward of its own prompt with its own write, gives what it gave in the batch; a batch that
+moves its rows, or a write on another row than declared, is a mismatch naming the forward and
+row."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+import pytest
+import torch
+from transformers import DynamicCache, GPT2Config, GPT2LMHeadModel
+
+from harness.replay import Forward, RunMismatch, Site
+from harness.rows_alone import alone, check_rows, chosen, readout, row_sites, AloneRows
+
+IDS = torch.tensor([[1, 2, 3, 4, 5], [5, 4, 3, 2, 1], [2, 2, 3, 3, 4]], device="cpu")
+VALUE = torch.full((1, 1, 16), 3.0, device="cpu")
+
+
+@pytest.fixture(scope="module")
+def model() -> GPT2LMHeadModel:
+    torch.manual_seed(0)
+    config = GPT2Config(n_layer=2, n_embd=16, n_head=2, vocab_size=11, n_positions=8)
+    return GPT2LMHeadModel(config).eval()
+
+
+@contextmanager
+def writing(model: GPT2LMHeadModel, row: int, position: int) -> Iterator[None]:
+    """A plain forward hook writing VALUE at block 0, `row`, `position`, ahead of the checks."""
+    def hook(module, args, output):
+        out = output.clone()
+        out[row, position] = VALUE[0, 0]
+        return out
+
+    handle = model.transformer.h[0].register_forward_hook(hook, prepend=True)
+    try:
+        yield
+    finally:
+        handle.remove()
+
+
+def declared(row: int, position: int):
+    return lambda refs: [Site(0, 0, (row,), (position,), VALUE)]
+
+
+def test_rows_written_as_declared_hold_alone(model):
+    def run():
+        with writing(model, 1, 2):
+            model(input_ids=IDS)
+
+    result = check_rows(model, run, declared(1, 2))
+    assert (result.forwards, result.rows, result.mismatched) == (1, 3, [])
+
+
+def test_a_write_on_another_row_than_declared_is_a_mismatch(model):
+    def run():
+        with writing(model, 0, 2):
+            model(input_ids=IDS)
+
+    result = check_rows(model, run, declared(1, 2))
+    assert [m.split(":")[0] for m in result.mismatched] == ["forward 0 row 0", "forward 0 row 1"]
+
+
+def test_a_batch_counting_positions_from_one_is_a_mismatch(model):
+    moved = torch.arange(1, 6)[None].expand(3, -1)
+    result = check_rows(model, lambda: model(input_ids=IDS, position_ids=moved), lambda refs: [])
+    assert len(result.mismatched) == 3 and result.rows == 3
+
+
+def test_a_left_padded_row_with_its_positions_counted_holds_alone(model):
+    ids, mask = IDS.clone(), torch.ones_like(IDS)
+    ids[1, :2], mask[1, :2] = 0, 0
+    positions = (mask.cumsum(-1) - 1).clamp(min=0)
+    result = check_rows(model, lambda: model(input_ids=ids, attention_mask=mask,
+                                             position_ids=positions), lambda refs: [])
+    assert result.mismatched == []
+
+
+def test_a_left_padded_row_counted_over_its_padding_is_a_mismatch(model):
+    ids, mask = IDS.clone(), torch.ones_like(IDS)
+    ids[1, :2], mask[1, :2] = 0, 0
+    positions = torch.arange(5)[None].expand(3, -1)
+    result = check_rows(model, lambda: model(input_ids=ids, attention_mask=mask,
+                                             position_ids=positions), lambda refs: [])
+    assert [m.split(":")[0] for m in result.mismatched] == ["forward 0 row 1"]
+
+
+def test_a_right_padded_row_is_not_re_run(model):
+    mask = torch.ones_like(IDS)
+    mask[2, -1] = 0
+    result = check_rows(model, lambda: model(input_ids=IDS, attention_mask=mask), lambda refs: [])
+    assert result.rows == 2
+
+
+def test_a_forward_reading_a_cache_is_a_mismatch(model):
+    result = check_rows(model, lambda: model(input_ids=IDS[:1], cache=DynamicCache()),
+                        lambda refs: [])
+    assert "key-value cache" in result.mismatched[0]
+
+
+def test_a_mismatch_raised_by_the_declaration_is_its_failure(model):
+    def mismatch(refs):
+        raise RunMismatch("the run never read the prompt")
+
+    result = check_rows(model, lambda: model(input_ids=IDS), mismatch)
+    assert (result.forwards, result.rows, result.mismatched) == (
+        0, 0, ["the run never read the prompt"])
+
+
+def test_alone_keeps_the_rows_unpadded_ids_and_drops_the_batchs_positions():
+    mask = torch.tensor([[0, 1, 1], [1, 1, 1]])
+    fw = Forward({"input_ids": torch.tensor([[0, 7, 8], [6, 7, 8]]), "attention_mask": mask,
+                  "position_ids": torch.tensor([[0, 0, 1], [0, 1, 2]]), "use_cache": False})
+    one, kept = alone(fw, 0)
+    assert kept == [1, 2] and one.kwargs["input_ids"].tolist() == [[7, 8]]
+    assert one.kwargs["attention_mask"].tolist() == [[1, 1]]
+    assert "position_ids" not in one.kwargs and one.kwargs["use_cache"] is False
+
+
+def test_row_sites_moves_a_rows_write_to_its_kept_positions():
+    site = Site(4, 1, (0, 2), (-1,), torch.arange(2.0)[:, None, None].expand(2, 1, 3))
+    moved = row_sites([site], 4, 2, 5, [2, 3, 4])
+    assert [(s.forward, s.rows, s.positions) for s in moved] == [(0, (0,), (2,))]
+    assert moved[0].value.flatten().tolist() == [1.0, 1.0, 1.0]
+    assert row_sites([site], 3, 2, 5, [2, 3, 4]) == [] and row_sites([site], 4, 1, 5, [0]) == []
+
+
+def test_row_sites_refuses_a_write_on_padding():
+    site = Site(0, 0, (0,), (0,), VALUE)
+    with pytest.raises(RunMismatch, match="padding"):
+        row_sites([site], 0, 0, 5, [1, 2, 3, 4])
+
+
+def test_chosen_rows_are_the_first_middle_and_last():
+    assert (chosen(1), chosen(2), chosen(7)) == ([0], [0, 1], [0, 3, 6])
+
+
+def test_the_readout_keeps_the_first_five_mismatches():
+    assert readout(AloneRows(2, 6, [str(i) for i in range(7)]))["mismatched"] == [
+        "0", "1", "2", "3", "4"]
+
+
+def test_the_readout_says_whether_any_row_was_re_run():
+    assert readout(AloneRows(2, 0, []))["rows_rerun"] is False
+    assert readout(AloneRows(2, 1, []))["rows_rerun"] is True
