@@ -23,7 +23,9 @@ BOUND = ("lookback_reversed", "lookback_same_position", "lookback_opaque")  # §
 SWAPPED = ("lookback_source_freeze", "lookback_source_plain")  # §5's source sweeps
 # Every write at a prompt's positions: the self-patch, the fire-once probes and every sweep.
 WRITES = ("lookback_self_patch", "lookback_interchange_fires", "lookback_source_swap_fires",
-          "lookback_freeze_fires", "lookback_answer_fires", "lookback_low_rank_fires", *BOUND,
+          "lookback_freeze_fires", "lookback_answer_fires", "lookback_low_rank_fires",
+          "lookback_same_position_identity", "lookback_same_position_rows_alone",
+          "lookback_answer_identity", *BOUND,
           *SWAPPED, "lookback_answer", "lookback_low_rank")
 FILTERED = ("lookback_binding_filter", "lookback_kept", "lookback_patched",
             "lookback_source_filter", "lookback_source_kept", "lookback_source_patched",

@@ -1,9 +1,12 @@
-"""Seed 003's fire-once anchors: each intervention kind, run through its experiment's own
-function on a few rows, writes exactly its sites (harness.fire_once; seed 000 §6's pattern)."""
+"""Seed 003's anchors derived from its declared interventions: each intervention kind, run
+through its experiment's own function on a few rows, writes exactly its sites (harness.fire_once;
+seed 000 §6's pattern); §4's same-position sweep and §6's answer sweep on each row's own values
+are the identity, and the same-position sweep's rows hold alone (harness.interventions)."""
 from __future__ import annotations
 
 from claims.lookback.shared import BOUND, SWAPPED
 from harness.claims import claim
+from harness import identity_check, rows_alone
 from harness.fire_once import claim_fields
 
 RULE = "the suite's fire-once rule, seed 000 §6's second prerequisite applied to seed 003 §{}"
@@ -54,3 +57,28 @@ test_low_rank_fires_once = claim("lookback.low-rank-fires-once", reads="lookback
                                    "at seed 0: the anchor draws it itself (torch.randn on the "
                                    "CPU, then QR), not through the experiment's helper; the "
                                    "value is computed from the unedited run",))
+
+
+IDENTITY = "the suite's identity rule, seed 003 §4's self-patch derived from §{}'s declared sites"
+OWN = ("its own-values run: each row's clean prompt as its counterfactual too",)
+
+
+test_same_position_identity = claim("lookback.same-position-identity", reads="lookback_same_position_identity",
+    section="4",
+    **identity_check.claim_fields("The §4 same-position sweep run with each clean prompt as its own counterfactual writes every row's own values, and leaves every block and the logits bit-identical to the unpatched run.",
+                                  IDENTITY.format(4)),
+    guards=BOUND, decisions=ROWS + SWEPT + OWN)
+
+
+test_same_position_rows_alone = claim("lookback.same-position-rows-alone", reads="lookback_same_position_rows_alone",
+    section="4",
+    **rows_alone.claim_fields("The first, middle and last row of each forward of the §4 same-position sweep, run as one plain forward of its own prompt with its own writes, gives the logits it gave in its batch.",
+                              "the suite's batched-row rule (issue 36), derived from §4's declared sites"),
+    guards=BOUND, decisions=ROWS + SWEPT)
+
+
+test_answer_identity = claim("lookback.answer-identity", reads="lookback_answer_identity",
+    section="6",
+    **identity_check.claim_fields("The §6 answer sweep run with each clean prompt as its own counterfactual writes every row's own final-token value, and leaves every block and the logits bit-identical to the unpatched run.",
+                                  IDENTITY.format(6)),
+    guards=("lookback_answer",), decisions=ROWS + SWEPT + OWN)

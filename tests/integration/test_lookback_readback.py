@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from harness.fire_once import failures
+from harness.interventions import fires
 from harness.models.loaded import load
 from harness.registry import get_profile
 from harness.sources.lookback import fire_once as fire
@@ -57,7 +58,7 @@ def test_the_fire_once_anchors_find_their_runs_on_the_organism(runner, rows, rea
     assert failures(fire.interchange_fires(run, rows["binding"])) == []
     assert failures(fire.source_fires(run, rows["source"], False)) == []
     assert failures(fire.source_fires(run, rows["source"], True)) == []
-    assert failures(fire.answer_fires(run, rows["answer"])) == []
+    assert failures(fires(fire.answer_patch(run, rows["answer"]))) == []
     assert failures(fire.low_rank_fires(run, rows["binding"])) == []
 
 

@@ -24,6 +24,7 @@ FREEZE_WRITE = "layer.output[:, drinks] = clean_vals[index].to(layer.output.devi
 LOW_RANK_WRITE = "layer_mod.output[:, state] = new[i:i + bs].to(layer_mod.output.device)"
 READ_ONCE_WRITE = "layer_mod.output[:, dst_pos] = values.to(layer_mod.output.device)"
 READ_ONCE_VALUE = "cf_vals[layer], top_only))"
+READ_ONCE_TRACE = "with torch.no_grad(), runner.model.nn.trace(prompts, **LAST_LOGITS):"
 READ_ONCE_SWAP = "src.append(read_layers(runner, cf, state_rev)[layer])"
 SWAP_READ = "with tracer.invoke(cf):\n                h_src = layer_mod.output[:, state_rev]"
 HELD_IN = "h_dst, h_src = swap_pairs(runner, rows[:half], layer, state, state_rev)"
@@ -47,6 +48,12 @@ BREAKAGES = (
              READ_ONCE_WRITE, "_ = values"),
     Breakage("§4/§6 fast mode writes the value read one layer deeper", "wrong layer", INTERCHANGE,
              READ_ONCE_VALUE, "cf_vals[min(layer + 1, len(cf_vals) - 1)], top_only))"),
+    # Issue 46: the clean-only forward itself moves its rows, which the fire-once replay of the
+    # same forward repeats; the identity anchors (the seed's self-patch, the derived ones) see it.
+    Breakage("§4/§6/§7 fast mode's clean-only forward counts positions from one", "wrong position",
+             INTERCHANGE, READ_ONCE_TRACE, READ_ONCE_TRACE.replace(
+                 "trace(prompts, ", "trace(prompts, position_ids=torch.arange(1, len("
+                 "runner.model.tok(prompts[0]).input_ids) + 1)[None], "), part=Part.BATCHING),
     Breakage("§4 drink positions one early", "wrong position", POSITIONS,
              "state = [lay.drinks[0], lay.after_drinks[0], lay.drinks[1], lay.after_drinks[1]]",
              "state = [lay.drinks[0] - 1, lay.after_drinks[0], lay.drinks[1] - 1, "
@@ -188,6 +195,8 @@ ANCHORS = (
     Checked(("lookback.interchange-fires-once", "lookback.source-swap-fires-once",
              "lookback.freeze-fires-once", "lookback.answer-fires-once",
              "lookback.low-rank-fires-once", "lookback.self-patch-identity",
+             "lookback.same-position-identity", "lookback.same-position-rows-alone",
+             "lookback.answer-identity",
              "lookback.binding-readback", "lookback.source-readback",
              "lookback.answer-readback", "lookback.predict-readback",
              "lookback.filter-readback", "lookback.binding-clean-answered",

@@ -8,12 +8,14 @@ invokes, or a chunk of rows). A run that never read a prompt, or read the rows i
 than it writes them, fails its anchor."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Sequence
 
 import torch
 
 from harness.declared_sites import At, Copy, Prompts, Reading, copied
 from harness.fire_once import FireOnce, Reference, Site, check_writes
+from harness.interventions import Intervention, fires
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.interchange import binding_sweep, source_sweep
 from harness.sources.lookback.low_rank import (RANDOM_BASIS_SEEDS, projected_iia, random_basis,
@@ -86,24 +88,51 @@ def _sweep_sites(runner: LookbackRunner, rows: list[Counterfactual], layers: lis
                    for i, layer in enumerate(layers)])
 
 
-def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dict[str, FireOnce]:
-    """§4: each binding sweep, over the anchor's layers, writes the counterfactual's values at
-    each layer in its own forward, at its own positions, on the clean rows only."""
-    rows = rows[:FIRE_ROWS]
+def own_rows(rows: Sequence[Counterfactual]) -> list[Counterfactual]:
+    """Each row with its clean prompt as its counterfactual too: a sweep of them copies every
+    position's own value where it reads the positions it writes."""
+    return [replace(r, cf=r.clean) for r in rows]
+
+
+def _binding(runner: LookbackRunner, rows: list[Counterfactual], name: str) -> Intervention:
     positions = binding_positions(row_layout(runner, rows[0]))
     layers = sweep_layers(runner)
-    return {name: check_writes(runner.model.local(),
-                               lambda name=name: binding_sweep(runner, rows, name, layers),
-                               _sweep_sites(runner, rows, layers, *positions[name]))
-            for name in SWEEPS}
+    return Intervention(runner.model.local(), lambda: binding_sweep(runner, rows, name, layers),
+                        _sweep_sites(runner, rows, layers, *positions[name]))
 
 
-def answer_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce:
-    """§6: the counterfactual's final-token residual written at each of the anchor's layers in
-    its own forward."""
-    rows, layers = rows[:FIRE_ROWS], sweep_layers(runner)
-    return check_writes(runner.model.local(), lambda: answer_sweep(runner, rows, layers),
+def binding_patch(runner: LookbackRunner, rows: list[Counterfactual],
+                  name: str) -> Intervention:
+    """§4's sweep `name` over the anchor's layers on the first rows: the counterfactual's values
+    at each layer in its own forward, at its own positions, on the clean rows only; the
+    same-position sweep, which reads the positions it writes, with its own-values run."""
+    rows = rows[:FIRE_ROWS]
+    found = _binding(runner, rows, name)
+    return replace(found, own=_binding(runner, own_rows(rows), name)) \
+        if name == "same position" else found
+
+
+def same_position_patch(runner: LookbackRunner, rows: list[Counterfactual]) -> Intervention:
+    """§4's same-position sweep declared (its identity and rows-alone anchors' step)."""
+    return binding_patch(runner, rows, "same position")
+
+
+def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dict[str, FireOnce]:
+    """§4: each binding sweep fires once."""
+    return {name: fires(binding_patch(runner, rows, name)) for name in SWEEPS}
+
+
+def _answer(runner: LookbackRunner, rows: list[Counterfactual]) -> Intervention:
+    layers = sweep_layers(runner)
+    return Intervention(runner.model.local(), lambda: answer_sweep(runner, rows, layers),
                         _sweep_sites(runner, rows, layers, [-1], [-1]))
+
+
+def answer_patch(runner: LookbackRunner, rows: list[Counterfactual]) -> Intervention:
+    """§6: the counterfactual's final-token residual written at each of the anchor's layers in
+    its own forward; its own-values run copies each clean row's own."""
+    rows = rows[:FIRE_ROWS]
+    return replace(_answer(runner, rows), own=_answer(runner, own_rows(rows)))
 
 
 def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: bool) -> FireOnce:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from harness import interventions
 from harness.declared_steps import Filtered, Step
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
 from harness.profiles import Profile
@@ -15,8 +16,8 @@ from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, FilterAnswers, VisibilityScores,
                                                 behaviour, filter_answers, keep_correct,
                                                 visibility)
-from harness.sources.lookback.fire_once import (answer_fires, interchange_fires, low_rank_fires,
-                                                source_fires)
+from harness.sources.lookback.fire_once import (answer_patch, interchange_fires, low_rank_fires,
+                                                same_position_patch, source_fires)
 from harness.sources.lookback.identity import self_patch
 from harness.sources.lookback.interchange import SourceSweep, Sweep, binding_sweep, source_sweep
 from harness.sources.lookback.low_rank import LowRank, low_rank
@@ -221,8 +222,12 @@ STEPS = (
          local_weights=LOCAL),
     Step("lookback_freeze_fires", source_fires_once(True), (RUN, "lookback_source_rows"),
          local_weights=LOCAL),
-    Step("lookback_answer_fires", answer_fires, (RUN, "lookback_answer_rows"),
-         local_weights=LOCAL),
+    # §4's same-position sweep and §6's answer patch declared (harness.interventions): their
+    # anchors' steps derive from the declaration.
+    *interventions.steps("lookback_same_position", same_position_patch,
+                         (RUN, "lookback_binding_rows"), ("identity", "rows_alone")),
+    *interventions.steps("lookback_answer", answer_patch, (RUN, "lookback_answer_rows"),
+                         ("fires", "identity")),
     Step("lookback_low_rank_fires", low_rank_fires, (RUN, "lookback_binding_rows"),
          local_weights=LOCAL),
     Step("lookback_reversed", binding("reversed"), BINDING, unit=True),
