@@ -1,10 +1,12 @@
 """Seed 000's decode-loop fire-once anchors: the §6 audit's bump (beside cot.fire-once, the audit
 itself), the §6 noise and the §7 vector writes, run through the experiment's own edits, write
-exactly their sites at their steps (harness.fire_once)."""
+exactly their sites at their steps (harness.fire_once); the noise edit adding zeros is the
+identity (harness.interventions)."""
 from __future__ import annotations
 
 from claims.cot.shared import NB, PATCHED
 from harness.claims import claim
+from harness import identity_check
 from harness.fire_once import claim_fields
 
 RULE = "the suite's fire-once rule: " + NB.format("6") + "'s fire-once audit, applied to §{}"
@@ -28,6 +30,14 @@ test_noise_fires_once = claim("cot.noise-fires-once", reads="cot_noise_fires",
     section="6",
     **claim_fields("The §6 noise edit adds its vector at the anchor layer's last position of each row at exactly the steps of its arm.",
                    RULE.format(6)),
+    guards=("cot_specificity",), decisions=PROMPTS + ("arms (1, 1) and (0, 2): one step, and three from "
+                                         "the prefill",))
+
+
+test_noise_identity = claim("cot.noise-identity", reads="cot_noise_identity",
+    section="6",
+    **identity_check.claim_fields("The §6 noise edit adding zeros, at the same steps of the same arms, leaves every block of every decode step and the logits bit-identical to the unedited decode.",
+                                  "the suite's identity rule, seed 003 §4's self-patch derived from §6's declared noise sites (beside cot.noop-every-step, the seed's own no-op)"),
     guards=("cot_specificity",), decisions=PROMPTS + ("arms (1, 1) and (0, 2): one step, and three from "
                                          "the prefill",))
 

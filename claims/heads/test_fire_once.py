@@ -7,7 +7,7 @@ from harness.claims import claim
 from harness.fire_once import claim_fields
 
 
-test_edits_fire_once = claim("heads.edits-fire-once", reads="heads_edits_fire",
+test_edits_fire_once = claim("heads.edits-fire-once", reads="heads_edits_fires",
     section="1",
     **claim_fields("Each §2–§6 residual and head edit, made by the experiment's own forward, writes its value into what enters its block or its head's slice of o_proj's input at the final position, in its own forward, and nothing else.",
                    "the suite's fire-once rule, seed 000 §6's second prerequisite applied to seed 001 §1's edits"),

@@ -157,14 +157,14 @@ def decoded(sizes: CotSizes) -> CotSizes:
 
 
 # The anchors whose checks run after each breakage (harness.anchor_checks), in the order tried:
-# §6's bump (its audit, then its declared site), noise and §7's vector writes on the first
+# §6's bump (its audit, then its declared site), noise (and its identity) and §7's vector writes on the first
 # problems' prompts, faithful mode's decode loop; then, in
 # fast mode only, the rows anchors and §7's readbacks (what they read back is a batch's), and the
 # reference anchors (their problems decoded in one batch, not one by one; the baseline's, which
 # decodes the most again, last).
 ANCHORS = (
     Checked(("cot.fire-once", "cot.bump-fires-once", "cot.noise-fires-once",
-             "cot.vector-write-fires-once"), fast=False),
+             "cot.noise-identity", "cot.vector-write-fires-once"), fast=False),
     Checked(("cot.batched-rows", "cot.cut-probe-rows", "cot.screen-coverage",
              "cot.random-control-redrawn", "cot.residual-sources", "cot.patch-rows",
              "cot.patching-reference"), scripted, faithful=False, forced_rows=ROWS_CHECKED),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
+from harness import interventions
 from harness.declared_steps import Filtered, NothingToRun, Step
 from harness.profiles import Profile
 from harness.reference import NEEDS_LOCAL_WEIGHTS
@@ -137,9 +138,11 @@ STEPS = (
     Step("cot_step_shapes", step_shapes, (RUNNER,)),
     Step("cot_noop", decode.noop_runs, USABLE, unit=True),
     Step("cot_fire_once", bump_fires_once, (RUNNER,)),
-    Step("cot_bump_fires", fire_once.bump_fires, (RUNNER,)),
-    Step("cot_noise_fires", fire_once.noise_fires, (RUNNER,)),
-    Step("cot_vector_fires", fire_once.vector_fires, (RUNNER,)),
+    # §6's bump and noise and §7's vectors declared (harness.interventions): their anchors' steps
+    # derive from the declaration.
+    *interventions.steps("cot_bump", fire_once.bump, (RUNNER,), ("fires",)),
+    *interventions.steps("cot_noise", fire_once.noise, (RUNNER,), ("fires", "identity")),
+    *interventions.steps("cot_vector", fire_once.vectors, (RUNNER,), ("fires",)),
     Step("cot_specificity", specificity, (RUNNER, "cot_first_trace"), unit=True),
     Step("cot_self_patch", patching.self_patch, (RUNNER, "cot_pairs")),
     Step("cot_early_rows", step_rows.early_rows, (RUNNER, "cot_early")),

@@ -1,4 +1,4 @@
-"""Seed 001's edits under the suite's fire-once rule (seed 000 §6; issue 46 §2): made by the
+"""Seed 001's edits declared (harness.interventions), under the suite's fire-once rule (seed 000 §6; issue 46 §2): made by the
 experiment's own forward (§1's run_forward, with its residual_patch and head_output_patch), each
 writes exactly its declared site, what enters a block or one head's slice of o_proj's input at
 the final position, in its own forward, and nothing else (harness.fire_once, reading what each
@@ -8,7 +8,7 @@ from __future__ import annotations
 import torch
 
 from harness.declared_sites import At, HeadWrite, InputWrite, Prompts, within_blocks
-from harness.fire_once import FireOnce, check_writes
+from harness.interventions import Intervention
 from harness.models.handle import Loaded
 from harness.sources.heads.forward import Geometry, Indices, every, run_forward
 from harness.sources.heads.patches import Patch, head_output_patch, residual_patch
@@ -46,16 +46,16 @@ def patch(edit: Edit) -> Patch:
     return residual_patch(b, value) if h is None else head_output_patch(b, h, value)
 
 
-def edits_fire(model: Loaded, family: Family, blocks: Indices = None,
-               heads: Indices = None) -> FireOnce:
-    """The declared edits, one forward each on `family`'s R prompt through run_forward, against
+def edits(model: Loaded, family: Family, blocks: Indices = None,
+          heads: Indices = None) -> Intervention:
+    """The declared edits, one forward each on `family`'s R prompt through run_forward, and
     their sites: each value where it was declared, every other head and cell unmoved."""
     ids = render(family.R, model.tok).input_ids
-    edits, width = declared_edits(model, family, blocks, heads), Geometry.of(model).d_head
+    edited, width = declared_edits(model, family, blocks, heads), Geometry.of(model).d_head
     prompt = Prompts.of("R", [ids])
     writes = [InputWrite(prompt, b, (-1,), value, At(i)) if h is None
               else HeadWrite(prompt, b, h, width, (-1,), value, At(i))
-              for i, edit in enumerate(edits) for b, h, value in edit]
-    return check_writes(model.local(), lambda: [
-        run_forward(model, ids, [patch(e) for e in edit]) for edit in edits],
+              for i, edit in enumerate(edited) for b, h, value in edit]
+    return Intervention(model.local(), lambda: [
+        run_forward(model, ids, [patch(e) for e in edit]) for edit in edited],
         within_blocks(writes), within=True)

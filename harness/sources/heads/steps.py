@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from harness.declared_steps import NothingToRun, Resolved, Step
-from harness.fire_once import NEEDS_LOCAL_WEIGHTS as FIRE_ONCE_LOCAL
+from harness import interventions
 from harness.models.handle import Loaded
 from harness.reference import NEEDS_LOCAL_WEIGHTS
 from harness.sources.heads import against_reference as ref
@@ -116,8 +116,8 @@ STEPS = (
            unguarded=LAYOUTS) for study in ("opening", "main")),
     Step("heads_reference_forward", anchor(machinery.reference_equality, "opening"), ANCHOR),
     Step("heads_edit_receipts", anchor(machinery.edit_receipts, "opening"), ANCHOR),
-    Step("heads_edits_fire", anchor(fire_once.edits_fire, "opening", True), ANCHOR,
-         local_weights=FIRE_ONCE_LOCAL),
+    *interventions.steps("heads_edits", anchor(fire_once.edits, "opening", True), ANCHOR,
+                         ("fires",)),
     Step("heads_residual_identity", anchor(machinery.residual_identity, "opening"), ANCHOR),
     Step("heads_head_identity", anchor(machinery.head_identity, "opening", True), ANCHOR),
     Step("heads_av_identity", anchor(machinery.av_identity, "main", True), ANCHOR),
