@@ -13,9 +13,11 @@ from harness.sources.lookback.task import Counterfactual
 
 
 def barrier_logits(runner: LookbackRunner, rows: list[Counterfactual], layer: int,
-                   src_pos: list[int], dst_pos: list[int], bs: int) -> torch.Tensor:
+                   src_pos: list[int], dst_pos: list[int], bs: int,
+                   read: list[torch.Tensor] | None = None) -> torch.Tensor:
     """§4: copy layer residuals at src_pos of the counterfactual run into dst_pos of the clean run;
-    the clean run's final logits (float32, CPU), batch by batch.
+    the clean run's final logits (float32, CPU), batch by batch, and into `read` (where given)
+    the counterfactual run's own, unpatched, from the same traces.
 
     Two invokes in one trace with a barrier between the read and the write.
     """
@@ -29,11 +31,14 @@ def barrier_logits(runner: LookbackRunner, rows: list[Counterfactual], layer: in
             with tracer.invoke(cf):
                 box["acts"] = layer_mod.output[:, src_pos]
                 barrier()
+                unpatched = lm_head.output[:, -1].save()
             with tracer.invoke(clean):
                 barrier()
                 layer_mod.output[:, dst_pos] = box["acts"]
                 final = lm_head.output[:, -1].save()
         out.append(final.float().cpu())
+        if read is not None:
+            read.append(unpatched.float().cpu())
     return torch.cat(out)
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import nnsight
 import torch
@@ -69,12 +69,9 @@ def read_layers(runner: LookbackRunner, prompts: list[str],
     return list(saved)
 
 
-def final_logits(runner: LookbackRunner, prompts: list[str],
-                 edit: Callable[[], None] | None = None) -> torch.Tensor:
-    """The batch's final-position logits, after `edit` (nnsight module writes) if given."""
+def final_logits(runner: LookbackRunner, prompts: list[str]) -> torch.Tensor:
+    """The batch's final-position logits."""
     lm_head = runner.lm_head
     with torch.no_grad(), runner.model.nn.trace(prompts, **LAST_LOGITS):
-        if edit:
-            edit()
         logits = lm_head.output[:, -1].save()
     return logits.float().cpu()
