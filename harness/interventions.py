@@ -57,13 +57,15 @@ DERIVED = {"fires": fires, "identity": identity, "rows_alone": rows_alone}
 
 
 def steps(base: str, declare: Callable[..., Intervention], inputs: tuple[str, ...],
-          derived: tuple[str, ...], batched: bool = False) -> tuple[Step, ...]:
-    """The declaring step (`<base>_writes`, `declare(*inputs)`) and one step per derived check
+          derived: tuple[str, ...], batched: bool = False,
+          given: tuple[Any, ...] = ()) -> tuple[Step, ...]:
+    """The declaring step (`<base>_writes`, `declare(*inputs, *given)`) and one step per derived check
     (`<base>_fires`, `<base>_identity`, `<base>_rows_alone`), each run on the weights here."""
     unknown = [d for d in derived if d not in DERIVED]
     if unknown or not derived:
         raise ValueError(f"{base}: derived checks are some of {list(DERIVED)}, not {derived}")
     declared = f"{base}_writes"
-    return (Step(declared, declare, inputs, batched=batched, local_weights=NEEDS_LOCAL_WEIGHTS),
+    return (Step(declared, declare, inputs, given, batched=batched,
+                 local_weights=NEEDS_LOCAL_WEIGHTS),
             *(Step(f"{base}_{d}", DERIVED[d], (declared,), local_weights=NEEDS_LOCAL_WEIGHTS)
               for d in derived))

@@ -52,6 +52,12 @@ def test_steps_declare_the_intervention_then_each_derived_check():
     assert {s.local_weights for s in found} == {NEEDS_LOCAL_WEIGHTS}
 
 
+def test_steps_pass_what_is_given_to_the_declaration():
+    found = steps("lookback_same_position", lambda: None, ("run",), ("identity",),
+                  given=("same position",))
+    assert found[0].given == ("same position",) and found[1].given == ()
+
+
 @pytest.mark.parametrize("derived", [(), ("fires", "rows")])
 def test_steps_refuse_no_check_or_an_unknown_one(derived):
     with pytest.raises(ValueError, match="derived checks"):

@@ -94,11 +94,11 @@ def own_rows(rows: Sequence[Counterfactual]) -> list[Counterfactual]:
     return [replace(r, cf=r.clean) for r in rows]
 
 
-def _binding(runner: LookbackRunner, rows: list[Counterfactual], name: str) -> Intervention:
-    positions = binding_positions(row_layout(runner, rows[0]))
+def _swept(runner: LookbackRunner, rows: list[Counterfactual], sweep: Callable[..., object],
+           src: list[int], dst: list[int]) -> Intervention:
     layers = sweep_layers(runner)
-    return Intervention(runner.model.local(), lambda: binding_sweep(runner, rows, name, layers),
-                        _sweep_sites(runner, rows, layers, *positions[name]))
+    return Intervention(runner.model.local(), lambda: sweep(runner, rows, layers),
+                        _sweep_sites(runner, rows, layers, src, dst))
 
 
 def binding_patch(runner: LookbackRunner, rows: list[Counterfactual],
@@ -106,15 +106,14 @@ def binding_patch(runner: LookbackRunner, rows: list[Counterfactual],
     """§4's sweep `name` over the anchor's layers on the first rows: the counterfactual's values
     at each layer in its own forward, at its own positions, on the clean rows only; the
     same-position sweep, which reads the positions it writes, with its own-values run."""
-    rows = rows[:FIRE_ROWS]
-    found = _binding(runner, rows, name)
-    return replace(found, own=_binding(runner, own_rows(rows), name)) \
+    rows, positions = rows[:FIRE_ROWS], binding_positions(row_layout(runner, rows[0]))[name]
+
+    def sweep(run: LookbackRunner, swept: list[Counterfactual], layers: list[int]) -> object:
+        return binding_sweep(run, swept, name, layers)
+
+    found = _swept(runner, rows, sweep, *positions)
+    return replace(found, own=_swept(runner, own_rows(rows), sweep, *positions)) \
         if name == "same position" else found
-
-
-def same_position_patch(runner: LookbackRunner, rows: list[Counterfactual]) -> Intervention:
-    """§4's same-position sweep declared (its identity and rows-alone anchors' step)."""
-    return binding_patch(runner, rows, "same position")
 
 
 def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dict[str, FireOnce]:
@@ -122,17 +121,12 @@ def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dic
     return {name: fires(binding_patch(runner, rows, name)) for name in SWEEPS}
 
 
-def _answer(runner: LookbackRunner, rows: list[Counterfactual]) -> Intervention:
-    layers = sweep_layers(runner)
-    return Intervention(runner.model.local(), lambda: answer_sweep(runner, rows, layers),
-                        _sweep_sites(runner, rows, layers, [-1], [-1]))
-
-
 def answer_patch(runner: LookbackRunner, rows: list[Counterfactual]) -> Intervention:
     """§6: the counterfactual's final-token residual written at each of the anchor's layers in
     its own forward; its own-values run copies each clean row's own."""
     rows = rows[:FIRE_ROWS]
-    return replace(_answer(runner, rows), own=_answer(runner, own_rows(rows)))
+    return replace(_swept(runner, rows, answer_sweep, [-1], [-1]),
+                   own=_swept(runner, own_rows(rows), answer_sweep, [-1], [-1]))
 
 
 def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: bool) -> FireOnce:

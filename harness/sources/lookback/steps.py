@@ -16,8 +16,8 @@ from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, FilterAnswers, VisibilityScores,
                                                 behaviour, filter_answers, keep_correct,
                                                 visibility)
-from harness.sources.lookback.fire_once import (answer_patch, interchange_fires, low_rank_fires,
-                                                same_position_patch, source_fires)
+from harness.sources.lookback.fire_once import (answer_patch, binding_patch, interchange_fires,
+                                                low_rank_fires, source_fires)
 from harness.sources.lookback.identity import self_patch
 from harness.sources.lookback.interchange import SourceSweep, Sweep, binding_sweep, source_sweep
 from harness.sources.lookback.low_rank import LowRank, low_rank
@@ -224,8 +224,8 @@ STEPS = (
          local_weights=LOCAL),
     # §4's same-position sweep and §6's answer patch declared (harness.interventions): their
     # anchors' steps derive from the declaration.
-    *interventions.steps("lookback_same_position", same_position_patch,
-                         (RUN, "lookback_binding_rows"), ("identity", "rows_alone")),
+    *interventions.steps("lookback_same_position", binding_patch, (RUN, "lookback_binding_rows"),
+                         ("identity", "rows_alone"), given=("same position",)),
     *interventions.steps("lookback_answer", answer_patch, (RUN, "lookback_answer_rows"),
                          ("fires", "identity")),
     Step("lookback_low_rank_fires", low_rank_fires, (RUN, "lookback_binding_rows"),
