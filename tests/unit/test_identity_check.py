@@ -138,6 +138,12 @@ def test_a_mismatch_raised_by_the_declaration_is_its_failure(model):
     assert result.max_abs_diff == float("inf")
 
 
+def test_the_readout_records_each_check_the_difference_and_the_sites():
+    assert readout(Identical(3, True, False, True, 0.5, ["moved"])) == {
+        "own_values": True, "unmoved": False, "output_equal": True, "max_abs_diff": 0.5,
+        "sites": 3, "failures": ["moved"]}
+
+
 def test_the_readout_keeps_the_first_five_failures():
     result = Identical(1, False, False, False, 1.0, [str(i) for i in range(8)])
     assert readout(result)["failures"] == ["0", "1", "2", "3", "4"]

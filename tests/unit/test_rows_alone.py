@@ -141,6 +141,11 @@ def test_the_readout_keeps_the_first_five_mismatches():
         "0", "1", "2", "3", "4"]
 
 
+def test_the_readout_records_whether_rows_were_re_run_and_each_mismatch():
+    assert readout(AloneRows(4, 3, ["forward 0 row 1"])) == {
+        "rows_rerun": True, "mismatched": ["forward 0 row 1"]}
+
+
 def test_the_readout_says_whether_any_row_was_re_run():
     assert readout(AloneRows(2, 0, []))["rows_rerun"] is False
     assert readout(AloneRows(2, 1, []))["rows_rerun"] is True

@@ -79,12 +79,13 @@ def sweep_layers(runner: LookbackRunner) -> list[int]:
 
 def _sweep_sites(runner: LookbackRunner, rows: list[Counterfactual], layers: list[int],
                  src: list[int], dst: list[int]) -> Callable[[list[Reference]], list[Site]]:
-    """A layer sweep writes block layers[i] in the i-th forward that read the clean prompts
-    (found by its inputs: with the counterfactual rows beside them in faithful mode, alone after
-    the counterfactual's one read in fast mode), at `dst` of each row, the value its
+    """A layer sweep writes block layers[i] in the i-th of the last len(layers) forwards that
+    read the clean prompts (found by its inputs: with the counterfactual rows beside them in
+    faithful mode, alone after the counterfactual's one read in fast mode, which an own-values
+    run's read of the clean prompts precedes), at `dst` of each row, the value its
     counterfactual prompt holds at `src` (from the forward that read it)."""
     cf, clean = prompts(runner, rows)
-    return copied([Copy(clean, cf, layer, tuple(dst), tuple(src), Reading(i))
+    return copied([Copy(clean, cf, layer, tuple(dst), tuple(src), Reading(i - len(layers)))
                    for i, layer in enumerate(layers)])
 
 
@@ -105,7 +106,9 @@ def binding_patch(runner: LookbackRunner, rows: list[Counterfactual],
                   name: str) -> Intervention:
     """§4's sweep `name` over the anchor's layers on the first rows: the counterfactual's values
     at each layer in its own forward, at its own positions, on the clean rows only; the
-    same-position sweep, which reads the positions it writes, with its own-values run."""
+    same-position sweep, which reads the positions it writes, with its own-values run (whose
+    two faithful-mode invokes read the same prompts, so its sites fall at the first invoke's
+    rows; the identity judges every row of every forward alike)."""
     rows, positions = rows[:FIRE_ROWS], binding_positions(row_layout(runner, rows[0]))[name]
 
     def sweep(run: LookbackRunner, swept: list[Counterfactual], layers: list[int]) -> object:
