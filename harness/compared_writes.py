@@ -5,11 +5,12 @@ the run."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 from torch import nn
 
+from harness.recorded_run import Recorded, Watched
 from harness.replay import Reference, RunMismatch, Site
 
 
@@ -99,6 +100,16 @@ class Comparison:
             self.failures.append(f"forward {f} {where}: row {r} position {p} changed, which "
                                  f"nothing was written to or upstream of")
 
+    def compare_run(self, recorded: Recorded) -> None:
+        """Every tensor the run recorded, forward by forward: each block's output and, where
+        watched, what entered it and what its attention output projection consumed."""
+        for f, outputs in enumerate(recorded.blocks):
+            self.forward = f
+            for place, seen in (("output", outputs), ("input", recorded.inputs[f]),
+                                ("heads", recorded.projections[f])):
+                for layer, got in seen:
+                    self.compare(place, layer, got)
+
     def unseen(self) -> None:
         """An input or head site whose place was never seen: its value is not there."""
         for s in self.sites:
@@ -145,3 +156,17 @@ def outside(sites: Sequence[Site], refs: list[Reference], n_blocks: int) -> None
                               f"{list(s.rows)}, positions {list(s.positions)} is outside that "
                               f"forward ({rows} rows, {positions} positions): the run did not "
                               f"make the forward its sites describe")
+
+
+def recorded_sites(hf: nn.Module, run: Callable[[], Any],
+                   sites_for: Callable[[list[Reference]], list[Site]],
+                   within: bool) -> tuple[Watched, Recorded, list[Reference], list[Site]]:
+    """The experiment run once under the recording hooks (and, `within` the blocks, those
+    inside them), its forwards replayed unedited, and the sites its declaration resolves to
+    there; a RunMismatch where the run did not make what they describe."""
+    model = Watched.of(hf, within)
+    recorded = model.record(run)
+    refs = model.replay(recorded.forwards)
+    sites = sites_for(refs)
+    outside(sites, refs, len(model.blocks))
+    return model, recorded, refs, sites

@@ -18,11 +18,9 @@ from typing import Any, Callable, TypedDict
 import torch
 from torch import nn
 
-from harness.consumed_inputs import inside
 from harness.standard_anchors import StandardAnchor
-from harness.compared_writes import Comparison, outside, reaches_output
-from harness.recorded_run import record_run
-from harness.replay import Reference, RunMismatch, Site, loops, replay
+from harness.compared_writes import Comparison, reaches_output, recorded_sites
+from harness.replay import Reference, RunMismatch, Site, loops
 
 # bf16 keeps 8 significant bits: a replay writing the same values may differ from nnsight's run
 # only by the kernels' reduction order, bounded here at a few units in the last place.
@@ -49,17 +47,6 @@ class FireOnce:
     failures: list[str] = field(default_factory=list)
 
 
-def decoder_blocks(hf: nn.Module) -> nn.ModuleList:
-    """A transformers causal LM's decoder blocks: the one module list under its base model as
-    long as its config's layer count (GPT-2's transformer.h, Llama's and Qwen's model.layers)."""
-    n = hf.config.num_hidden_layers
-    found = [m for m in hf.base_model.children() if isinstance(m, nn.ModuleList) and len(m) == n]
-    if len(found) != 1:
-        raise ValueError(f"{type(hf).__name__} holds {len(found)} module lists of its {n} blocks "
-                         f"under its base model, not one")
-    return found[0]
-
-
 def check_writes(hf: nn.Module, run: Callable[[], Any],
                  sites_for: Callable[[list[Reference]], list[Site]],
                  within: bool = False) -> FireOnce:
@@ -69,13 +56,8 @@ def check_writes(hf: nn.Module, run: Callable[[], Any],
     sites), build its intended sites from
     the unedited replay of its forwards, compare every recorded block with that replay, and
     replay once more with the sites written by plain hooks for the reference output."""
-    root, blocks, head = hf, decoder_blocks(hf), hf.get_output_embeddings()
-    modules = inside(blocks) if within else None
-    recorded = record_run(root, blocks, head, run, modules)
-    refs = replay(root, blocks, head, recorded.forwards, inside=modules)
     try:
-        sites = sites_for(refs)
-        outside(sites, refs, len(blocks))
+        model, recorded, refs, sites = recorded_sites(hf, run, sites_for, within)
     except RunMismatch as mismatch:  # the run did not make what the sites describe
         return FireOnce(0, False, False, False, False, [str(mismatch)])
     edited = sorted({s.forward for s in sites})
@@ -85,15 +67,10 @@ def check_writes(hf: nn.Module, run: Callable[[], Any],
                                                   refs[f].unedited(s).to(refs[f].blocks[s.layer]))
                                       for s in sites if s.forward == f)]
     state = Comparison(refs, sites, loops(recorded.forwards))
-    for f, outputs in enumerate(recorded.blocks):
-        state.forward = f
-        for place, seen in (("output", outputs), ("input", recorded.inputs[f]),
-                            ("heads", recorded.projections[f])):
-            for layer, got in seen:
-                state.compare(place, layer, got)
+    state.compare_run(recorded)
     state.unseen()
     failures, heads = state.failures, recorded.heads
-    written = replay(root, blocks, head, recorded.forwards, sites, modules) if edited else []
+    written = model.replay(recorded.forwards, sites) if edited else []
     changed, equal = bool(edited), bool(edited)
     for f in edited:
         got, rows = heads[f], sorted({r for s in sites if s.forward == f for r in s.rows})
@@ -101,8 +78,8 @@ def check_writes(hf: nn.Module, run: Callable[[], Any],
             changed = equal = False
             continue
         length = refs[f].blocks[0].shape[1]
-        if f not in inert and reaches_output(sites, f, len(blocks), length,
-                                             modules.projections if modules else ()) \
+        if f not in inert and reaches_output(sites, f, len(model.blocks), length,
+                                             model.inside.projections if model.inside else ()) \
                 and torch.equal(got[rows], refs[f].head[rows]):
             changed = False
             failures.append(f"forward {f}: the written rows' output did not change")

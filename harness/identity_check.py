@@ -11,10 +11,8 @@ from typing import Any, Callable, TypedDict
 import torch
 from torch import nn
 
-from harness.compared_writes import Comparison, WHERE, outside
-from harness.consumed_inputs import inside
-from harness.recorded_run import record_run
-from harness.replay import Reference, RunMismatch, Site, loops, replay
+from harness.compared_writes import WHERE, Comparison, recorded_sites
+from harness.replay import Reference, RunMismatch, Site, loops
 from harness.standard_anchors import StandardAnchor
 
 # What an identity anchor declares it must measure: every check true, on every profile.
@@ -55,26 +53,14 @@ def check_identity(hf: nn.Module, run: Callable[[], Any],
     """Run the experiment on own values (`run`) once under harness.fire_once's hooks, resolve
     its declared sites against the unedited replay, and require each value the row's own and
     the whole run, every block and output, the replay's exactly."""
-    from harness.fire_once import decoder_blocks
-
-    blocks, head = decoder_blocks(hf), hf.get_output_embeddings()
-    modules = inside(blocks) if within else None
-    recorded = record_run(hf, blocks, head, run, modules)
-    refs = replay(hf, blocks, head, recorded.forwards, inside=modules)
     try:
-        sites = sites_for(refs)
-        outside(sites, refs, len(blocks))
+        _, recorded, refs, sites = recorded_sites(hf, run, sites_for, within)
     except RunMismatch as mismatch:
         return Identical(0, False, False, False, float("inf"), [str(mismatch)])
     own = _own(sites, refs)
     failures = list(own)
     state = Comparison(refs, [], loops(recorded.forwards))  # nothing written: nothing may move
-    for f, outputs in enumerate(recorded.blocks):
-        state.forward = f
-        for place, seen in (("output", outputs), ("input", recorded.inputs[f]),
-                            ("heads", recorded.projections[f])):
-            for layer, got in seen:
-                state.compare(place, layer, got)
+    state.compare_run(recorded)
     unseen = [s for s in sites if (s.place, s.forward, s.layer) not in state.seen]
     failures += [f"forward {s.forward} {WHERE[s.place].format(s.layer)} was never reached"
                  for s in unseen]

@@ -11,8 +11,8 @@ from typing import Any, Callable, Sequence
 import torch
 from torch import nn
 
-from harness.consumed_inputs import ConsumedInputs, Inside
-from harness.replay import Forward, block_output, hooks
+from harness.consumed_inputs import ConsumedInputs, Inside, inside
+from harness.replay import Forward, Reference, Site, block_output, hooks, replay
 
 
 def _is_cache(value: Any) -> bool:
@@ -83,3 +83,39 @@ def record_run(root: nn.Module, blocks: Sequence[nn.Module], head: nn.Module,
     with hooks(handles), torch.no_grad(), watched:
         run()
     return seen
+
+
+def decoder_blocks(hf: nn.Module) -> nn.ModuleList:
+    """A transformers causal LM's decoder blocks: the one module list under its base model as
+    long as its config's layer count (GPT-2's transformer.h, Llama's and Qwen's model.layers)."""
+    n = hf.config.num_hidden_layers
+    found = [m for m in hf.base_model.children() if isinstance(m, nn.ModuleList) and len(m) == n]
+    if len(found) != 1:
+        raise ValueError(f"{type(hf).__name__} holds {len(found)} module lists of its {n} blocks "
+                         f"under its base model, not one")
+    return found[0]
+
+
+@dataclass(frozen=True)
+class Watched:
+    """A causal LM as the checks of a declared intervention read it (harness.fire_once,
+    harness.identity_check, harness.rows_alone): its root, decoder blocks, head and, where they
+    read inside the blocks, each block's input norm and attention output projection."""
+
+    root: nn.Module
+    blocks: nn.ModuleList
+    head: nn.Module
+    inside: Inside | None
+
+    @classmethod
+    def of(cls, hf: nn.Module, within: bool = False) -> Watched:
+        blocks = decoder_blocks(hf)
+        return cls(hf, blocks, hf.get_output_embeddings(), inside(blocks) if within else None)
+
+    def record(self, run: Callable[[], Any]) -> Recorded:
+        """One run of the experiment under the recording hooks."""
+        return record_run(self.root, self.blocks, self.head, run, self.inside)
+
+    def replay(self, forwards: Sequence[Forward], sites: Sequence[Site] = ()) -> list[Reference]:
+        """The forwards replayed through the plain model, `sites` written by plain hooks."""
+        return replay(self.root, self.blocks, self.head, forwards, sites, self.inside)

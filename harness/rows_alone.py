@@ -11,9 +11,8 @@ from typing import Any, Callable, TypedDict
 import torch
 from torch import nn
 
-from harness.consumed_inputs import inside
-from harness.recorded_run import record_run
-from harness.replay import Forward, Reference, RunMismatch, Site, replay
+from harness.compared_writes import recorded_sites
+from harness.replay import Forward, Reference, RunMismatch, Site
 from harness.standard_anchors import StandardAnchor
 
 # (rtol, atol) between a row's output in its batch and alone: a batch of another size sums in
@@ -74,14 +73,8 @@ def check_rows(hf: nn.Module, run: Callable[[], Any],
     """Run the experiment once under harness.fire_once's hooks, resolve its declared sites, and
     re-run the chosen rows of each forward (the one row of a one-row forward) alone with their
     writes."""
-    from harness.fire_once import decoder_blocks
-
-    blocks, head = decoder_blocks(hf), hf.get_output_embeddings()
-    modules = inside(blocks) if within else None
-    recorded = record_run(hf, blocks, head, run, modules)
-    refs = replay(hf, blocks, head, recorded.forwards, inside=modules)
     try:
-        sites = sites_for(refs)
+        model, recorded, refs, sites = recorded_sites(hf, run, sites_for, within)
     except RunMismatch as mismatch:
         return AloneRows(0, 0, [str(mismatch)])
     dtype = refs[0].blocks[0].dtype
@@ -102,7 +95,7 @@ def check_rows(hf: nn.Module, run: Callable[[], Any],
             except RunMismatch as mismatch:
                 mismatched.append(str(mismatch))
                 continue
-            ref = replay(hf, blocks, head, [one], mine, modules)[0].head[0]
+            ref = model.replay([one], mine)[0].head[0]
             rows += 1
             if got is None or not torch.allclose(got[r], ref, rtol=rtol, atol=atol):
                 diff = "none made" if got is None else \

@@ -152,11 +152,11 @@ test_position_sweep_fires_once = claim("ioi_tutorial.position-sweep-fires-once",
     guards=SWEEP, decisions=NO_BOS + ("fast mode's batched sweep is checked row by row",))
 
 
-test_position_sweep_identity = claim("ioi_tutorial.position-sweep-identity", reads="tutorial_sweep_identity",
+test_whole_stream_identity = claim("ioi_tutorial.whole-stream-identity", reads="tutorial_whole_stream_identity",
     section="In[7]", needs="hub",
-    **identity_check.claim_fields("The sweep run with the corrupted prompt as its own clean one writes each cell's own value, and leaves every block and the logits bit-identical to the unpatched run.",
-                                  "the suite's identity rule, seed 003 §4's self-patch derived from the sweep's declared sites"),
-    guards=SWEEP, decisions=NO_BOS)
+    **identity_check.claim_fields("The whole-stream patch run with the corrupted prompt as its own clean one writes every position's own value at each block, and leaves every block and the logits bit-identical to the unpatched run.",
+                                  "the suite's identity rule, seed 003 §4's self-patch derived from the whole-stream patch's declared sites"),
+    guards=SWEEP, decisions=NO_BOS + ("the sweep has no identity of its own: fast mode writes values read alone into a batch, no identity to the bit; its rows are checked alone",))
 
 
 test_position_sweep_rows_alone = claim("ioi_tutorial.position-sweep-rows-alone", reads="tutorial_sweep_rows_alone",

@@ -1,8 +1,8 @@
 """Seed 004's anchors derived from its declared patches (harness.interventions): the
 whole-stream patch, the (layer, position) sweep and the seed's own layer patch, run through the
 experiment's functions, write the clean run's block output exactly where asked (harness.fire_once;
-seed 000 §6's pattern); the sweep on the corrupted prompt's own values is the identity, and its
-rows hold alone."""
+seed 000 §6's pattern); the whole-stream patch on the corrupted prompt's own values is the
+identity, and the sweep's rows hold alone."""
 from __future__ import annotations
 
 from claims.patching.shared import PATCHES, SWEEPS
@@ -36,11 +36,11 @@ test_layer_flip_fires_once = claim("patching.layer-flip-fires-once", reads="seed
     guards=("seed_layer_flip",), decisions=PAIR)
 
 
-test_position_sweep_identity = claim("patching.position-sweep-identity", reads="seed_sweep_identity",
+test_whole_stream_identity = claim("patching.whole-stream-identity", reads="seed_whole_stream_identity",
     section="code cell", needs="hub",
-    **identity_check.claim_fields("The sweep run with the corrupted prompt as its own clean one writes each cell's own value, and leaves every block and the logits bit-identical to the unpatched run.",
-                                  "the suite's identity rule, seed 003 §4's self-patch derived from the sweep's declared sites"),
-    guards=SWEEPS, decisions=("the seed's pair's corrupted prompt patched with itself, each (block, position) in the forward or batch row the mode gives it",))
+    **identity_check.claim_fields("The whole-stream patch run with the corrupted prompt as its own clean one writes every position's own value at each block, and leaves every block and the logits bit-identical to the unpatched run.",
+                                  "the suite's identity rule, seed 003 §4's self-patch derived from the whole-stream patch's declared sites"),
+    guards=PATCHES, decisions=PAIR[:1] + ("the corrupted prompt's whole stream written back into itself at each block, one forward per block", "the sweep has no identity of its own: fast mode writes values read alone into a batch, no identity to the bit; its rows are checked alone"))
 
 
 test_position_sweep_rows_alone = claim("patching.position-sweep-rows-alone", reads="seed_sweep_rows_alone",

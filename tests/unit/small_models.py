@@ -1,5 +1,5 @@
-"""The small models and forwards the fire-once engine's tests share (harness.fire_once): a
-two-block Llama with four heads, the two rows it reads, and a forward that stops after a block,
+"""The small models and forwards the intervention engines' tests share (harness.fire_once,
+harness.identity_check, harness.rows_alone): a two-block GPT-2, a two-block Llama with four heads, the two rows it reads, and a forward that stops after a block,
 as a trace that stops early does."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Iterator
 
 import torch
 from torch import nn
-from transformers import LlamaConfig, LlamaForCausalLM
+from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
 
 IDS = torch.tensor([[1, 2, 3, 4, 5], [5, 4, 3, 2, 1]], device="cpu")
 
@@ -19,6 +19,13 @@ def llama() -> LlamaForCausalLM:
     config = LlamaConfig(num_hidden_layers=2, hidden_size=16, intermediate_size=32,
                          num_attention_heads=4, num_key_value_heads=2, vocab_size=11)
     return LlamaForCausalLM(config).eval()
+
+
+def gpt2() -> GPT2LMHeadModel:
+    """Two GPT-2 blocks 16 wide, two heads, eight positions, seeded."""
+    torch.manual_seed(0)
+    config = GPT2Config(n_layer=2, n_embd=16, n_head=2, vocab_size=11, n_positions=8)
+    return GPT2LMHeadModel(config).eval()
 
 
 class Stop(Exception):

@@ -6,10 +6,11 @@ from contextlib import contextmanager
 
 import pytest
 import torch
-from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
+from transformers import GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
 
-from harness.fire_once import FireOnce, Site, check_writes, decoder_blocks
-from tests.unit.small_models import stopping_after
+from harness.fire_once import FireOnce, Site, check_writes
+from harness.recorded_run import decoder_blocks
+from tests.unit.small_models import gpt2, stopping_after
 
 IDS = torch.tensor([[1, 2, 3, 4, 5], [5, 4, 3, 2, 1]], device="cpu")
 VALUE = torch.full((1, 1, 16), 3.0, device="cpu")
@@ -17,9 +18,7 @@ VALUE = torch.full((1, 1, 16), 3.0, device="cpu")
 
 @pytest.fixture(scope="module")
 def model() -> GPT2LMHeadModel:
-    torch.manual_seed(0)
-    config = GPT2Config(n_layer=2, n_embd=16, n_head=2, vocab_size=11, n_positions=8)
-    return GPT2LMHeadModel(config).eval()
+    return gpt2()
 
 
 @contextmanager

@@ -8,20 +8,18 @@ from typing import Callable, Iterator
 
 import pytest
 import torch
-from transformers import GPT2Config, GPT2LMHeadModel
+from transformers import GPT2LMHeadModel
 
 from harness.identity_check import Identical, check_identity, readout
 from harness.replay import Reference, RunMismatch, Site
-from tests.unit.small_models import IDS as LLAMA_IDS, llama, stopping_after
+from tests.unit.small_models import IDS as LLAMA_IDS, gpt2, llama, stopping_after
 
 IDS = torch.tensor([[1, 2, 3, 4, 5], [5, 4, 3, 2, 1]], device="cpu")
 
 
 @pytest.fixture(scope="module")
 def model() -> GPT2LMHeadModel:
-    torch.manual_seed(0)
-    config = GPT2Config(n_layer=2, n_embd=16, n_head=2, vocab_size=11, n_positions=8)
-    return GPT2LMHeadModel(config).eval()
+    return gpt2()
 
 
 def unedited(model: GPT2LMHeadModel, layer: int) -> torch.Tensor:

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import pytest
 import torch
-from transformers import GPT2Config, GPT2LMHeadModel
+from transformers import GPT2LMHeadModel
 
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS
 from harness.interventions import Intervention, fires, identity, rows_alone, steps
 from harness.replay import Site
+from tests.unit.small_models import gpt2
 
 IDS = torch.tensor([[1, 2, 3, 4, 5], [5, 4, 3, 2, 1]], device="cpu")
 
 
 @pytest.fixture(scope="module")
 def model() -> GPT2LMHeadModel:
-    torch.manual_seed(0)
-    config = GPT2Config(n_layer=2, n_embd=16, n_head=2, vocab_size=11, n_positions=8)
-    return GPT2LMHeadModel(config).eval()
+    return gpt2()
 
 
 def declare(model: GPT2LMHeadModel, value: float | None) -> Intervention:

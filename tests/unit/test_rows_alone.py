@@ -9,10 +9,11 @@ from typing import Iterator
 
 import pytest
 import torch
-from transformers import DynamicCache, GPT2Config, GPT2LMHeadModel
+from transformers import DynamicCache, GPT2LMHeadModel
 
 from harness.replay import Forward, RunMismatch, Site
 from harness.rows_alone import alone, check_rows, chosen, readout, row_sites, AloneRows
+from tests.unit.small_models import gpt2
 
 IDS = torch.tensor([[1, 2, 3, 4, 5], [5, 4, 3, 2, 1], [2, 2, 3, 3, 4]], device="cpu")
 VALUE = torch.full((1, 1, 16), 3.0, device="cpu")
@@ -20,9 +21,7 @@ VALUE = torch.full((1, 1, 16), 3.0, device="cpu")
 
 @pytest.fixture(scope="module")
 def model() -> GPT2LMHeadModel:
-    torch.manual_seed(0)
-    config = GPT2Config(n_layer=2, n_embd=16, n_head=2, vocab_size=11, n_positions=8)
-    return GPT2LMHeadModel(config).eval()
+    return gpt2()
 
 
 @contextmanager

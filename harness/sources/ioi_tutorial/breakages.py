@@ -47,5 +47,5 @@ ANCHORS = (Checked((
     "ioi_tutorial.full-patch-identity", "ioi_tutorial.notebook-line",
     "ioi_tutorial.clean-preferred", "ioi_tutorial.sweep-rows",
     "ioi_tutorial.whole-stream-fires-once", "ioi_tutorial.position-sweep-fires-once",
-    "ioi_tutorial.position-sweep-identity", "ioi_tutorial.position-sweep-rows-alone",
+    "ioi_tutorial.whole-stream-identity", "ioi_tutorial.position-sweep-rows-alone",
     "ioi_tutorial.behaviour-reference", "ioi_tutorial.sweep-reference")),)

@@ -21,9 +21,9 @@ STEPS = (
     Step("tutorial_full_patch", patching.full_patch_identity, PAIR),
     Step("tutorial_notebook_line", experiments.notebook_line, PAIR),
     *interventions.steps("tutorial_whole_stream", fire_once.whole_stream, (MODEL, "tutorial_pair"),
-                         ("fires",)),
+                         ("fires", "identity")),
     *interventions.steps("tutorial_sweep", fire_once.position_sweep, (MODEL, "tutorial_pair"),
-                         ("fires", "identity", "rows_alone"), batched=True),
+                         ("fires", "rows_alone"), batched=True),
     # Issue 49: the behaviour, the printed differences and the heatmap against the plain reference.
     Step("tutorial_behaviour_reference", against_reference.behaviour,
          (MODEL, "ioi_tutorial_sizes", "tutorial_pair", "tutorial_runs", "tutorial_behaviour"),

@@ -30,7 +30,7 @@ BREAKAGES = (
              "block, lm_head = blocks(model)[min(layer + 1, n_layers(model) - 1)], model.nn.lm_head",
              part=Part.BATCHING),
     # Issue 46: the batch itself moves its rows, which the fire-once replay of the same batch
-    # repeats; the derived identity and rows-alone anchors see it.
+    # repeats; the derived rows-alone anchor sees it.
     Breakage("batched sweep counts positions from one", "wrong position", E, BATCH_TRACE,
              BATCH_TRACE.replace("device=model.device)):", "device=model.device), position_ids="
                                  "torch.arange(1, n + 1, device=model.device)[None].expand(n, -1)):"),
@@ -82,7 +82,7 @@ BREAKAGES = (
 # batched step.
 ANCHORS = (Checked((
     "patching.full-patch-identity", "patching.hook-reference", "patching.whole-stream-fires-once",
-    "patching.position-sweep-fires-once", "patching.position-sweep-identity",
+    "patching.position-sweep-fires-once", "patching.whole-stream-identity",
     "patching.position-sweep-rows-alone", "patching.layer-flip-fires-once",
     "patching.clean-preferred", "patching.sweep-coverage", "patching.sweep-rows",
     "patching.behaviour-reference", "patching.layer-flip-reference", "patching.sweep-reference")),)

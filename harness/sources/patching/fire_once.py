@@ -1,7 +1,7 @@
 """Seed 004's interventions declared (harness.interventions): the whole-stream and the position
 patches, run through the experiment's own functions, write the clean run's block output exactly
-where they were asked to (their fire-once anchors); run with the corrupted prompt as its own
-clean one, each writes every row's own values (their identities); and the batched sweep's rows
+where they were asked to (their fire-once anchors); the whole-stream patch run with the corrupted
+prompt as its own clean one writes the run's own stream (its identity); and the sweep's rows
 hold alone."""
 from __future__ import annotations
 
@@ -37,11 +37,16 @@ def _whole_stream(model: Loaded, pair: PairIds) -> Intervention:
 
 def whole_stream(model: Loaded, pair: PairIds) -> Intervention:
     """Forward 2 + L, on the corrupted prompt, holds the clean run's every position at block L,
-    and nothing upstream moved."""
+    and nothing upstream moved; its own-values run writes the corrupted run's own stream."""
     return replace(_whole_stream(model, pair), own=_whole_stream(model, own(pair)))
 
 
-def _position_sweep(model: Loaded, pair: PairIds, batched: bool) -> Intervention:
+def position_sweep(model: Loaded, pair: PairIds, batched: bool) -> Intervention:
+    """The (layer, position) sweep: one position of one block per forward (faithful), or row p
+    of block L's batched forward, whose every row reads the corrupted prompt, at position p
+    (fast mode), holds the clean run's value. It has no own-values run: fast mode writes values
+    read alone into a batch of one row per position, no identity to the bit (a batch of another
+    size sums in another order); its rows are checked alone instead."""
     length = len(pair.clean)
     corrupted, clean = prompts(pair)
     if batched:  # one row per position, every one reading the corrupted prompt
@@ -53,14 +58,6 @@ def _position_sweep(model: Loaded, pair: PairIds, batched: bool) -> Intervention
                   for layer in range(n_layers(model)) for p in range(length)]
     return Intervention(model.local(), lambda: sweep(model, pair, pair_runs(model, pair), batched),
                         copied(copies))
-
-
-def position_sweep(model: Loaded, pair: PairIds, batched: bool) -> Intervention:
-    """The (layer, position) sweep: one position of one block per forward (faithful), or row p
-    of block L's batched forward, whose every row reads the corrupted prompt, at position p
-    (fast mode), holds the clean run's value."""
-    return replace(_position_sweep(model, pair, batched),
-                   own=_position_sweep(model, own(pair), batched))
 
 
 def layer_flip_patch(model: Loaded, pair: PairIds, layer: int) -> Intervention:

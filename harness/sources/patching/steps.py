@@ -36,9 +36,9 @@ STEPS = (
                        "needs the weights here; on NDIF they are not (no claim requires it)"),
     # Each patch declared once (harness.interventions); its anchors' steps derive from that.
     *interventions.steps("seed_whole_stream", fire_once.whole_stream, (MODEL, "seed_pair"),
-                         ("fires",)),
+                         ("fires", "identity")),
     *interventions.steps("seed_sweep", fire_once.position_sweep, (MODEL, "seed_pair"),
-                         ("fires", "identity", "rows_alone"), batched=True),
+                         ("fires", "rows_alone"), batched=True),
     *interventions.steps("seed_layer_flip", fire_once.layer_flip_patch,
                          (MODEL, "seed_pair", "patch_layer"), ("fires",)),
     Step("seed_transformerlens", seed_crosscheck, ("profile", *SEED, "patch_layer"),
