@@ -6,7 +6,7 @@ from typing import Callable
 
 from harness import interventions
 from harness.declared_steps import Filtered, Step
-from harness.fire_once import NEEDS_LOCAL_WEIGHTS, FireOnce
+from harness.fire_once import NEEDS_LOCAL_WEIGHTS
 from harness.profiles import Profile
 from harness.reference import NEEDS_LOCAL_WEIGHTS as PLAIN_FORWARDS
 from harness.sources.lookback import (against_reference, against_reference_low_rank,
@@ -123,14 +123,6 @@ def source_swept(freeze: bool) -> Callable[[LookbackRunner, Rows, LookbackSizes]
     return sweep
 
 
-def source_fires_once(freeze: bool) -> Callable[[LookbackRunner, Rows], FireOnce]:
-    """§5's swap (or freeze) fires once at its site."""
-    def fires(run: LookbackRunner, source_rows: Rows) -> FireOnce:
-        return source_fires(run, source_rows, freeze=freeze)
-    fires.__doc__ = f"§5's {'freeze' if freeze else 'swap'} fires once at its site."
-    return fires
-
-
 def binding_readback(run: LookbackRunner, patched: Rows, reversed_: Sweep, same: Sweep,
                      opaque: Sweep) -> readback.Readback:
     """§4's three sweeps read back: their coverage, and a few of their rows re-run one at a time
@@ -218,12 +210,11 @@ STEPS = (
     Step("lookback_self_patch", self_patch, (RUN, "lookback_kept", "lookback_binding_rows")),
     Step("lookback_interchange_fires", interchange_fires, (RUN, "lookback_binding_rows"),
          local_weights=LOCAL),
-    Step("lookback_source_swap_fires", source_fires_once(False), (RUN, "lookback_source_rows"),
+    Step("lookback_source_swap_fires", source_fires, (RUN, "lookback_source_rows"), (False,),
          local_weights=LOCAL),
-    Step("lookback_freeze_fires", source_fires_once(True), (RUN, "lookback_source_rows"),
+    Step("lookback_freeze_fires", source_fires, (RUN, "lookback_source_rows"), (True,),
          local_weights=LOCAL),
-    # §4's same-position sweep and §6's answer patch declared (harness.interventions): their
-    # anchors' steps derive from the declaration.
+    # §4's same-position sweep and §6's answer patch declared (harness.interventions).
     *interventions.steps("lookback_same_position", binding_patch, (RUN, "lookback_binding_rows"),
                          ("identity", "rows_alone"), given=("same position",)),
     *interventions.steps("lookback_answer", answer_patch, (RUN, "lookback_answer_rows"),
