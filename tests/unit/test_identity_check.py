@@ -104,6 +104,20 @@ def test_an_output_moved_after_the_blocks_fails_output_equal(model):
     assert "the output differs" in result.failures[-1]
 
 
+def test_an_output_moved_in_a_forward_without_a_site_fails_output_equal(model):
+    def run():
+        model(input_ids=IDS)
+        nudge = model.transformer.ln_f.register_forward_hook(lambda m, a, out: out + 1e-3)
+        try:
+            model(input_ids=IDS[:1])
+        finally:
+            nudge.remove()
+
+    result = check_identity(model, run, own_site)
+    assert result.unmoved and not result.output_equal
+    assert "forward 1: the output differs" in result.failures[-1]
+
+
 def test_a_forward_that_never_reached_the_output_fails_output_equal(model):
     def run():
         with stopping_after(model.transformer.h[1]):
