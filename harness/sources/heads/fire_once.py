@@ -1,8 +1,8 @@
-"""Seed 001's edits declared (harness.interventions), under the suite's fire-once rule (seed 000 §6; issue 46 §2): made by the
-experiment's own forward (§1's run_forward, with its residual_patch and head_output_patch), each
-writes exactly its declared site, what enters a block or one head's slice of o_proj's input at
-the final position, in its own forward, and nothing else (harness.fire_once, reading what each
-block and o_proj consumed)."""
+"""Seed 001's edits declared (harness.interventions), under the suite's fire-once rule (seed 000
+§6; issue 46 §2): made by the experiment's own forward (§1's run_forward, with its residual_patch
+and head_output_patch), each writes exactly its declared site, what enters a block or one head's
+slice of o_proj's input at the final position, in its own forward, and nothing else
+(harness.fire_once, reading what each block and o_proj consumed)."""
 from __future__ import annotations
 
 import torch
