@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 import torch
 
 from harness.declared_sites import At, Copy, Prompts, Reading, copied
-from harness.fire_once import FireOnce, Reference, Site, check_writes
+from harness.fire_once import FireOnce, Reference, Site
 from harness.interventions import Intervention, fires
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.interchange import binding_sweep, source_sweep
@@ -132,7 +132,8 @@ def answer_patch(runner: LookbackRunner, rows: list[Counterfactual]) -> Interven
                    own=_swept(runner, own_rows(rows), answer_sweep, [-1], [-1]))
 
 
-def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: bool) -> FireOnce:
+def source_patch(runner: LookbackRunner, rows: list[Counterfactual],
+                 freeze: bool) -> Intervention:
     """§5: for each L, the edited forward holds the counterfactual's reversed-slot entity values
     at every block 0..L; with the freeze, the clean run's own drink values at every block. The
     values come from the forwards that read each row's counterfactual and clean prompts."""
@@ -149,7 +150,7 @@ def source_fires(runner: LookbackRunner, rows: list[Counterfactual], freeze: boo
         if freeze:
             copies += [Copy(clean, clean, j, tuple(drinks), tuple(drinks), at)
                        for j in range(runner.n_layers)]
-    return check_writes(runner.model.local(), lambda: source_sweep(runner, rows, layers, freeze),
+    return Intervention(runner.model.local(), lambda: source_sweep(runner, rows, layers, freeze),
                         copied(copies))
 
 
@@ -163,7 +164,7 @@ def projected(basis: torch.Tensor) -> Callable[[torch.Tensor, torch.Tensor], tor
     return combine
 
 
-def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOnce:
+def low_rank_patch(runner: LookbackRunner, rows: list[Counterfactual]) -> Intervention:
     """§7: the projected swap at the middle block writes h_dst + (h_src − h_dst)·BᵀB on the
     clean rows' drink positions, in the last forward that read them (the write follows the
     reads), for the experiment's first rank-1 random control B; h_src and h_dst come from the
@@ -178,6 +179,6 @@ def low_rank_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> FireOn
         return projected_iia(runner, rows, layer, state, h_dst, h_src,
                              random_basis(d, 1, RANDOM_BASIS_SEEDS[0], like=h_src))
 
-    return check_writes(runner.model.local(), run, copied([Copy(
+    return Intervention(runner.model.local(), run, copied([Copy(
         clean, cf, layer, tuple(state), tuple(state_rev), Reading(-1),
         combine=projected(control_basis(d, 1, CONTROL_SEEDS[0])))]))

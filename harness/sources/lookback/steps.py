@@ -17,7 +17,7 @@ from harness.sources.lookback.behaviour import (Behaviour, FilterAnswers, Visibi
                                                 behaviour, filter_answers, keep_correct,
                                                 visibility)
 from harness.sources.lookback.fire_once import (answer_patch, binding_patch, interchange_fires,
-                                                low_rank_fires, source_fires)
+                                                low_rank_patch, source_patch)
 from harness.sources.lookback.identity import self_patch
 from harness.sources.lookback.interchange import SourceSweep, Sweep, binding_sweep, source_sweep
 from harness.sources.lookback.low_rank import LowRank, low_rank
@@ -210,17 +210,18 @@ STEPS = (
     Step("lookback_self_patch", self_patch, (RUN, "lookback_kept", "lookback_binding_rows")),
     Step("lookback_interchange_fires", interchange_fires, (RUN, "lookback_binding_rows"),
          local_weights=LOCAL),
-    Step("lookback_source_swap_fires", source_fires, (RUN, "lookback_source_rows"), (False,),
-         local_weights=LOCAL),
-    Step("lookback_freeze_fires", source_fires, (RUN, "lookback_source_rows"), (True,),
-         local_weights=LOCAL),
-    # §4's same-position sweep and §6's answer patch declared (harness.interventions).
+    # §4's same-position sweep, §5's swap and freeze, §6's answer patch and §7's projected swap
+    # declared (harness.interventions).
+    *interventions.steps("lookback_source_swap", source_patch, (RUN, "lookback_source_rows"),
+                         ("fires",), given=(False,)),
+    *interventions.steps("lookback_freeze", source_patch, (RUN, "lookback_source_rows"),
+                         ("fires",), given=(True,)),
     *interventions.steps("lookback_same_position", binding_patch, (RUN, "lookback_binding_rows"),
                          ("identity", "rows_alone"), given=("same position",)),
     *interventions.steps("lookback_answer", answer_patch, (RUN, "lookback_answer_rows"),
                          ("fires", "identity")),
-    Step("lookback_low_rank_fires", low_rank_fires, (RUN, "lookback_binding_rows"),
-         local_weights=LOCAL),
+    *interventions.steps("lookback_low_rank", low_rank_patch, (RUN, "lookback_binding_rows"),
+                         ("fires",)),
     Step("lookback_reversed", binding("reversed"), BINDING, unit=True),
     Step("lookback_same_position", binding("same position"), BINDING, unit=True),
     Step("lookback_opaque", binding("opaque control"), BINDING, unit=True),
