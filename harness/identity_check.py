@@ -6,7 +6,7 @@ to the unedited replay of the same forwards (harness.fire_once's recording and r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypedDict
+from typing import Any, Callable
 
 import torch
 from torch import nn
@@ -82,18 +82,7 @@ def check_identity(hf: nn.Module, run: Callable[[], Any],
                      written and equal, diff, state.failures + failures)
 
 
-class IdentityRecord(TypedDict):
-    """What an identity anchor judges (`readout`)."""
-
-    own_values: bool
-    unmoved: bool
-    output_equal: bool
-    max_abs_diff: float
-    sites: int
-    failures: list[str]
-
-
-def readout(result: Identical) -> IdentityRecord:
+def readout(result: Identical) -> dict[str, Any]:
     """The three checks, the largest output difference, the sites written and the first
     failures."""
     return {"own_values": result.own_values, "unmoved": result.unmoved,
