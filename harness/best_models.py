@@ -21,7 +21,7 @@ class Choice:
     why: str
 
     @property
-    def published(self) -> bool:
+    def published_values_apply(self) -> bool:
         """Whether it runs the notebook's own model, so its published values apply."""
         return self.profile is ProfileName.PUBLISHED
 
@@ -51,6 +51,6 @@ def choose(sources: list[str] | None = None) -> dict[str, Choice]:
 def groups(chosen: dict[str, Choice]) -> dict[ProfileName, list[str]]:
     """The sources to run on each profile, published first."""
     out: dict[ProfileName, list[str]] = {}
-    for choice in sorted(chosen.values(), key=lambda c: (not c.published, c.source)):
+    for choice in sorted(chosen.values(), key=lambda c: (not c.published_values_apply, c.source)):
         out.setdefault(choice.profile, []).append(choice.source)
     return out

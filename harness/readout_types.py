@@ -171,17 +171,17 @@ def criterion_keys(criterion: Any) -> tuple[set[str], set[str]]:
     if not dataclasses.is_dataclass(criterion):
         return set(), set()
     measured: set[str] = set()
-    published: set[str] = set()
+    published_only: set[str] = set()
     for f in dataclasses.fields(criterion):
         value = getattr(criterion, f.name)
         if isinstance(value, tuple):
             for part in value:
                 m, p = criterion_keys(part)
-                measured, published = measured | m, published | p
+                measured, published_only = measured | m, published_only | p
         elif isinstance(value, str) and (f.name == "key" or f.name.endswith("_key")):
-            (published if f.name in getattr(criterion, "PUBLISHED_KEYS", ()) else
+            (published_only if f.name in getattr(criterion, "PUBLISHED_KEYS", ()) else
              measured).add(value)
-    return measured, published
+    return measured, published_only
 
 
 def undeclared(spec: ClaimSpec, typed: type) -> list[str]:

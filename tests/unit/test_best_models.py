@@ -18,14 +18,14 @@ def only_cpu(monkeypatch):
 
 def test_a_model_published_on_the_cpu_runs_published_where_its_weights_are_reachable(only_cpu):
     chosen = best_models.choose(["patching"])["patching"]
-    assert chosen.profile is ProfileName.PUBLISHED and chosen.published
+    assert chosen.profile is ProfileName.PUBLISHED and chosen.published_values_apply
     assert "openai-community/gpt2" in chosen.model
     assert chosen.why == "its weights are in the Hugging Face cache and it runs on the CPU here"
 
 
 def test_a_model_published_on_cuda_runs_its_organism_without_cuda_saying_why(only_cpu):
     chosen = best_models.choose(["heads"])["heads"]
-    assert chosen.profile is ProfileName.TINY and not chosen.published
+    assert chosen.profile is ProfileName.TINY and not chosen.published_values_apply
     assert "organism" in chosen.model
     assert chosen.why == "Qwen/Qwen2.5-3B-Instruct cannot run here: no CUDA device"
 
