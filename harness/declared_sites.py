@@ -4,9 +4,9 @@ the block, the positions on each side and the forward it falls in; a head edit n
 prompts, the block, the head and its width, the positions and the forward, and an edit of what
 enters a block the prompts, the block, the positions and the forward; a decode loop's writes
 name the prompts decoded, the block, the position and each prompt's steps. `copied`,
-`within_blocks` and `stepped` resolve them against the experiment's unedited replay into the sites
-harness.fire_once's check_writes compares, finding every forward, row and value by the prompts
-read (harness.prompt_rows)."""
+`within_blocks` and `decode_writes` resolve them against the experiment's unedited replay into
+the sites harness.fire_once's check_writes compares, finding every forward, row and value by the
+prompts read (harness.prompt_rows)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -160,7 +160,7 @@ def within_blocks(writes: Sequence[HeadWrite | InputWrite]) -> Callable[[list[Re
 
 
 @dataclass(frozen=True)
-class Stepped:
+class DecodeWrite:
     """A decode loop's writes (a decode-step bump): in the loop decoding prompt i, at each step
     of `steps[i]` (first and last; step 0 is the prefill), block `layer`'s output at `position`
     of that prompt's row holds `value(i, step)` ([d]), added to the unedited value where
@@ -175,7 +175,7 @@ class Stepped:
     what: str
 
 
-def stepped(write: Stepped) -> Callable[[list[Reference]], list[Site]]:
+def decode_writes(write: DecodeWrite) -> Callable[[list[Reference]], list[Site]]:
     """The sites a decode loop's declared writes must leave, each loop's steps counted from the
     forward that starts it (check_writes' `sites_for`)."""
     def sites_for(refs: list[Reference]) -> list[Site]:

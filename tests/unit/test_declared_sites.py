@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from harness.declared_sites import (At, Copy, HeadWrite, InputWrite, Prompts, Reading, Stepped,
-                                    copied, stepped, within_blocks)
+from harness.declared_sites import (At, Copy, HeadWrite, InputWrite, Prompts, Reading, DecodeWrite,
+                                    copied, decode_writes, within_blocks)
 from harness.replay import RunMismatch, Site, SourceNotRead
 from tests.unit.replayed_forwards import ref
 
@@ -88,7 +88,8 @@ def vector(i: int, step: int) -> torch.Tensor:
 
 
 def test_a_set_decode_write_holds_each_prompts_value_at_its_steps_in_each_loop():
-    sites = stepped(Stepped(decoded(), 1, -1, ((0, 0), (1, 2)), vector, False, "arm"))(decoding())
+    write = DecodeWrite(decoded(), 1, -1, ((0, 0), (1, 2)), vector, False, "arm")
+    sites = decode_writes(write)(decoding())
     assert [(s.forward, s.rows, s.positions) for s in sites] == [
         (1, (0,), (-1,)), (2, (0,), (-1,)), (3, (0,), (-1,)), (4, (1,), (-1,)), (5, (1,), (-1,))]
     assert torch.equal(sites[0].value, vector(1, 1)[None, None])
@@ -97,26 +98,28 @@ def test_a_set_decode_write_holds_each_prompts_value_at_its_steps_in_each_loop()
 
 def test_an_added_decode_write_is_the_unedited_value_plus_the_declared_one():
     refs = decoding()
-    [site] = stepped(Stepped(decoded(), 1, -1, ((0, 0), (2, 2)), vector, True, "arm"))(refs[:3])
+    write = DecodeWrite(decoded(), 1, -1, ((0, 0), (2, 2)), vector, True, "arm")
+    [site] = decode_writes(write)(refs[:3])
     assert torch.equal(site.value, refs[2].value(1, [0], [-1]) + vector(1, 2))
 
 
 def test_a_loop_that_ends_before_a_declared_step_is_a_mismatch_naming_the_steps():
     with pytest.raises(RunMismatch, match=r"prompt 1's decode loop ended before step 3 of its "
                                           r"noise arm \(1, 3\)"):
-        stepped(Stepped(decoded(), 1, -1, ((0, 0), (1, 3)), vector, True, "noise arm"))(
-            decoding()[:3])
+        write = DecodeWrite(decoded(), 1, -1, ((0, 0), (1, 3)), vector, True, "noise arm")
+        decode_writes(write)(decoding()[:3])
 
 
 def test_a_decode_write_is_at_its_declared_block():
-    sites = stepped(Stepped(decoded(), 1, -1, ((0, 0), (1, 1)), vector, False, "arm"))(decoding())
+    write = DecodeWrite(decoded(), 1, -1, ((0, 0), (1, 1)), vector, False, "arm")
+    sites = decode_writes(write)(decoding())
     assert {s.layer for s in sites} == {1}
 
 
 def test_an_added_value_takes_the_unedited_values_dtype():
-    wide = Stepped(decoded(), 1, -1, ((0, 0), (0, 0)), lambda i, s: vector(i, s).double(), True,
+    wide = DecodeWrite(decoded(), 1, -1, ((0, 0), (0, 0)), lambda i, s: vector(i, s).double(), True,
                    "arm")
-    assert {s.value.dtype for s in stepped(wide)(decoding())} == {torch.float32}
+    assert {s.value.dtype for s in decode_writes(wide)(decoding())} == {torch.float32}
 
 
 def test_reading_counts_from_the_end_as_far_as_the_first():

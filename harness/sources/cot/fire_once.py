@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import torch
 
-from harness.declared_sites import Prompts, Stepped, stepped
+from harness.declared_sites import Prompts, DecodeWrite, decode_writes
 from harness.interventions import Intervention
 from harness.sources.cot.decode import FIRE_BUMP, per_step_outputs
 from harness.sources.cot.noise import NOISE_SEED, noise_edit, noise_vector
@@ -33,10 +33,10 @@ def bump(runner: CotRunner) -> Intervention:
     prompt, k = _prompts(runner)[0], runner.sizes.fire_step
     bump = torch.zeros(runner.hidden_size, dtype=runner.dtype, device="cpu")
     bump[0] = FIRE_BUMP
-    writes = Stepped(Prompts.of("decoded", [prompt]), runner.sizes.anchor_layer, -1, ((k, k),),
+    writes = DecodeWrite(Prompts.of("decoded", [prompt]), runner.sizes.anchor_layer, -1, ((k, k),),
                      lambda i, step: bump, added=True, what="bump step")
     return Intervention(runner.model.local(), lambda: per_step_outputs(
-        runner, prompt, k, runner.sizes.fire_steps), stepped(writes))
+        runner, prompt, k, runner.sizes.fire_steps), decode_writes(writes))
 
 
 def declared_noise(runner: CotRunner) -> torch.Tensor:
@@ -50,11 +50,11 @@ def declared_noise(runner: CotRunner) -> torch.Tensor:
 def _noise(runner: CotRunner, drawn: torch.Tensor, declared: torch.Tensor) -> Intervention:
     prompts = _prompts(runner)
     steps = max(last for _, last in NOISE_ARMS) + 1 + AFTER_WRITES
-    writes = Stepped(Prompts.of("decoded", prompts), runner.sizes.anchor_layer, -1,
+    writes = DecodeWrite(Prompts.of("decoded", prompts), runner.sizes.anchor_layer, -1,
                      tuple(NOISE_ARMS), lambda i, step: declared, added=True, what="noise arm")
     return Intervention(runner.model.local(), lambda: runner.generate_many(
         prompts, steps, "cot §6 noise fire-once", noise_edit(runner, drawn, NOISE_ARMS)),
-        stepped(writes))
+        decode_writes(writes))
 
 
 def noise(runner: CotRunner) -> Intervention:
@@ -74,7 +74,7 @@ def vectors(runner: CotRunner) -> Intervention:
     g = torch.Generator(device="cpu").manual_seed(VECTOR_SEED)
     drawn = [torch.randn(K, runner.hidden_size, generator=g, device="cpu").to(runner.dtype)
              for _ in prompts]
-    writes = Stepped(Prompts.of("decoded", prompts), layer, -1, ((0, K - 1),) * len(prompts),
+    writes = DecodeWrite(Prompts.of("decoded", prompts), layer, -1, ((0, K - 1),) * len(prompts),
                      lambda i, step: drawn[i][step], added=False, what="vector writes")
     return Intervention(runner.model.local(), lambda: runs_with_patch(
-        runner, prompts, layer, drawn, K + AFTER_WRITES, "cot §7 fire-once"), stepped(writes))
+        runner, prompts, layer, drawn, K + AFTER_WRITES, "cot §7 fire-once"), decode_writes(writes))
