@@ -32,8 +32,11 @@ class Intervention:
     own: Intervention | None = None
 
 
-def fires(intervention: Intervention) -> FireOnce:
-    """The fire-once check of the declared run."""
+def fires(intervention: Intervention | dict[str, Intervention]
+          ) -> FireOnce | dict[str, FireOnce]:
+    """The fire-once check of the declared run (of each part, where several are declared)."""
+    if isinstance(intervention, dict):
+        return {name: fires(part) for name, part in intervention.items()}
     i = intervention
     return check_writes(i.hf, i.run, i.sites, i.within)
 

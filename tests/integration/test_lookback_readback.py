@@ -55,11 +55,11 @@ def sweeps(runner, rows) -> dict:
 @pytest.mark.parametrize("read_once", [False, True], ids=["faithful", "fast"])
 def test_the_fire_once_anchors_find_their_runs_on_the_organism(runner, rows, read_once):
     run = dataclasses.replace(runner, sizes=dataclasses.replace(runner.sizes, read_once=read_once))
-    assert failures(fire.interchange_fires(run, rows["binding"])) == []
-    assert failures(fire.source_fires(run, rows["source"], False)) == []
-    assert failures(fire.source_fires(run, rows["source"], True)) == []
+    assert failures(fires(fire.binding_patches(run, rows["binding"]))) == []
+    assert failures(fires(fire.source_patch(run, rows["source"], False))) == []
+    assert failures(fires(fire.source_patch(run, rows["source"], True))) == []
     assert failures(fires(fire.answer_patch(run, rows["answer"]))) == []
-    assert failures(fire.low_rank_fires(run, rows["binding"])) == []
+    assert failures(fires(fire.low_rank_patch(run, rows["binding"]))) == []
 
 
 def test_the_readbacks_pass_on_the_organisms_sweeps(runner, rows, sweeps):

@@ -84,7 +84,8 @@ def test_a_declared_value_not_the_rows_own_fails_own_values(model):
 
     result = check_identity(model, run_with(model, None, lambda out: None), declared)
     assert checks(result) == (False, True, True)
-    assert "not the row's own" in result.failures[0]
+    assert result.failures == ["forward 0 block 0 rows [1] positions [2]: the value declared "
+                               "there is not the row's own"]
 
 
 def test_a_later_block_moved_fails_unmoved(model):
@@ -127,10 +128,28 @@ def test_a_forward_that_never_reached_the_output_fails_output_equal(model):
     assert not result.output_equal and "never reached the output" in result.failures[-1]
 
 
+def test_a_forward_after_one_that_stopped_early_is_still_compared(model):
+    def run():
+        with stopping_after(model.transformer.h[0]):
+            model(input_ids=IDS)  # a read-only pass: it need not reach the output
+        nudge = model.transformer.ln_f.register_forward_hook(lambda m, a, out: out + 1e-3)
+        try:
+            model(input_ids=IDS[:1])
+        finally:
+            nudge.remove()
+
+    def declared(refs):
+        return [Site(1, 0, (0,), (2,), refs[1].value(0, [0], [2]))]
+
+    result = check_identity(model, run, declared)
+    assert not result.output_equal
+    assert result.failures == ["forward 1: the output differs from the unedited run's"]
+
+
 def test_nothing_declared_fails_every_check(model):
     result = check_identity(model, run_with(model, None, lambda out: None), lambda refs: [])
     assert checks(result) == (False, False, False)
-    assert "wrote nothing" in result.failures[-1]
+    assert result.failures == ["no site to check: the run on own values wrote nothing"]
 
 
 def test_a_site_outside_the_run_fails_every_check(model):
@@ -147,7 +166,7 @@ def test_a_mismatch_raised_by_the_declaration_is_its_failure(model):
 
     result = check_identity(model, run_with(model, None, lambda out: None), mismatch)
     assert result.failures == ["the run never read the prompt"]
-    assert result.max_abs_diff == float("inf")
+    assert result.max_abs_diff == float("inf") and result.sites == 0
 
 
 def test_the_readout_records_each_check_the_difference_and_the_sites():

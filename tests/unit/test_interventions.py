@@ -7,6 +7,7 @@ import torch
 from transformers import GPT2LMHeadModel
 
 from harness.fire_once import NEEDS_LOCAL_WEIGHTS
+from harness import interventions
 from harness.interventions import Intervention, fires, identity, rows_alone, steps
 from harness.replay import Site
 from tests.unit.small_models import gpt2
@@ -51,6 +52,15 @@ def test_steps_declare_the_intervention_then_each_derived_check():
     assert {s.local_weights for s in found} == {NEEDS_LOCAL_WEIGHTS}
 
 
+def test_steps_run_the_declaration_then_each_derived_check_unbatched_unless_told():
+    def declare():
+        return None
+
+    found = steps("seed_sweep", declare, (), ("fires", "identity", "rows_alone"))
+    assert [s.run for s in found] == [declare, fires, identity, rows_alone]
+    assert not found[0].batched
+
+
 def test_steps_pass_what_is_given_to_the_declaration():
     found = steps("lookback_same_position", lambda: None, ("run",), ("identity",),
                   given=("same position",))
@@ -68,6 +78,11 @@ def test_fires_checks_the_declared_run(model):
     assert not fires(declare(model, None)).site_holds_value  # its value is already there
 
 
+def test_fires_checks_each_declared_part_by_its_name(model):
+    found = fires({"writes": declare(model, 3.0), "already there": declare(model, None)})
+    assert found["writes"].failures == [] and not found["already there"].site_holds_value
+
+
 def test_identity_checks_the_own_values_run(model):
     declared = Intervention(model, lambda: None, lambda refs: [], own=declare(model, None))
     result = identity(declared)
@@ -77,8 +92,21 @@ def test_identity_checks_the_own_values_run(model):
 
 
 def test_identity_needs_an_own_values_run(model):
-    with pytest.raises(TypeError, match="own-values run"):
+    with pytest.raises(TypeError, match="^an identity is derived only from an intervention "
+                                        "that declares its own-values run$"):
         identity(declare(model, 3.0))
+
+
+@pytest.mark.parametrize("check, engine", [(fires, "check_writes"), (identity, "check_identity"),
+                                           (rows_alone, "check_rows")])
+def test_each_check_hands_its_engine_the_declared_run_and_where_it_writes(check, engine,
+                                                                         monkeypatch):
+    seen = []
+    monkeypatch.setattr(interventions, engine, lambda *args: seen.append(args))
+    run, sites = (lambda: None), (lambda refs: [])
+    inside = Intervention("model", run, sites, within=True)
+    check(Intervention("model", run, sites, within=True, own=inside))
+    assert seen == [("model", run, sites, True)]
 
 
 def test_rows_alone_checks_the_declared_run(model):

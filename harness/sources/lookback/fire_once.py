@@ -14,8 +14,8 @@ from typing import Callable, Sequence
 import torch
 
 from harness.declared_sites import At, Copy, Prompts, Reading, copied
-from harness.fire_once import FireOnce, Reference, Site
-from harness.interventions import Intervention, fires
+from harness.fire_once import Reference, Site
+from harness.interventions import Intervention
 from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.interchange import binding_sweep, source_sweep
 from harness.sources.lookback.low_rank import (RANDOM_BASIS_SEEDS, projected_iia, random_basis,
@@ -119,9 +119,10 @@ def binding_patch(runner: LookbackRunner, rows: list[Counterfactual],
         if name == "same position" else found
 
 
-def interchange_fires(runner: LookbackRunner, rows: list[Counterfactual]) -> dict[str, FireOnce]:
-    """§4: each binding sweep fires once."""
-    return {name: fires(binding_patch(runner, rows, name)) for name in SWEEPS}
+def binding_patches(runner: LookbackRunner,
+                    rows: list[Counterfactual]) -> dict[str, Intervention]:
+    """§4: each binding sweep, declared."""
+    return {name: binding_patch(runner, rows, name) for name in SWEEPS}
 
 
 def answer_patch(runner: LookbackRunner, rows: list[Counterfactual]) -> Intervention:

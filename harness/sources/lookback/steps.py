@@ -6,7 +6,6 @@ from typing import Callable
 
 from harness import interventions
 from harness.declared_steps import Filtered, Step
-from harness.fire_once import NEEDS_LOCAL_WEIGHTS
 from harness.profiles import Profile
 from harness.reference import NEEDS_LOCAL_WEIGHTS as PLAIN_FORWARDS
 from harness.sources.lookback import (against_reference, against_reference_low_rank,
@@ -16,7 +15,7 @@ from harness.sources.lookback.answers import answer_sweep
 from harness.sources.lookback.behaviour import (Behaviour, FilterAnswers, VisibilityScores,
                                                 behaviour, filter_answers, keep_correct,
                                                 visibility)
-from harness.sources.lookback.fire_once import (answer_patch, binding_patch, interchange_fires,
+from harness.sources.lookback.fire_once import (answer_patch, binding_patch, binding_patches,
                                                 low_rank_patch, source_patch)
 from harness.sources.lookback.identity import self_patch
 from harness.sources.lookback.interchange import SourceSweep, Sweep, binding_sweep, source_sweep
@@ -146,7 +145,6 @@ RUN = "lookback_runner"
 SAID = ("lookback_instruction", "lookback_sizes")
 BINDING = (RUN, "lookback_patched")
 SOURCE = (RUN, "lookback_source_patched")
-LOCAL = NEEDS_LOCAL_WEIGHTS
 
 FILTERS = {"binding": ("lookback_binding_rows", "lookback_binding_filter", "lookback_kept"),
            "source": ("lookback_source_rows", "lookback_source_filter", "lookback_source_kept"),
@@ -208,10 +206,10 @@ STEPS = (
     Step("lookback_answer_patched", kept_or_forced("answer"),
          ("lookback_answer_kept", "lookback_answer_rows"), forced=True),
     Step("lookback_self_patch", self_patch, (RUN, "lookback_kept", "lookback_binding_rows")),
-    Step("lookback_interchange_fires", interchange_fires, (RUN, "lookback_binding_rows"),
-         local_weights=LOCAL),
-    # §4's same-position sweep, §5's swap and freeze, §6's answer patch and §7's projected swap
-    # declared (harness.interventions).
+    # §4's sweeps, §5's swap and freeze, §6's answer patch and §7's projected swap declared
+    # (harness.interventions).
+    *interventions.steps("lookback_interchange", binding_patches, (RUN, "lookback_binding_rows"),
+                         ("fires",)),
     *interventions.steps("lookback_source_swap", source_patch, (RUN, "lookback_source_rows"),
                          ("fires",), given=(False,)),
     *interventions.steps("lookback_freeze", source_patch, (RUN, "lookback_source_rows"),
