@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -37,6 +38,11 @@ STATUS = {1: KILLED, 3: KILLED, 37: KILLED, 36: TIMED_OUT, 24: TIMED_OUT, -24: T
           152: TIMED_OUT, 255: TIMED_OUT, 0: "survived", 5: "no tests", 33: "no tests",
           None: "not checked"}
 DETECTED = (KILLED, TIMED_OUT)
+# mutmut forks each mutant from a pytest process that has run the model tests: a child forked
+# after torch's OpenMP pool started waits forever on the pool's threads, which the fork did not
+# copy, so every mutant reaching a model forward "timed out", and counted as detected. With one
+# thread there is no pool to wait on.
+FORK_SAFE = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 def configured(pyproject: Path = Path("pyproject.toml")) -> dict[str, Any]:
@@ -119,12 +125,13 @@ def table(verdict: dict[str, Any]) -> list[str]:
 
 def run_mutmut(max_children: int, log: Path) -> int:
     """A fresh mutmut run (its cache removed first: every mutant is tested again), output to
-    `log`; mutmut's own exit status."""
+    `log`, with one OpenMP thread (FORK_SAFE); mutmut's own exit status."""
     shutil.rmtree(MUTANTS, ignore_errors=True)
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
         return subprocess.call([sys.executable, "-m", "mutmut", "run", "--max-children",
-                                str(max_children)], stdout=out, stderr=subprocess.STDOUT)
+                                str(max_children)], stdout=out, stderr=subprocess.STDOUT,
+                               env={**os.environ, **FORK_SAFE})
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -88,6 +88,16 @@ def test_a_declared_value_not_the_rows_own_fails_own_values(model):
                                "there is not the row's own"]
 
 
+def test_a_declared_value_is_the_rows_own_once_cast_to_the_models_dtype():
+    half = gpt2().to(torch.bfloat16)
+
+    def declared(refs):  # the row's own value, off by far less than half a bf16 unit
+        return [Site(0, 0, (1,), (2,), refs[0].value(0, [1], [2]).float() * (1 + 2 ** -12))]
+
+    result = check_identity(half, lambda: half(input_ids=IDS), declared)
+    assert result.own_values and result.failures == []
+
+
 def test_a_later_block_moved_fails_unmoved(model):
     def nudge(out):
         out[0, 4] += 1e-3

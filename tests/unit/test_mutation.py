@@ -83,3 +83,13 @@ def test_the_committed_equivalents_each_give_a_reason():
 
 def test_the_configured_modules_are_the_judging_core():
     assert "harness/plugin/judging.py" in mutation.configured(ROOT / "pyproject.toml")["only_mutate"]
+
+
+def test_mutmut_runs_with_one_openmp_thread(tmp_path, monkeypatch):
+    called = {}
+    monkeypatch.setattr(mutation, "MUTANTS", tmp_path / "mutants")
+    monkeypatch.setattr(mutation.subprocess, "call",
+                        lambda args, **kw: called.update(args=args, env=kw["env"]) or 0)
+    assert mutation.run_mutmut(2, tmp_path / "log.txt") == 0
+    assert called["args"][-3:] == ["run", "--max-children", "2"]
+    assert (called["env"]["OMP_NUM_THREADS"], called["env"]["MKL_NUM_THREADS"]) == ("1", "1")
