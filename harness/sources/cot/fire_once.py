@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import torch
 
-from harness.declared_sites import Prompts, DecodeWrite, decode_writes
+from harness.declared_sites import DecodeWrite, Prompts, decode_writes
 from harness.interventions import Intervention
 from harness.sources.cot.decode import FIRE_BUMP, per_step_outputs
 from harness.sources.cot.noise import NOISE_SEED, noise_edit, noise_vector
@@ -33,8 +33,8 @@ def bump(runner: CotRunner) -> Intervention:
     prompt, k = _prompts(runner)[0], runner.sizes.fire_step
     bump = torch.zeros(runner.hidden_size, dtype=runner.dtype, device="cpu")
     bump[0] = FIRE_BUMP
-    writes = DecodeWrite(Prompts.of("decoded", [prompt]), runner.sizes.anchor_layer, -1, ((k, k),),
-                     lambda i, step: bump, added=True, what="bump step")
+    writes = DecodeWrite(Prompts.of("decoded", [prompt]), runner.sizes.anchor_layer, -1,
+                         ((k, k),), lambda i, step: bump, added=True, what="bump step")
     return Intervention(runner.model.local(), lambda: per_step_outputs(
         runner, prompt, k, runner.sizes.fire_steps), decode_writes(writes))
 
@@ -51,7 +51,8 @@ def _noise(runner: CotRunner, drawn: torch.Tensor, declared: torch.Tensor) -> In
     prompts = _prompts(runner)
     steps = max(last for _, last in NOISE_ARMS) + 1 + AFTER_WRITES
     writes = DecodeWrite(Prompts.of("decoded", prompts), runner.sizes.anchor_layer, -1,
-                     tuple(NOISE_ARMS), lambda i, step: declared, added=True, what="noise arm")
+                         tuple(NOISE_ARMS), lambda i, step: declared, added=True,
+                         what="noise arm")
     return Intervention(runner.model.local(), lambda: runner.generate_many(
         prompts, steps, "cot §6 noise fire-once", noise_edit(runner, drawn, NOISE_ARMS)),
         decode_writes(writes))
@@ -74,7 +75,9 @@ def vectors(runner: CotRunner) -> Intervention:
     g = torch.Generator(device="cpu").manual_seed(VECTOR_SEED)
     drawn = [torch.randn(K, runner.hidden_size, generator=g, device="cpu").to(runner.dtype)
              for _ in prompts]
-    writes = DecodeWrite(Prompts.of("decoded", prompts), layer, -1, ((0, K - 1),) * len(prompts),
-                     lambda i, step: drawn[i][step], added=False, what="vector writes")
+    writes = DecodeWrite(Prompts.of("decoded", prompts), layer, -1,
+                         ((0, K - 1),) * len(prompts), lambda i, step: drawn[i][step],
+                         added=False, what="vector writes")
     return Intervention(runner.model.local(), lambda: runs_with_patch(
-        runner, prompts, layer, drawn, K + AFTER_WRITES, "cot §7 fire-once"), decode_writes(writes))
+        runner, prompts, layer, drawn, K + AFTER_WRITES, "cot §7 fire-once"),
+        decode_writes(writes))
