@@ -70,7 +70,7 @@ class UnreadableFile(Exception):
 
 
 class Failure(StrEnum):
-    """Why a test failed: its criterion (or an anchor's assertion), drift only, or a crash."""
+    """Why a test failed: its criterion (or an anchor's holds), drift only, or a crash."""
 
     CRITERION = "criterion"
     DRIFT = "drift"

@@ -30,18 +30,14 @@ def _message(report: pytest.TestReport, call: pytest.CallInfo[None], state: Test
     return crash.message if crash is not None else str(report.longrepr or "")
 
 
-def _failure(report: pytest.TestReport, call: pytest.CallInfo[None], anchor: bool,
-             state: TestState) -> Failure:
-    """What the judge decided where it failed the test (its criterion, a missed known answer,
-    drift alone); else the criterion for any assertion of an anchor, whose checks are its
-    machinery's; else a crash: any other exception, an assertion the experiment raised in a
-    finding, or a failure in setup or teardown."""
-    if report.when != "call" or call.excinfo is None:
-        return Failure.CRASH
-    if state.judged is not None:
+def _failure(report: pytest.TestReport, call: pytest.CallInfo[None], state: TestState) -> Failure:
+    """What the judge decided where it failed the test (its criterion or an anchor's holds, a
+    missed known answer, drift alone); else a crash: any exception the judge did not raise, an
+    assertion included, in any phase. An exception only marks the test failed: which failure it
+    is, the judge alone writes."""
+    if report.when == "call" and call.excinfo is not None and state.judged is not None:
         return state.judged
-    return Failure.CRITERION if anchor and call.excinfo.errisinstance(AssertionError) \
-        else Failure.CRASH
+    return Failure.CRASH
 
 
 def _decides(report: pytest.TestReport, state: TestState) -> bool:
@@ -64,7 +60,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     if _decides(report, state):
         state.outcome = "skipped" if report.skipped else "failed"
         state.message = _message(report, call, state)
-        state.failure = _failure(report, call, spec.kind is Kind.ANCHOR, state)
+        state.failure = _failure(report, call, state)
     if spec.kind is Kind.ANCHOR and (report.when == "call" or not report.passed):  # teardown too
         claims_session(item.config).anchor_ended(spec.id, state.outcome, state.message)
     if report.when == "teardown":

@@ -17,7 +17,7 @@ class Value(TypedDict):
 
 
 def broken_machinery() -> Value:
-    raise AssertionError("the machinery is broken")
+    return {"v": 2}  # the machinery's check measured what it must not
 
 @claim("cot.fake-claim", kind="measurement", section="2", needs="cpu", statement="s",
        published={"v": 1}, provenance="p", criterion=Exact("v"), requires=["cot.fake-anchor"])

@@ -15,7 +15,8 @@ def test_failing_anchor_blocks_its_claim(tester):
     result.assert_outcomes(passed=2, failed=1, skipped=1)
     verdict, message = verdicts(tester)["cot.fake-claim"]
     assert verdict == "blocked"
-    assert message == "blocked by cot.fake-anchor: AssertionError: the machinery is broken"
+    assert message == ("blocked by cot.fake-anchor: cot.fake-anchor not replicated: v: measured 2, "
+                       "published 1")
     result.stdout.fnmatch_lines(["*blocked*cot.fake-claim*blocked by cot.fake-anchor*"])
 
 

@@ -70,10 +70,17 @@ def test_the_criterion_holding_is_replicated(pytester):
         "replicated", "")
 
 
-def test_an_anchors_own_assertion_is_anchor_failed(pytester):
+def test_an_assertion_the_experiment_raises_in_an_anchor_is_an_error(pytester):
+    """An anchor fails its check only through its judge (its criterion or holds)."""
     body = one("anchor", "asserts", "asserts()")
     assert verdict(pytester, body, "cot.asserts") == (
-        "anchor failed", "AssertionError: the experiment's own check")
+        "error", "AssertionError: the experiment's own check")
+
+
+def test_an_anchor_failing_its_criterion_is_anchor_failed(pytester):
+    body = one("anchor", "differs", "measured(2)")
+    assert verdict(pytester, body, "cot.differs") == (
+        "anchor failed", "cot.differs not replicated: v: measured 2, published 1")
 
 
 def test_an_exception_in_an_anchor_is_an_error(pytester):
@@ -105,7 +112,7 @@ def two_lines() -> Value:
 def test_an_entry_keeps_the_first_line_of_its_message(pytester):
     body = TWO_LINES + one("anchor", "two-lines", "two_lines()")
     assert verdict(pytester, body, "cot.two-lines") == (
-        "anchor failed", "AssertionError: the first line")
+        "error", "AssertionError: the first line")
 
 
 def test_a_blocked_finding_names_the_first_line_of_its_anchors_message(pytester):
