@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any
 
 import matplotlib
 
@@ -13,7 +12,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from harness.criteria import clopper_pearson  # noqa: E402
 
-EntryJSON = dict[str, Any]  # an entry as results.json holds it (the figures API)
 PUBLISHED_STYLE = dict(color="#555555", marker="o", linestyle="--", label="published")
 MEASURED_STYLE = dict(color="#1f6feb", marker="s", label="measured")
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from harness.declared_steps import Step
 from harness.profiles import ModelSpec, ProfileName
@@ -27,9 +27,34 @@ class SourcePart(StrEnum):
     STEPS = "steps"  # STEPS, its declared experiment steps
     ORGANISM = "organism"  # make, build_tokenizer, build_model
     ORGANISM_NOTES = "organism_notes"  # CLAIM_NOTES: what the organism forces in each finding
-    FIGURES = "figures"  # FIGURES, FIGURES_OF_RUN
+    FIGURES = "figures"  # FIGURES, its Figures
     BREAKAGES = "breakages"  # BREAKAGES and the ANCHORS that must catch them
     PLAN = "plan"  # its cost plan's work per step
+
+
+EntryJSON = dict[str, Any]  # an entry as results.json holds it (the figures' API)
+
+
+@dataclass(frozen=True)
+class Figures:
+    """A source's figures by claim id, as inline SVG: `of_entry` draws from the claim's entry
+    alone, `of_run` reads the run's other entries too (a figure that shows sibling claims)."""
+
+    of_entry: Mapping[str, Callable[[EntryJSON], str]] = field(default_factory=dict)
+    of_run: Mapping[str, Callable[[EntryJSON, dict[str, EntryJSON]], str]] = \
+        field(default_factory=dict)
+
+    @property
+    def claim_ids(self) -> frozenset[str]:
+        """The claims it draws."""
+        return frozenset(self.of_entry) | frozenset(self.of_run)
+
+    def draw(self, entry: EntryJSON, run: dict[str, EntryJSON]) -> str | None:
+        """The entry's figure, or None where it declares none."""
+        if entry["id"] in self.of_run:
+            return self.of_run[entry["id"]](entry, run)
+        draw = self.of_entry.get(entry["id"])
+        return draw(entry) if draw else None
 
 
 @dataclass(frozen=True)
@@ -87,6 +112,12 @@ class Source:
         """Its declared experiment steps (its `steps` module's STEPS; none without one)."""
         module = self.part(SourcePart.STEPS)
         return module.STEPS if module is not None else ()
+
+    @property
+    def figures(self) -> Figures:
+        """Its declared figures (its `figures` module's FIGURES; none without one)."""
+        module = self.part(SourcePart.FIGURES)
+        return module.FIGURES if module is not None else Figures()
 
     @property
     def units(self) -> tuple[str, ...]:

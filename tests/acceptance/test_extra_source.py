@@ -84,6 +84,7 @@ STEPS = (Step("extra_vowels", count_vowels, ()),
     "extra_source/figures.py": '''
 """The extra source's figure: vowels per word."""
 from harness.plotting import MEASURED_STYLE, plt, svg
+from harness.source import Figures
 
 
 def per_word(entry):
@@ -93,8 +94,7 @@ def per_word(entry):
     return svg(fig)
 
 
-FIGURES = {"extra.vowel-total": per_word}
-FIGURES_OF_RUN = {}
+FIGURES = Figures(of_entry={"extra.vowel-total": per_word})
 ''',
     "extra_source-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: extra-source\nVersion: 0.1\n",
     "extra_source-0.1.dist-info/entry_points.txt": "[interp_claims.sources]\nextra = extra_source\n",

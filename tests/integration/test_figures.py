@@ -8,9 +8,7 @@ from harness.registry import registered
 from tests.pinned import pinned_entries
 
 RUN = {e["id"]: e for e in pinned_entries("tiny")}
-FIGURE_IDS = sorted({claim_id for src in registered().values()
-                     for module in [src.part("figures")] if module is not None
-                     for table in (module.FIGURES, module.FIGURES_OF_RUN) for claim_id in table})
+FIGURE_IDS = sorted({claim_id for src in registered().values() for claim_id in src.figures.claim_ids})
 
 
 @pytest.mark.parametrize("claim_id", FIGURE_IDS)

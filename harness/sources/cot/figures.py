@@ -1,9 +1,8 @@
 """Seed 000's report figures, keyed by the claim they draw."""
 from __future__ import annotations
 
-from typing import Callable
-
-from harness.plotting import EntryJSON, curve, plt, relative_depth, svg
+from harness.plotting import curve, plt, relative_depth, svg
+from harness.source import EntryJSON, Figures
 
 
 def early_answering(e: EntryJSON) -> str:
@@ -27,9 +26,9 @@ def product_layer_screen(e: EntryJSON) -> str:
     return svg(fig)
 
 
-FIGURES: dict[str, Callable[[EntryJSON], str]] = {
-    "cot.early-answering": early_answering,
-    "cot.product-layer-screen": product_layer_screen,
-}
-FIGURES_OF_RUN: dict[str, Callable[[EntryJSON, dict[str, EntryJSON]], str]] = {
-}
+FIGURES = Figures(
+    of_entry={
+        "cot.early-answering": early_answering,
+        "cot.product-layer-screen": product_layer_screen,
+    },
+)

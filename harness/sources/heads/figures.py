@@ -1,9 +1,8 @@
 """Seed 001's report figures, keyed by the claim they draw."""
 from __future__ import annotations
 
-from typing import Callable
-
-from harness.plotting import PUBLISHED_STYLE, EntryJSON, plt, relative_depth, svg
+from harness.plotting import PUBLISHED_STYLE, plt, relative_depth, svg
+from harness.source import EntryJSON, Figures
 
 
 def residual_transplant(e: EntryJSON) -> str:
@@ -105,11 +104,13 @@ def head_grid(e: EntryJSON) -> str:
     return svg(fig)
 
 
-FIGURES: dict[str, Callable[[EntryJSON], str]] = {
-    "heads.residual-transplant": residual_transplant,
-    "heads.opening-screen": opening_screen,
-    "heads.grid": head_grid,
-}
-FIGURES_OF_RUN: dict[str, Callable[[EntryJSON, dict[str, EntryJSON]], str]] = {
-    "heads.challenged-screen": challenged_screen,
-}
+FIGURES = Figures(
+    of_entry={
+        "heads.residual-transplant": residual_transplant,
+        "heads.opening-screen": opening_screen,
+        "heads.grid": head_grid,
+    },
+    of_run={
+        "heads.challenged-screen": challenged_screen,
+    },
+)

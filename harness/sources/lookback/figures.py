@@ -1,9 +1,8 @@
 """Seed 003's report figures, keyed by the claim they draw."""
 from __future__ import annotations
 
-from typing import Callable
-
-from harness.plotting import MEASURED_STYLE, PUBLISHED_STYLE, EntryJSON, binomial_bars, plt, svg
+from harness.plotting import MEASURED_STYLE, PUBLISHED_STYLE, binomial_bars, plt, svg
+from harness.source import EntryJSON, Figures
 
 
 def binding_sweep(e: EntryJSON, run: dict[str, EntryJSON]) -> str:
@@ -83,11 +82,13 @@ def low_rank_curve(e: EntryJSON) -> str:
     return svg(fig)
 
 
-FIGURES: dict[str, Callable[[EntryJSON], str]] = {
-    "lookback.low-rank": low_rank_curve,
-}
-FIGURES_OF_RUN: dict[str, Callable[[EntryJSON, dict[str, EntryJSON]], str]] = {
-    "lookback.binding-iia": binding_sweep,
-    "lookback.source-oi": source_sweep,
-    "lookback.answer-pointer": pointer_payload,
-}
+FIGURES = Figures(
+    of_entry={
+        "lookback.low-rank": low_rank_curve,
+    },
+    of_run={
+        "lookback.binding-iia": binding_sweep,
+        "lookback.source-oi": source_sweep,
+        "lookback.answer-pointer": pointer_payload,
+    },
+)

@@ -1,9 +1,8 @@
 """Seed 004's report figures, keyed by the claim they draw."""
 from __future__ import annotations
 
-from typing import Callable
-
-from harness.plotting import EntryJSON, heatmap
+from harness.plotting import heatmap
+from harness.source import EntryJSON, Figures
 
 
 def patching_map(e: EntryJSON) -> str:
@@ -17,9 +16,9 @@ def ioi_map(e: EntryJSON) -> str:
     return heatmap(m["normalised"], m["tokens"], "Corrected IOI pair: layer × position")
 
 
-FIGURES: dict[str, Callable[[EntryJSON], str]] = {
-    "patching.layer-flip": patching_map,
-    "patching.ioi-pair": ioi_map,
-}
-FIGURES_OF_RUN: dict[str, Callable[[EntryJSON, dict[str, EntryJSON]], str]] = {
-}
+FIGURES = Figures(
+    of_entry={
+        "patching.layer-flip": patching_map,
+        "patching.ioi-pair": ioi_map,
+    },
+)
