@@ -8,7 +8,7 @@ from harness.claims import ClaimSpec, Kind, Needs
 from harness.plugin.guards import apply as derive_requires
 from harness.plugin.release import release_between_folders
 from harness.plugin.splitting import select_units
-from harness.plugin.state import SPEC, STATE, TestState, claims_session
+from harness.plugin.state import SPEC, claims_session
 from harness.registry import registered
 from harness.verdicts import BLOCKED_PREFIX
 
@@ -121,7 +121,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     spec = item.stash.get(SPEC, None)
     if spec is None:
         return
-    item.stash[STATE] = TestState()
+    claims_session(item.config).test_started(item.nodeid)
     import torch
 
     if torch.cuda.is_initialized():

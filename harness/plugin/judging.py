@@ -11,7 +11,7 @@ from harness.organisms.common import read_manifest
 from harness.plugin.device_audit import audited
 from harness.plugin.entries import applies_published, entry_of
 from harness.plugin.forcing import forced_notes
-from harness.plugin.state import JUDGED, SPEC, STATE, TestState, claims_session
+from harness.plugin.state import JUDGED, SPEC, TestState, claims_session
 from harness.profiles import Pinning, Profile
 from harness.readout_types import wrong_keys
 from harness.snapshots import check_snapshot, snapshot_path, snapshot_payload
@@ -55,16 +55,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     spec = item.stash.get(SPEC, None)
     if spec is None:
         return report
-    state = item.stash.setdefault(STATE, TestState())
+    session = claims_session(item.config)
+    state = session.test_state(item.nodeid)
     state.duration += report.duration
     if _decides(report, state):
         state.outcome = "skipped" if report.skipped else "failed"
         state.message = _message(report, call, state)
         state.failure = _failure(report, call, state)
     if spec.kind is Kind.ANCHOR and (report.when == "call" or not report.passed):  # teardown too
-        claims_session(item.config).anchor_ended(spec.id, state.outcome, state.message)
+        session.anchor_ended(spec.id, state.outcome, state.message)
     if report.when == "teardown":
-        claims_session(item.config).add_entry(report, entry_of(item, spec, state))
+        session.add_entry(report, entry_of(item, spec, state))
     return report
 
 
@@ -75,8 +76,9 @@ def _not_applicable(spec: ClaimSpec) -> str:
 
 
 class Judge:
-    """Records a test's measured values, applies its criterion, and compares its snapshot; where
-    one fails the test, writes which (its Failure) on the test's state, then raises Judged."""
+    """Records a test's measured values, applies its criterion, and compares its snapshot, all
+    written on the test's state in the session; where one fails the test, writes which (its
+    Failure) there too, then raises Judged, which only marks the test failed."""
 
     def __init__(self, item: pytest.Item, snapshot: Any) -> None:
         self.item, self.snapshot = item, snapshot
@@ -89,7 +91,7 @@ class Judge:
         if wrong:
             raise TypeError(f"{self.spec.id}: the readout's dict is not the {typed.__name__} it "
                             f"declares: {'; '.join(wrong)}")
-        state = self.item.stash[STATE]
+        state = claims_session(self.item.config).test_state(self.item.nodeid)
         state.measured = plain(measured)
         not_replicated = None
         applies = applies_published(self.profile, self.spec)

@@ -1,5 +1,6 @@
 """What the plugin's parts share: one session object in one stash key (syrupy's
-SnapshotSession), and one test's spec, state and device-audit findings in its item's stash."""
+SnapshotSession), which owns each running test's state; one test's spec and device-audit findings
+in its item's stash."""
 from __future__ import annotations
 
 import shutil
@@ -22,11 +23,31 @@ RECORD_PROPERTY = "interp_claims"
 
 
 @dataclass
+class TestState:
+    """What one claim test produced: phases, measured values, criterion, snapshot and drift."""
+
+    outcome: str = "passed"
+    message: str = ""
+    failure: Failure = Failure.CRITERION
+    judged: Failure | None = None  # the failure its judge decided (judging.Judge), if it failed it
+    duration: float = 0.0
+    measured: dict[str, Any] | None = None
+    criterion_check: dict[str, Any] | None = None
+    holds_check: dict[str, Any] | None = None  # an anchor's Holds
+    known_answer: dict[str, Any] | None = None  # an organism's planted value, recovered or missed
+    snapshot: SnapshotCheck = SnapshotCheck()
+    tolerance: dict[str, Any] | None = None
+    sensitivity: list[dict[str, Any]] | None = None  # what its criterion could detect, by part
+    null_check: dict[str, Any] | None = None  # whether its criterion accepts the declared null
+
+
+@dataclass
 class ClaimsSession:
     """One pytest session's state: its profile, mode and backend, what blocking, judging, forcing,
-    loading, splitting and release learn as tests run, and, on the controller, the run record,
-    which each test's entry joins as it finishes (`add_entry`). The plugin's parts read its fields
-    and change them only through its methods."""
+    loading, splitting and release learn as tests run, each running claim test's state (which its
+    judge writes), and, on the controller, the run record, which each test's entry joins as it
+    finishes (`add_entry`). The plugin's parts read its fields and change them only through its
+    methods."""
 
     profile: Profile
     mode: Mode
@@ -42,6 +63,7 @@ class ClaimsSession:
     store_dir: Path | None = None  # the controller's store, removed when the run ends
     package_torn_down: bool = False  # since the last garbage collection (release.py)
     snapshots: type[ClaimSnapshot] = field(default_factory=session_extension)
+    tests: dict[str, TestState] = field(default_factory=dict)  # each running claim test's, by nodeid
 
     def deselect(self, items: list[pytest.Item]) -> None:
         """Items pytest deselected: the anchors among them that selected claims require come back
@@ -106,9 +128,20 @@ class ClaimsSession:
         """An anchor's outcome and message in this session ("absent" where it did not run)."""
         return self.anchors.get(anchor_id, ("absent", "the anchor was not run in this session"))
 
+    def test_started(self, nodeid: str) -> TestState:
+        """A claim test's state, fresh as its setup begins (a rerun starts again)."""
+        self.tests[nodeid] = TestState()
+        return self.tests[nodeid]
+
+    def test_state(self, nodeid: str) -> TestState:
+        """A running claim test's state: what its phases and its judge have written so far."""
+        return self.tests.setdefault(nodeid, TestState())
+
     def add_entry(self, report: pytest.TestReport, entry: run_record.Entry) -> None:
-        """A finished test's entry: into the record as it is on the controller; from an xdist
-        worker (which keeps none), as plain JSON in its report, the one crossing."""
+        """A finished test's entry, its state dropped: into the record as it is on the
+        controller; from an xdist worker (which keeps none), as plain JSON in its report, the one
+        crossing."""
+        self.tests.pop(entry.nodeid, None)
         model = self.models.get(entry.source)
         if self.record is None:
             report.user_properties.append((RECORD_PROPERTY, run_record.crossing(entry, model)))
@@ -119,7 +152,6 @@ class ClaimsSession:
 SESSION = pytest.StashKey[ClaimsSession]()
 SPEC = pytest.StashKey[ClaimSpec]()
 JUDGED = pytest.StashKey[type]()  # the TypedDict a claim's readout returns (readout_check.py)
-STATE = pytest.StashKey["TestState"]()
 AUDIT = pytest.StashKey[list[str]]()  # --device-audit's findings in one test
 
 
@@ -127,21 +159,3 @@ def claims_session(config: pytest.Config) -> ClaimsSession:
     """The session object pytest_configure made for `config`."""
     return config.stash[SESSION]
 
-
-@dataclass
-class TestState:
-    """What one claim test produced: phases, measured values, criterion, snapshot and drift."""
-
-    outcome: str = "passed"
-    message: str = ""
-    failure: Failure = Failure.CRITERION
-    judged: Failure | None = None  # the failure its judge decided (judging.Judge), if it failed it
-    duration: float = 0.0
-    measured: dict[str, Any] | None = None
-    criterion_check: dict[str, Any] | None = None
-    holds_check: dict[str, Any] | None = None  # an anchor's Holds
-    known_answer: dict[str, Any] | None = None  # an organism's planted value, recovered or missed
-    snapshot: SnapshotCheck = SnapshotCheck()
-    tolerance: dict[str, Any] | None = None
-    sensitivity: list[dict[str, Any]] | None = None  # what its criterion could detect, by part
-    null_check: dict[str, Any] | None = None  # whether its criterion accepts the declared null

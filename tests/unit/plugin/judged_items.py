@@ -10,7 +10,7 @@ from harness.claim_tests import test_name
 from harness.claims import ClaimSpec, Kind, Needs
 from harness.criteria import Exact
 from harness.models.backends import Backend
-from harness.plugin.state import SESSION, SPEC, STATE, ClaimsSession, TestState
+from harness.plugin.state import SESSION, SPEC, ClaimsSession, TestState
 from harness.profiles import Mode, Profile
 from harness.registry import get_profile
 
@@ -31,10 +31,11 @@ def item(spec: ClaimSpec, profile: str | Profile = "micro", mode: Mode = Mode.FA
     config = SimpleNamespace(stash={SESSION: session}, rootpath=Path("/nowhere"),
                              getoption=lambda name, default=None: options.get(name, default))
     name = test_name(spec.id)
-    return SimpleNamespace(config=config, stash={SPEC: spec, STATE: TestState()},
+    return SimpleNamespace(config=config, stash={SPEC: spec},
                            nodeid=f"claims/test_x.py::{name}", name=name,
                            fixturenames=fixturenames)
 
 
 def state(test: SimpleNamespace) -> TestState:
-    return test.stash[STATE]
+    """The test's state, as its session holds it."""
+    return test.config.stash[SESSION].test_state(test.nodeid)

@@ -7,9 +7,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from harness.plugin.entries import entry_of
-from harness.plugin.state import RECORD_PROPERTY, SPEC, STATE, claims_session
+from harness.plugin.state import RECORD_PROPERTY, SPEC, claims_session
 from harness.reporting.record import RecordBuilder
-from tests.unit.plugin.judged_items import declared, item
+from tests.unit.plugin.judged_items import declared, item, state
 
 MODEL = {"source": "cot", "path": Path("/models/cot")}
 
@@ -23,7 +23,7 @@ def finished(on_controller: bool, model: dict | None = MODEL):
     if model:
         session.model_loaded("cot", model)
     report = SimpleNamespace(user_properties=[])
-    entry = entry_of(test, test.stash[SPEC], test.stash[STATE])
+    entry = entry_of(test, test.stash[SPEC], state(test))
     session.add_entry(report, entry)
     return session, report, entry
 
@@ -139,3 +139,19 @@ def test_a_worker_opens_the_store_in_the_controllers_directory(tmp_path):
     session = claims_session(item(declared()).config)
     session.open_store(tmp_path)
     assert session.store is not None and session.store_dir is None
+
+
+def test_a_finished_tests_state_leaves_the_session():
+    session, _, entry = finished(on_controller=True)
+    assert entry.nodeid not in session.tests
+
+
+def test_a_test_started_again_begins_with_a_fresh_state():
+    session = claims_session(item(declared()).config)
+    session.test_state("t").outcome = "failed"
+    assert session.test_started("t").outcome == "passed" and session.test_state("t").outcome == "passed"
+
+
+def test_a_tests_state_is_the_same_object_each_time_it_is_asked():
+    session = claims_session(item(declared()).config)
+    assert session.test_state("t") is session.test_state("t")

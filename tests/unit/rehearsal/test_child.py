@@ -8,11 +8,11 @@ from types import SimpleNamespace
 
 from harness.plugin.entries import entry_of
 from harness.plugin.metering import WORK_PROPERTY
-from harness.plugin.state import SPEC, STATE, claims_session
+from harness.plugin.state import SPEC, claims_session
 from harness.rehearsal.child import Stream
 from harness.rehearsal.source_run import streamed
 from harness.reporting.record import RecordBuilder
-from tests.unit.plugin.judged_items import declared, item
+from tests.unit.plugin.judged_items import declared, item, state
 
 WORK = {"source": "cot", "step": "cot_baseline", "seconds": 0.5, "forwards": 3}
 
@@ -23,7 +23,7 @@ def run_one_test(tmp_path):
     session = claims_session(test.config)
     session.record = RecordBuilder({"models": {}})
     stream = Stream(test.config, tmp_path / "tests.jsonl")
-    entry = entry_of(test, test.stash[SPEC], test.stash[STATE])
+    entry = entry_of(test, test.stash[SPEC], state(test))
     for when in ("setup", "call", "teardown"):
         if when == "teardown":
             session.add_entry(SimpleNamespace(user_properties=[]), entry)
