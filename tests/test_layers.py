@@ -110,12 +110,20 @@ def module_names(root: Path) -> dict[str, Path]:
     return found
 
 
+# Source's property that reads a part of the same name (Source.figures; Source.steps is not
+# listed: `.steps` names the steps of other objects too, whose readers the sources import).
+PART_PROPERTIES = ("figures",)
+
+
 def parts_read(path: Path) -> set[str]:
-    """The source modules the file reads through `.part(...)`: a SourcePart member or its value."""
+    """The source modules the file reads through `.part(...)` (a SourcePart member or its value)
+    or through the Source property that reads one (any `.figures`)."""
     from harness.source import SourcePart
 
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Attribute) and node.attr in PART_PROPERTIES:
+            found.add(node.attr)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr == "part" and node.args:
             arg = node.args[0]
@@ -206,6 +214,14 @@ def test_a_read_by_the_parts_value_is_found_too(tmp_path):
     assert cycles_through_parts(root) == [
         "harness.low reads harness.sources.x.plan, which imports it back: "
         "harness.sources.x.plan -> harness.low"]
+
+
+def test_a_read_through_the_sources_figures_is_found_too(tmp_path):
+    root = _tree(tmp_path, {"harness/page.py": "def f(src):\n    return src.figures\n",
+                            "harness/sources/x/figures.py": "import harness.page\n"})
+    assert cycles_through_parts(root) == [
+        "harness.page reads harness.sources.x.figures, which imports it back: "
+        "harness.sources.x.figures -> harness.page"]
 
 
 def test_only_the_declared_modules_import_by_name():
