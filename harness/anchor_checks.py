@@ -57,23 +57,29 @@ def reads(fn: Callable[..., Any]) -> list[str]:
     return [p for p in inspect.signature(fn).parameters if p != "judge"]
 
 
+def measured_by(fn: Callable[..., Any], spec: ClaimSpec, run: Resolved) -> dict[str, Any]:
+    """What a claim test's body judges, on `run`'s steps (NothingToRun where a step it reads
+    has nothing to run)."""
+    values = {p: run[p] for p in reads(fn)}
+    recorded: list[dict[str, Any]] = []
+    fn(recorded.append, **values)
+    if len(recorded) != 1:
+        raise RuntimeError(f"{spec.id}: its body judged {len(recorded)} times, not once")
+    return plain(recorded[0])
+
+
 def judged(fn: Callable[..., Any], spec: ClaimSpec, run: Resolved) -> Callable[[], list[str]]:
     """The anchor's check: its test body on `run`'s steps, what it judges held to its `holds`
     (`failures`)."""
     if spec.holds is None:
         raise ValueError(f"{spec.id}: a catalogued anchor declares what holds on every profile")
-    inputs = reads(fn)
 
     def check() -> list[str]:
-        recorded: list[dict[str, Any]] = []
         try:
-            values = {p: run[p] for p in inputs}
+            measured = measured_by(fn, spec, run)
         except NothingToRun as reason:  # the unbroken steps run: a breakage left them nothing
             return [f"nothing to run: {reason}"]
-        fn(recorded.append, **values)
-        if len(recorded) != 1:
-            raise RuntimeError(f"{spec.id}: its body judged {len(recorded)} times, not once")
-        return failures(spec.holds.criterion, plain(recorded[0]), spec.published)
+        return failures(spec.holds.criterion, measured, spec.published)
     return check
 
 

@@ -17,6 +17,7 @@ from harness.profiles import ModelSpec, ProfileName
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BUILT_IN_ORGANISMS = REPO_ROOT / "fixtures" / "organisms"
+CLAIMS_FOLDER = "claims"  # <rootdir>/claims/<source>/ holds a source's claim tests
 
 
 class SourcePart(StrEnum):
@@ -106,6 +107,10 @@ class Source:
     def folder(self) -> Path:
         """The folder of its package, which holds its register rows."""
         return Path(importlib.import_module(self.package).__file__).parent
+
+    def claims_folder(self, root: Path = REPO_ROOT) -> Path:
+        """The folder of its claim tests under the rootdir `root` (the suite's own by default)."""
+        return root / CLAIMS_FOLDER / self.name
 
     @property
     def steps(self) -> tuple[Step, ...]:

@@ -22,6 +22,11 @@ class StepAt:
     high: float = 0.9
     low: float = 0.1
 
+    @property
+    def curves(self) -> tuple[str, ...]:
+        """The measured curves it judges."""
+        return (self.key,)
+
     def describe(self) -> str:
         return f"{self.key} at most {self.low} before layer {self.at}, at least {self.high} from it"
 
@@ -41,6 +46,11 @@ class Window:
     within: str
     high: float = 0.9
     low: float = 0.1
+
+    @property
+    def curves(self) -> tuple[str, ...]:
+        """The measured curves it judges."""
+        return (self.key,)
 
     def describe(self) -> str:
         return (f"{self.key} at least {self.high} at the layers {self.within} names, at most "
@@ -64,6 +74,8 @@ class FittedNotRandom:
     rank: str
     high: float = 0.9
     low: float = 0.1
+
+    curves = ("fitted", "random")  # the measured curves it judges, by rank
 
     def describe(self) -> str:
         return (f"fitted IIA at least {self.high} from the planted {self.rank}, random at most "

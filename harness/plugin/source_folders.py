@@ -9,8 +9,7 @@ import pytest
 
 from harness.private import register_fixtures
 from harness.registry import registered
-
-CLAIMS_FOLDER = "claims"
+from harness.source import CLAIMS_FOLDER
 
 
 def source_of(folder: pytest.Directory) -> str | None:

@@ -13,7 +13,6 @@ from harness.declared_steps import GIVEN, NothingToRun, Step, check_steps
 from harness.models.backends import Backend
 from harness.models.loaded import load_tokenizer
 from harness.plugin.forcing import passed_or_forced
-from harness.plugin.source_folders import CLAIMS_FOLDER
 from harness.plugin.suite import model_for
 from harness.profiles import Mode
 from harness.registry import source
@@ -87,7 +86,7 @@ def _given(name: str) -> dict[str, Callable[..., Any]]:
                                                 profile.snapshot_name(mode), name),
                                 f"{name}.breakages-caught")
         found = source(name)
-        checks = catalogue.anchored(found, request.config.rootpath / CLAIMS_FOLDER / name,
+        checks = catalogue.anchored(found, found.claims_folder(request.config.rootpath),
                                     loaded[f"{name}_model"], profile.sizes[name], profile)
         return catalogue.run(found, checks, first=pinned)
 

@@ -42,3 +42,7 @@ def test_a_claim_without_a_figure_draws_none():
 def test_a_figures_claim_ids_are_both_kinds():
     figures = Figures(of_entry={"x.a": lambda e: ""}, of_run={"x.b": lambda e, run: ""})
     assert figures.claim_ids == {"x.a", "x.b"}
+
+
+def test_a_sources_claims_folder_is_claims_slash_its_name_under_the_root(tmp_path):
+    assert source("lookback").claims_folder(tmp_path) == tmp_path / "claims" / "lookback"

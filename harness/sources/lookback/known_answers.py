@@ -1,15 +1,15 @@
 """Seed 003 §4–§7's known answers: what each study must recover on the compiled organism (its
-manifest's "planted" block, issue 29), declared once for the claims and for the checks below,
-which read each claim's step through the declared graph (steps.STEPS) on a few rows and judge it,
-so a broken write shows as a missed mechanism."""
+manifest's "planted" block, issue 29), declared once for the claims, whose own test bodies the
+checks below run on the declared graph (steps.STEPS) on a few rows and judge
+(harness.known_answer_studies), so a broken write shows as a missed mechanism."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Callable
 
-from harness.criteria import KnownAnswer
-from harness.criteria.planted import known_answer_checks
-from harness.criteria import FittedNotRandom, StepAt, Window
+from harness import known_answer_studies
+from harness.criteria import FittedNotRandom, KnownAnswer, StepAt, Window
 from harness.declared_steps import Resolved
 from harness.models.handle import Loaded
 from harness.sources.lookback.sizes import LookbackSizes
@@ -45,36 +45,35 @@ def resolved(model: Loaded, sizes: LookbackSizes) -> Resolved:
 
 
 def studies(model: Loaded, sizes: LookbackSizes) -> dict[str, Callable[[], dict[str, Any]]]:
-    """For each claim in KNOWN, what its known answer reads of the step the claim reads, on the
+    """For each claim that declares a known answer, what its own test body measures on the
     first CHECK_ROWS rows of each seeded set that the error filter keeps, every layer of `sizes`
     (§7 at the reversed curve's peak, as the claim)."""
-    run = resolved(model, few(sizes))
-    return {
-        "lookback.reversed-curve": lambda: {"iia": run["lookback_reversed"].iia},
-        "lookback.source-oi": lambda: {"iia": run["lookback_source_freeze"].iia},
-        "lookback.source-no-freeze": lambda: {"iia": run["lookback_source_plain"].iia},
-        "lookback.answer-pointer": lambda: {"pointer": run["lookback_answer"].pointer},
-        "lookback.answer-payload": lambda: {"payload": run["lookback_answer"].payload},
-        "lookback.low-rank": lambda: vars(run["lookback_low_rank"]),
-    }
+    return known_answer_studies.studies(_folder(), resolved(model, few(sizes)))
 
 
 def checks(model: Loaded, sizes: LookbackSizes, planted: dict[str, Any]
            ) -> dict[str, Callable[[], list[str]]]:
-    """For each claim in KNOWN, a check (no failures: an empty list) that runs its study and
-    judges the result against `planted`."""
-    return known_answer_checks(KNOWN, studies(model, sizes), planted)
+    """For each claim that declares a known answer, a check (no failures: an empty list) that
+    runs its study and judges the result against `planted`."""
+    return known_answer_studies.checks(_folder(), resolved(model, few(sizes)), planted)
 
 
 def curves(model: Loaded, sizes: LookbackSizes) -> dict[str, float]:
-    """Every study's curves, flattened to `<claim>.<curve>.<layer or rank>` (the manifest's
-    re-measured IIA)."""
+    """The curves each study's known answer judges, flattened to `<claim>.<curve>.<layer or
+    rank>` (the manifest's re-measured IIA)."""
     flat: dict[str, float] = {}
-    for claim_id, study in studies(model, sizes).items():
-        measured = study()
+    found = studies(model, sizes)
+    for claim_id in KNOWN:  # in the manifest's order
+        measured = found[claim_id]()
         index = measured.get("ranks") or range(model.hf.config.num_hidden_layers)
-        for key, curve in measured.items():
-            if isinstance(curve, list) and key != "ranks":
-                flat.update({f"{claim_id.split('.', 1)[1]}.{key}.{i}": round(v, 4)
-                             for i, v in zip(index, curve)})
+        for key in KNOWN[claim_id].criterion.curves:
+            flat.update({f"{claim_id.split('.', 1)[1]}.{key}.{i}": round(v, 4)
+                         for i, v in zip(index, measured[key])})
     return flat
+
+
+def _folder() -> Path:
+    """The lookback claims' folder, whose declarations say what each study reads."""
+    from harness.registry import source
+
+    return source("lookback").claims_folder()

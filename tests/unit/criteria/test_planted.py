@@ -135,3 +135,13 @@ def test_a_missed_known_answer_reports_what_was_planted_and_measured():
     assert checks["toy.site (known answer)"]() == []
     assert checks["toy.step (known answer)"]() == [
         "missed the planted from: curve [1.0, 1.0], step at layer 1"]
+
+
+@pytest.mark.parametrize("criterion", [StepAt("payload", at="layer"),
+                                       Window("payload", within="layers")])
+def test_a_layer_criterion_judges_the_curve_its_key_names(criterion):
+    assert criterion.curves == ("payload",)
+
+
+def test_fitted_not_random_judges_the_fitted_and_random_curves():
+    assert FittedNotRandom("rank").curves == ("fitted", "random")
