@@ -13,10 +13,12 @@ from harness.source import Source
 from tests.unit.fake_sources import fake_source
 
 STEPS = '''
-from harness.declared_steps import Step
+from harness.declared_steps import NothingToRun, Step
 
 
 def swept(sizes):
+    if sizes is None:
+        raise NothingToRun("no layer to sweep")
     return [0.0] * sizes + [1.0] * (4 - sizes)
 
 
@@ -48,7 +50,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[So
     yield from fake_source(tmp_path, monkeypatch, "fake_known", STEPS, TESTS)
 
 
-def run(fake: tuple[Source, Path], step_at: int) -> Resolved:
+def run(fake: tuple[Source, Path], step_at: int | None) -> Resolved:
     return Resolved(fake[0].steps, {"fake_sizes": step_at})
 
 
@@ -68,3 +70,8 @@ def test_a_recovered_known_answer_fails_nothing(folder):
 def test_a_missed_known_answer_names_what_was_planted(folder):
     found = checks(folder[1], run(folder, 3), {"layer": 2})["patching.fake-curve (known answer)"]()
     assert found == ["missed the planted layer: iia [0.0, 0.0, 0.0, 1.0], step at layer 2"]
+
+
+def test_a_study_left_nothing_to_run_misses_what_was_planted(folder):
+    found = checks(folder[1], run(folder, None), {"layer": 2})["patching.fake-curve (known answer)"]()
+    assert found == ["missed the planted layer: nothing to run: no layer to sweep"]

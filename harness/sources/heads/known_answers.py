@@ -1,15 +1,15 @@
 """Seed 001 §2–§5's known answers: what each study must recover on the compiled organism (its
-manifest's "planted" block), declared once for the claims and for the checks below, which run
-the studies on the micro profile's few families, so a study made a no-op shows as a missed
-mechanism."""
+manifest's "planted" block), declared once for the claims, whose own test bodies the checks below
+run on the micro profile's few families (harness.known_answer_studies), so a study made a no-op
+shows as a missed mechanism."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from harness import known_answer_studies
 from harness.criteria import Every, Exact, IsPlanted, KnownAnswer, all_of
-from harness.criteria.planted import known_answer_checks
 from harness.models.handle import Loaded
-from harness.sources.heads import readouts, steps
+from harness.sources.heads import steps
 from harness.sources.heads.sizes import MICRO, HeadsSizes
 
 KNOWN: dict[str, KnownAnswer] = {
@@ -30,35 +30,13 @@ KNOWN: dict[str, KnownAnswer] = {
 }
 
 
-def studies(model: Loaded, sizes: HeadsSizes) -> dict[str, Callable[[], dict[str, Any]]]:
-    """For each claim in KNOWN, its study on the micro profile's first families (the modules
-    imported now), returning what the claim's known answer reads; with no block to study (or,
-    for §3's control and §5's screen, no retrieval head), the keys it reads are empty."""
-    run = steps.resolved(model, sizes, MICRO.opening_families, MICRO.main_families)
-
-    def sited(study: Callable[[], dict[str, Any]], keys: dict[str, Any],
-              head: bool = False) -> Callable:
-        return lambda: (keys if run.reason("heads_site") is not None
-                        or head and run["heads_opening"].retrieval_head is None else study())
-
-    return {
-        "heads.residual-transplant": lambda: readouts.residual_transplant(run["heads_sweep"]),
-        "heads.opening-screen": sited(lambda: readouts.opening_screen(run["heads_opening"],
-                                                                      run["heads_site"]),
-                                      {"site": None}),
-        "heads.block32-screen": sited(
-            lambda: readouts.next_block_screen(run["heads_main_screen"], run["heads_site"],
-                                               run["heads_grid"]),
-            {"control_site": None, "ordinary_survivors": 0, "deletions": 0,
-             "control_broken": 0, "control_deletions": 0}, head=True),
-        "heads.challenged-screen": sited(
-            lambda: readouts.challenged_screen(run["heads_challenged"], run["heads_site"]),
-            {"support_site": None}, head=True),
-    }
-
-
 def checks(model: Loaded, sizes: HeadsSizes, planted: dict[str, Any]
            ) -> dict[str, Callable[[], list[str]]]:
-    """For each claim in KNOWN, a check (no failures: an empty list) that runs its study and
-    judges the result against `planted`."""
-    return known_answer_checks(KNOWN, studies(model, sizes), planted)
+    """For each claim that declares a known answer, a check (no failures: an empty list) that
+    runs its own test body on the micro profile's first families (the modules imported now) and
+    judges the result against `planted`; with no block to study (or, for §3's control and §5's
+    screen, no retrieval head), it has nothing to run and misses."""
+    from harness.registry import source
+
+    run = steps.resolved(model, sizes, MICRO.opening_families, MICRO.main_families)
+    return known_answer_studies.checks(source("heads").claims_folder(), run, planted)
