@@ -208,20 +208,14 @@ def test_a_read_whose_module_stays_beneath_the_reader_is_no_cycle(tmp_path):
     assert cycles_through_parts(root) == []
 
 
-def test_a_read_by_the_parts_value_is_found_too(tmp_path):
-    root = _tree(tmp_path, {"harness/low.py": "def f(src):\n    return src.part('plan')\n",
-                            "harness/sources/x/plan.py": "import harness.low\n"})
+@pytest.mark.parametrize("read, part", [("src.part('plan')", "plan"),  # by the part's value
+                                        ("src.figures", "figures")])  # Source's property
+def test_a_read_by_the_parts_value_or_sources_property_is_found_too(tmp_path, read, part):
+    root = _tree(tmp_path, {"harness/low.py": f"def f(src):\n    return {read}\n",
+                            f"harness/sources/x/{part}.py": "import harness.low\n"})
     assert cycles_through_parts(root) == [
-        "harness.low reads harness.sources.x.plan, which imports it back: "
-        "harness.sources.x.plan -> harness.low"]
-
-
-def test_a_read_through_the_sources_figures_is_found_too(tmp_path):
-    root = _tree(tmp_path, {"harness/page.py": "def f(src):\n    return src.figures\n",
-                            "harness/sources/x/figures.py": "import harness.page\n"})
-    assert cycles_through_parts(root) == [
-        "harness.page reads harness.sources.x.figures, which imports it back: "
-        "harness.sources.x.figures -> harness.page"]
+        f"harness.low reads harness.sources.x.{part}, which imports it back: "
+        f"harness.sources.x.{part} -> harness.low"]
 
 
 def test_only_the_declared_modules_import_by_name():
