@@ -1,6 +1,8 @@
 """A source's register rows, the table in its folder's register.md (with, in a table of its own,
-the checks the suite adds, which no row carries), and how its claims read the rows' values, its
-folder's register.toml."""
+the checks the suite adds, which no row carries), and how its claims read the published values a
+specification's rows print, its folder's register.toml. A source's rows print no values: its
+claims declare them, and they are checked against the shared register's rows (the specification,
+which prints them) where it is at hand."""
 from __future__ import annotations
 
 import re
@@ -19,18 +21,20 @@ READING_FILE = "register.toml"
 KIND_CELL = re.compile(r"^(anchor|claim|measurement)(?: \[(\w+)\])?$")
 CELL_BORDER = re.compile(r"(?<!\\)\|")  # a cell may hold an escaped bar, `<\|im_start\|>`
 COLUMNS = {"id": "id", "kind": "kind", "§": "section", "what": "what", "published": "published"}
+PUBLISHED = "published"  # the column only the specification's rows have
 ADDED = ["id", "added because"]  # the header of the table of checks the suite adds
 
 
 @dataclass(frozen=True)
 class RegisterRow:
-    """One published finding: its id, kind, notebook section, what was measured, what was printed."""
+    """One published finding: its id, kind, notebook section, what was measured and, in the
+    specification's rows, what was printed ("" in a source's own rows, which print no values)."""
 
     id: str
     kind: str
     section: str  # "" where the source's table has no § column
     what: str
-    published: str
+    published: str = ""
     mark: str = ""
 
     @property
@@ -85,8 +89,15 @@ def parse_added(text: str) -> dict[str, str]:
 
 
 def read_register(folder: Path) -> tuple[RegisterRow, ...]:
-    """The register rows in a source's folder."""
-    return parse_register((folder / REGISTER_FILE).read_text())
+    """The register rows in a source's folder, which print no published values: a value is
+    written once, in its claim's declaration."""
+    path = folder / REGISTER_FILE
+    text = path.read_text()
+    if any(PUBLISHED in header for header, _ in _tables(text)):
+        raise ValueError(f"{path}: a source's register rows print no published values (no "
+                         f"'{PUBLISHED}' column): each claim declares its own, checked against "
+                         "the shared register's row")
+    return parse_register(text)
 
 
 @cache
@@ -106,9 +117,9 @@ def row_of(claim_id: str) -> RegisterRow | None:
 
 @dataclass(frozen=True)
 class RegisterReading:
-    """How a source's claims read its register rows: the claims no row carries and the published
-    keys no row prints, each with its reason, and the keys a row prints in its `what` column (the
-    experiment's design) rather than its `published` one."""
+    """How a source's claims read the register: the claims no row carries and the published keys
+    the specification's row does not print, each with its reason, and the keys a row prints in
+    its `what` column (the experiment's design) rather than its `published` one."""
 
     unregistered: Mapping[str, str] = field(default_factory=dict)  # claim id -> why
     unprinted: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # id -> key -> why

@@ -1,4 +1,4 @@
-"""Whether a claim's published values are what its register row prints.
+"""Whether a claim's published values are what the shared register's row prints.
 
 The normalisation, value by value:
 - A printed number is any decimal in the row's text: `12`, `0.80070`, `.625`, `1.67e-8`, signed

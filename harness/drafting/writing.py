@@ -57,15 +57,16 @@ def register_page(draft: Draft, page: str = "notebook.html") -> str:
 
 
 def source_register(draft: Draft) -> str:
-    """The source folder's register rows, in the suite's columns (harness/register.py)."""
+    """The source folder's register rows, in the suite's columns (harness/register.py): no
+    published column, for each draft claim declares its values."""
     rows = [f"<!-- Source {draft.name}'s register rows, drafted from "
             f"{draft.notebook.path.name}: keep the findings, fix kinds and wording. -->", "",
             f"## Source `{draft.name}` — notebook `{draft.notebook.path.name}`, "
             f"\"{_cell(draft.title)}\"", "",
-            "| id | kind | § | what | published |", "|---|---|---|---|---|"]
+            "| id | kind | § | what |", "|---|---|---|---|"]
     for c in draft.claims:
         what = f"{c.numbers[0].name}, printed at {c.provenance}"
-        rows.append(f"| {c.id} | claim | {c.section} | {_cell(what)} | {_cell(c.printed)} |")
+        rows.append(f"| {c.id} | claim | {c.section} | {_cell(what)} |")
     return "\n".join(rows) + "\n"
 
 

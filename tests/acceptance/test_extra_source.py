@@ -32,9 +32,9 @@ SOURCE = Source(name="extra", package=__name__, seed_file="extra.txt",
     "extra_source/register.md": '''
 ## Source `extra`: notebook `extra.txt`, "Counting vowels"
 
-| id | kind | § | what | published |
-|---|---|---|---|---|
-| extra.vowel-total | measurement [cpu] | 2 | the vowels in the word list | 6 |
+| id | kind | § | what |
+|---|---|---|---|
+| extra.vowel-total | measurement [cpu] | 2 | the vowels in the word list |
 
 ## Checks the suite adds
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from harness.register import (READING_FILE, REGISTER_FILE, RegisterReading, RegisterRow,
-                              parse_added, parse_register, read_reading)
+                              parse_added, parse_register, read_reading, read_register)
 
 TABLE = """## Source `demo`
 
@@ -64,6 +64,22 @@ def test_a_table_of_another_header_is_refused():
 def register(folder, text=TABLE):
     (folder / REGISTER_FILE).write_text(text)
     return folder
+
+
+OWN = """| id | kind | § | what |
+|---|---|---|---|
+| demo.first | anchor [cpu] | 1 | the `<\\|end\\|>` token |
+"""
+
+
+def test_a_sources_rows_are_read_without_published_values(tmp_path):
+    assert read_register(register(tmp_path, OWN + ADDED)) == (RegisterRow(
+        id="demo.first", kind="anchor", mark="cpu", section="1", what="the `<|end|>` token"),)
+
+
+def test_a_sources_rows_that_print_published_values_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="print no published values"):
+        read_register(register(tmp_path, OWN + TABLE))
 
 
 def test_a_folder_without_a_reading_departs_from_nothing(tmp_path):

@@ -13,7 +13,7 @@ from harness.claims import spec_of
 from harness.drafting.draft import draft
 from harness.drafting.notebook import read_notebook
 from harness.drafting.writing import write_draft
-from harness.register import parse_register
+from harness.register import read_register
 from tests.unit.drafting.drafted import GPT2, load, write_toy
 
 
@@ -37,7 +37,7 @@ def test_the_register_links_each_provenance_to_its_line_on_the_page(out):
 
 
 def test_the_source_register_reads_as_the_suites_register(out):
-    rows = parse_register((out / "source/toy/register.md").read_text())
+    rows = read_register(out / "source/toy")
     assert [r.id for r in rows] == ["toy.acc", "toy.k", "toy.layer", "toy.effect-layer",
                                     "toy.best"]
 
@@ -50,7 +50,7 @@ def test_the_draft_claims_skip_whole_while_the_source_is_not_registered(out):
 def test_each_draft_claim_declares_itself_and_skips_saying_what_is_missing(out, monkeypatch):
     monkeypatch.setattr(harness.registry, "source_names", lambda: {"toy"})
     monkeypatch.setattr(harness.claims, "source_names", lambda: {"toy"})
-    rows = {r.id: r for r in parse_register((out / "source/toy/register.md").read_text())}
+    rows = {r.id: r for r in read_register(out / "source/toy")}
     monkeypatch.setattr(harness.register, "rows_of", lambda name: rows)  # as once registered
     claims = load(out / "claims/toy/test_toy.py", "toy_claims")
     tests = [f for name, f in vars(claims).items() if name.startswith("test_")]
