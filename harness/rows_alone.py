@@ -1,8 +1,11 @@
 """Issue 36's batched-row rule, derived for any declared intervention (issue 46 §2): a few rows
 of each forward the experiment made (the first, middle and last of a batch), each run as one plain forward of its own prompt
 through the transformers model (its padding dropped, its own declared writes made by plain
-hooks), give the output they gave in the batch, within the kernels' batch-size noise. A batch
-that moves its rows (positions counted over the padding, a mask hiding a token) fails."""
+hooks), give the output they gave in the batch, within the kernels' batch-size noise. A decode
+loop's rows are decoded alone the same way: each row's prefill, then the tokens the batch fed
+it, on a key-value cache of its own (seed 000 §1's greedy loop), every step's output against the
+batch's. A batch that moves its rows (positions counted over the padding, a mask hiding a token)
+fails."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -12,7 +15,8 @@ import torch
 from torch import nn
 
 from harness.compared_writes import recorded_sites
-from harness.replay import Forward, Reference, RunMismatch, Site
+from harness.recorded_run import Recorded, Watched
+from harness.replay import Forward, Reference, RunMismatch, Site, loops
 from harness.standard_anchors import StandardAnchor
 
 # (rtol, atol) between a row's output in its batch and alone: a batch of another size sums in
@@ -49,10 +53,27 @@ def alone(fw: Forward, row: int) -> tuple[Forward, list[int]]:
     return Forward({**kwargs, "input_ids": one, "attention_mask": torch.ones_like(one)}), kept
 
 
+def decoded_alone(loop: list[Forward], row: int) -> tuple[list[Forward], list[int]]:
+    """Batch row `row` of a decode loop as a loop of its own: its prefill alone (harness'
+    `alone`) on a copy of the loop's empty cache, then each step's ids for the row, with a mask
+    over every position decoded so far and no other tensor; and the prefill positions it kept."""
+    first, kept = alone(loop[0], row)
+    decoded = [Forward(first.kwargs, loop[0].cache_keyword, cache=loop[0].cache)]
+    length = len(kept)
+    for fw in loop[1:]:
+        ids = fw.kwargs["input_ids"][row:row + 1]
+        length += ids.shape[1]
+        kwargs = {k: v for k, v in fw.kwargs.items() if not torch.is_tensor(v)}
+        decoded.append(Forward({**kwargs, "input_ids": ids,
+                                "attention_mask": torch.ones(1, length, dtype=torch.long)},
+                               fw.cache_keyword, continues=True))
+    return decoded, kept
+
+
 def row_sites(sites: list[Site], forward: int, row: int, length: int,
-              kept: list[int]) -> list[Site]:
-    """The sites of `forward` that write `row`, moved to row 0 of its one-row forward and to its
-    kept positions; a RunMismatch where one writes a padded position."""
+              kept: list[int], to: int = 0) -> list[Site]:
+    """The sites of `forward` that write `row`, moved to row 0 of forward `to` of its one-row
+    replay and to its kept positions; a RunMismatch where one writes a padded position."""
     moved = []
     for s in sites:
         if s.forward != forward or row not in s.rows:
@@ -62,9 +83,39 @@ def row_sites(sites: list[Site], forward: int, row: int, length: int,
             raise RunMismatch(f"forward {forward} row {row}: a write at positions "
                               f"{list(s.positions)} falls on the row's padding")
         at = s.rows.index(row)
-        moved.append(Site(0, s.layer, (0,), tuple(kept.index(p) for p in positions),
+        moved.append(Site(to, s.layer, (0,), tuple(kept.index(p) for p in positions),
                           s.value[at:at + 1], s.columns, s.block_input))
     return moved
+
+
+def _loop_rows(model: Watched, recorded: Recorded, sites: list[Site], loop: list[int],
+               rtol: float, atol: float) -> tuple[int, list[str]]:
+    """The chosen rows of a loop's forwards (one forward without a cache) decoded alone with
+    their writes: how many were, and the first forward of each that gives another output."""
+    forwards = [recorded.forwards[g] for g in loop]
+    batch, length = forwards[0].kwargs["input_ids"].shape
+    rows, found = 0, []
+    for r in chosen(batch):
+        decoded, kept = decoded_alone(forwards, r)
+        if length - 1 not in kept:
+            continue  # right padding: the recording holds the final position's output only
+        try:
+            mine = [site for i, (g, fw) in enumerate(zip(loop, forwards)) for site in row_sites(
+                sites, g, r, fw.kwargs["input_ids"].shape[1],
+                kept if i == 0 else list(range(fw.kwargs["input_ids"].shape[1])), i)]
+        except RunMismatch as mismatch:
+            found.append(str(mismatch))
+            continue
+        rows += 1
+        for g, ref in zip(loop, model.replay(decoded, mine)):
+            got = recorded.heads[g]
+            if got is None or not torch.allclose(got[r], ref.head[0], rtol=rtol, atol=atol):
+                diff = "none made" if got is None else \
+                    f"max abs diff {float((got[r] - ref.head[0]).abs().max()):.3g}"
+                found.append(f"forward {g} row {r}: alone, with its writes, it gives another "
+                             f"output ({diff})")
+                break
+    return rows, found
 
 
 def check_rows(hf: nn.Module, run: Callable[[], Any],
@@ -72,7 +123,7 @@ def check_rows(hf: nn.Module, run: Callable[[], Any],
                within: bool = False) -> AloneRows:
     """Run the experiment once under harness.fire_once's hooks, resolve its declared sites, and
     re-run the chosen rows of each forward (the one row of a one-row forward) alone with their
-    writes."""
+    writes, a decode loop's rows decoded alone."""
     try:
         model, recorded, refs, sites = recorded_sites(hf, run, sites_for, within)
     except RunMismatch as mismatch:
@@ -80,29 +131,22 @@ def check_rows(hf: nn.Module, run: Callable[[], Any],
     dtype = refs[0].blocks[0].dtype
     rtol, atol = TOLERANCE.get(dtype, TOLERANCE[torch.bfloat16])
     mismatched, rows = [], 0
-    for f, fw in enumerate(recorded.forwards):
-        got = recorded.heads[f]
-        if fw.cache is not None or fw.continues or "input_ids" not in fw.kwargs:
-            mismatched.append(f"forward {f} reads a key-value cache or no ids: its rows are "
-                              f"not re-run alone here")
+    forwards, owner = recorded.forwards, loops(recorded.forwards)
+    for f, fw in enumerate(forwards):
+        if fw.continues:
+            if forwards[owner[f]].cache is None:
+                mismatched.append(f"forward {f} continues a key-value cache no forward of the "
+                                  f"run started: its rows are not re-run alone here")
+            continue  # decoded with its loop
+        loop = [f] if fw.cache is None else [g for g in range(f, len(owner)) if owner[g] == f]
+        if any("input_ids" not in forwards[g].kwargs for g in loop):
+            mismatched.append(f"forward {f} reads no ids (or its loop does): its rows are not "
+                              f"re-run alone here")
             continue
-        for r in chosen(fw.kwargs["input_ids"].shape[0]):
-            one, kept = alone(fw, r)
-            if fw.kwargs["input_ids"].shape[1] - 1 not in kept:
-                continue  # right padding: the recording holds the final position's output only
-            try:
-                mine = row_sites(sites, f, r, fw.kwargs["input_ids"].shape[1], kept)
-            except RunMismatch as mismatch:
-                mismatched.append(str(mismatch))
-                continue
-            ref = model.replay([one], mine)[0].head[0]
-            rows += 1
-            if got is None or not torch.allclose(got[r], ref, rtol=rtol, atol=atol):
-                diff = "none made" if got is None else \
-                    f"max abs diff {float((got[r] - ref).abs().max()):.3g}"
-                mismatched.append(f"forward {f} row {r}: alone, with its writes, it gives "
-                                  f"another output ({diff})")
-    return AloneRows(len(recorded.forwards), rows, mismatched)
+        checked, found = _loop_rows(model, recorded, sites, loop, rtol, atol)
+        rows += checked
+        mismatched += found
+    return AloneRows(len(forwards), rows, mismatched)
 
 
 class RowsRecord(TypedDict):
