@@ -179,7 +179,18 @@ def test_decoded_alone_gives_the_row_its_prefill_then_each_steps_ids_on_a_growin
         [[1, 1]], [[1, 1, 1]], [[1, 1, 1, 1]]]
     assert [fw.continues for fw in decoded] == [False, True, True]
     assert all(fw.kwargs["use_cache"] is True and "position_ids" not in fw.kwargs
-               for fw in decoded)
+               and fw.kwargs["attention_mask"].dtype == torch.long for fw in decoded)
+
+
+def test_a_forward_without_ids_is_named_and_later_forwards_still_checked(model):
+    def run():
+        model(inputs_embeds=torch.zeros(1, 3, 16))
+        model(input_ids=IDS)
+
+    result = check_rows(model, run, lambda refs: [])
+    assert result.mismatched == ["forward 0 reads no ids (or its loop does): its rows are not "
+                                 "re-run alone here"]
+    assert result.rows == 3
 
 
 def test_a_mismatch_raised_by_the_declaration_is_its_failure(model):
